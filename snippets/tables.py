@@ -1,0 +1,29 @@
+"""Markdown tables for markdown-exec blocks to print.
+
+>>> print(md_table(["a", "b"], [[1, 2.5]]))
+| a | b |
+|---|---|
+| 1 | 2.5 |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+__all__ = ["md_table"]
+
+
+def md_table(headers: Sequence[str], rows: Sequence[Sequence[object]], align: str | None = None) -> str:
+    """A Markdown table; align is one of 'l', 'c', 'r' per column (default: left)."""
+    if not headers:
+        raise ValueError("headers must be a non-empty sequence")
+    for i, row in enumerate(rows):
+        if len(row) != len(headers):
+            raise ValueError(f"row {i} has {len(row)} cells, expected {len(headers)} (one per header)")
+    if align is not None and len(align) != len(headers):
+        raise ValueError(f"align must have one letter per column ({len(headers)}), got {align!r}")
+    rule = {"l": "---", "c": ":-:", "r": "--:"}
+    sep = [rule[a] for a in align] if align else ["---"] * len(headers)
+    lines = ["| " + " | ".join(map(str, headers)) + " |", "|" + "|".join(sep) + "|"]
+    lines += ["| " + " | ".join(map(str, row)) + " |" for row in rows]
+    return "\n".join(lines)
