@@ -11,6 +11,7 @@ import hashlib
 import html
 import io
 import re
+import warnings
 from collections.abc import Callable, Sequence
 
 import matplotlib
@@ -19,13 +20,15 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-__all__ = ["svg_figure", "heatmap_grid", "FG"]
+__all__ = ["svg_figure", "heatmap_grid", "head_titles", "FG"]
 
 FG = "#010203"  # placeholder foreground colour, replaced by currentColor in the SVG
 RC = {
     "svg.fonttype": "none",
     "svg.hashsalt": "multi-head-attention",
     "font.family": "sans-serif",
+    # Only used to measure text for layout; the browser draws the text in the page's font.
+    "font.sans-serif": ["DejaVu Sans", "Noto Sans CJK SC", "Noto Sans CJK JP"],
     "font.size": 9,
     "text.color": FG,
     "axes.labelcolor": FG,
@@ -55,7 +58,9 @@ def svg_figure(draw: Callable[[], "plt.Figure"], alt: str, caption: str | None =
     """Call draw() under the site's style; return a <figure> with the inline SVG and alt text."""
     if not alt or not alt.strip():
         raise ValueError("alt must be a non-empty description of the figure")
-    with plt.rc_context(RC):
+    with plt.rc_context(RC), warnings.catch_warnings():
+        # Without a CJK font installed, layout is measured with fallback glyph widths; the page still renders the text.
+        warnings.filterwarnings("ignore", message="Glyph .* missing from font", category=UserWarning)
         fig = draw()
         buf = io.StringIO()
         fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None}, bbox_inches="tight")
@@ -109,3 +114,16 @@ def heatmap_grid(weights, row_labels: Sequence[str], col_labels: Sequence[str] |
         return fig
 
     return svg_figure(draw, alt=alt, caption=caption)
+
+
+def head_titles(num_heads: int, template: str) -> list[str]:
+    """Panel titles such as '头 0', '头 1', … or 'head 0', 'head 1', …
+
+    >>> head_titles(3, "head {}")
+    ['head 0', 'head 1', 'head 2']
+    """
+    if not isinstance(num_heads, int) or num_heads < 1:
+        raise ValueError(f"num_heads must be a positive integer, got {num_heads!r}")
+    if "{}" not in template:
+        raise ValueError(f"template must contain '{{}}' for the head index, got {template!r}")
+    return [template.format(i) for i in range(num_heads)]

@@ -17,7 +17,7 @@ from ._checks import check_divisible, check_tensor
 from .attention import causal_mask, scaled_dot_product_attention
 from .multihead import MultiHeadAttention, load_from_torch, merge_heads, split_heads
 
-__all__ = ["run_official", "equivalence_report", "shape_trace"]
+__all__ = ["run_official", "equivalence_report", "shape_trace", "dropout_row_sums"]
 
 
 # --8<-- [start:official]
@@ -93,3 +93,19 @@ def shape_trace(x: Tensor, num_heads: int) -> list[tuple[str, tuple[int, ...]]]:
         ("merge_heads(·)", tuple(merged.shape)),
         ("W_o(·)", tuple(out.shape)),
     ]
+
+
+# --8<-- [start:dropout_rows]
+def dropout_row_sums(x: Tensor, num_heads: int = 8, p: float = 0.1, seed: int = 0) -> tuple[Tensor, Tensor]:
+    """Row sums of the returned weights with dropout=p, in train() and in eval() mode."""
+    check_tensor(x, "x", 3)
+    if not 0.0 <= p < 1.0:
+        raise ValueError(f"p must be in [0, 1), got {p}")
+    torch.manual_seed(seed)
+    mha = nn.MultiheadAttention(x.size(-1), num_heads, dropout=p, batch_first=True)
+    mha.train()  # a freshly built module is in training mode
+    _, w_train = mha(x, x, x, average_attn_weights=False)  # (N, h, L, S), after dropout
+    mha.eval()
+    _, w_eval = mha(x, x, x, average_attn_weights=False)  # (N, h, L, S), plain softmax
+    return w_train.sum(-1), w_eval.sum(-1)  # (N, h, L) each
+# --8<-- [end:dropout_rows]
