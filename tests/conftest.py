@@ -1,0 +1,44 @@
+"""Shared fixtures: one strict build of the whole site per test session."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+LANGS = ("zh", "en")
+
+
+def build_site(dest: Path, config: Path | None = None, extra_env: dict[str, str] | None = None):
+    """Run `mkdocs build --strict` into dest; return the CompletedProcess (never raises)."""
+    cmd = [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(dest)]
+    if config is not None:
+        cmd += ["-f", str(config)]
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **(extra_env or {})}
+    return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=env, timeout=3000)
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory) -> Path:
+    dest = tmp_path_factory.mktemp("site")
+    proc = build_site(dest)
+    if proc.returncode != 0:
+        pytest.fail(f"mkdocs build --strict failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-8000:]}")
+    return dest
+
+
+def page_stems() -> list[str]:
+    """Every page as its path without the language suffix, e.g. 'article/3-pytorch'."""
+    docs = ROOT / "docs"
+    stems = set()
+    for p in docs.rglob("*.md"):
+        if any(part.startswith(".") for part in p.relative_to(docs).parts):
+            continue
+        stem, _, lang = p.name[:-3].rpartition(".")
+        if lang in LANGS:
+            stems.add(str(p.relative_to(docs).parent / stem).removeprefix("./"))
+    return sorted(stems)

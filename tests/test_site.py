@@ -1,0 +1,151 @@
+"""The site as a whole: strict build, both languages, code only from snippets, offline."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import LANGS, ROOT, page_stems
+
+DOCS = ROOT / "docs"
+FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})\s*(\S*)(.*)$")
+
+
+def html_path(site: Path, stem: str, lang: str) -> Path:
+    base = site if lang == "zh" else site / lang
+    if stem == "index":
+        return base / "index.html"
+    return base / stem / "index.html"
+
+
+def test_every_page_has_both_languages():
+    docs = [p for p in DOCS.rglob("*.md") if not any(s.startswith(".") for s in p.relative_to(DOCS).parts)]
+    for p in docs:
+        assert re.search(r"\.(zh|en)\.md$", p.name), f"{p} has no language suffix (.zh.md / .en.md)"
+    for stem in page_stems():
+        for lang in LANGS:
+            assert (DOCS / f"{stem}.{lang}.md").exists(), f"{stem} is missing its {lang} page"
+
+
+def code_blocks(text: str):
+    """Yield (info string, body lines) for each fenced block."""
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        m = FENCE.match(lines[i])
+        if m:
+            fence, info = m.group(2), (m.group(3) + m.group(4)).strip()
+            j = i + 1
+            while j < len(lines) and not lines[j].strip().startswith(fence):
+                j += 1
+            yield info, lines[i + 1 : j]
+            i = j
+        i += 1
+
+
+IMPORT = re.compile(r"^from snippets(\.[\w.]+)? import [\w, ()]+$")
+CALL = re.compile(r"^(?:[A-Za-z_][\w, ]*=\s*)?([A-Za-z_]\w*)[\w.]*\(.*$")
+CONT = re.compile(r"^[\s\w\"'.,=:()\[\]{}<>|+*/%-]*\)?$")
+
+
+def handwritten_lines(text: str) -> list[str]:
+    """Lines of code in a page that are neither a snippets include nor an import-and-call exec block."""
+    bad = []
+    for info, body in code_blocks(text):
+        if not body:
+            continue
+        if all(line.strip().startswith("--8<--") or not line.strip() for line in body):
+            continue  # an include
+        if 'exec="1"' not in info:
+            bad.append(f"fenced block ```{info} that is neither an include nor an exec block: {body[0].strip()}")
+            continue
+        names = {"print"}
+        for line in body:
+            m = IMPORT.match(line.strip())
+            if m:
+                names |= {n.strip(" ()").split(" as ")[-1] for n in line.split(" import ", 1)[1].split(",")}
+        depth = 0
+        for line in body:
+            s = line.strip()
+            if not s or s.startswith("#") or IMPORT.match(s):
+                continue
+            if depth > 0:  # continuation of a call spread over several lines
+                depth += s.count("(") - s.count(")")
+                continue
+            m = CALL.match(s)
+            if not m or m.group(1) not in names:
+                bad.append(s)
+                continue
+            depth = s.count("(") - s.count(")")
+    return bad
+
+
+def test_pages_have_no_handwritten_code():
+    problems = {}
+    for p in sorted(DOCS.rglob("*.md")):
+        if any(s.startswith(".") for s in p.relative_to(DOCS).parts):
+            continue
+        bad = handwritten_lines(p.read_text(encoding="utf-8"))
+        if bad:
+            problems[str(p.relative_to(ROOT))] = bad
+    assert not problems, f"code in pages must come from snippets: {problems}"
+
+
+def test_handwritten_check_catches_handwritten_code():
+    page = "```python\nimport torch\nx = torch.randn(2, 3)\n```\n"
+    assert handwritten_lines(page) == ["fenced block ```python that is neither an include nor an exec block: import torch"]
+    exec_page = '```python exec="1"\nfrom snippets.tables import md_table\nrows = [1, 2]\nprint(md_table(["a"], [rows]))\n```\n'
+    assert handwritten_lines(exec_page) == ["rows = [1, 2]"]
+    ok = '```python exec="1"\nfrom snippets.tables import md_table\nprint(md_table(\n    ["a"],\n    [[1]],\n))\n```\n```python\n--8<-- "snippets/attention.py:sdpa"\n```\n'
+    assert handwritten_lines(ok) == []
+
+
+def test_strict_build_has_every_page_in_both_languages(built_site):
+    for stem in page_stems():
+        for lang in LANGS:
+            assert html_path(built_site, stem, lang).exists(), f"{stem} was not built for {lang}"
+
+
+def test_language_attribute(built_site):
+    assert '<html lang="zh"' in (built_site / "index.html").read_text(encoding="utf-8")
+    assert '<html lang="en"' in (built_site / "en" / "index.html").read_text(encoding="utf-8")
+
+
+def test_search_finds_chinese(built_site):
+    index = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    assert "\\u200b" in index["config"]["separator"] or "\u200b" in index["config"]["separator"]
+    hits = {d["location"].split("#")[0] for d in index["docs"] if "注意力" in d["text"] or "注意力" in d["title"]}
+    assert any(h.startswith("article/") for h in hits), hits
+    assert not any(h.startswith("en/") for h in hits), "Chinese term found on English pages"
+    # jieba splits Chinese text into words separated by U+200B, so the word is a search term.
+    assert any("\u200b注意力\u200b" in d["text"] or "\u200b注意力" in d["text"] for d in index["docs"])
+
+
+EXTERNAL = re.compile(r"""(?:src|href)=["'](?:https?:)?//(?!127\.0\.0\.1|localhost)[^"']+["']""")
+
+
+def test_no_requests_to_other_hosts(built_site):
+    """Scripts, styles, fonts and images load only from the site itself (plain links to papers are fine)."""
+    offenders = []
+    for html in built_site.rglob("*.html"):
+        text = html.read_text(encoding="utf-8")
+        for tag in re.findall(r"<(?:script|link|img|iframe|source|video|audio)\b[^>]*>", text):
+            if re.search(r"rel=[\"'](?:alternate|canonical)[\"']", tag):
+                continue
+            if EXTERNAL.search(tag):
+                offenders.append(f"{html.relative_to(built_site)}: {tag[:120]}")
+        if "fonts.googleapis" in text or "fonts.gstatic" in text:
+            offenders.append(f"{html.relative_to(built_site)}: Google Fonts")
+    for css in built_site.rglob("*.css"):
+        for url in re.findall(r"url\(([^)]+)\)", css.read_text(encoding="utf-8")):
+            if re.match(r"[\"']?(?:https?:)?//", url):
+                offenders.append(f"{css.relative_to(built_site)}: {url}")
+    assert not offenders, offenders
+
+
+def test_math_is_mathml(built_site):
+    html = html_path(built_site, "article/3-pytorch", "en").read_text(encoding="utf-8")
+    assert "<math" in html and "arithmatex" not in html
