@@ -1,0 +1,51 @@
+from __future__ import annotations
+
+import re
+
+import pytest
+import torch
+
+from snippets.figures import heatmap_grid, head_titles
+
+
+def test_heatmap_is_deterministic_inline_svg_with_alt_text():
+    w = torch.softmax(torch.randn(4, 5, 5, generator=torch.Generator().manual_seed(0)), -1)
+    labels = list("abcde")
+    a = heatmap_grid(w, labels, titles=head_titles(4, "头 {}"), alt="四个头的热力图", caption="说明")
+    b = heatmap_grid(w, labels, titles=head_titles(4, "头 {}"), alt="四个头的热力图", caption="说明")
+    assert a == b
+    assert a.startswith('<figure class="mha-fig"><svg role="img" aria-label="四个头的热力图"')
+    assert "<figcaption>说明</figcaption>" in a
+    assert "<?xml" not in a and "<dc:date>" not in a and "#010203" not in a
+    assert "currentColor" in a
+    assert ">头 3<" in a  # text stays text
+    ids = re.findall(r'id="([^"]+)"', a)
+    assert len(ids) == len(set(ids))
+    prefix = ids[0].split("-")[0]
+    assert all(i.startswith(prefix + "-") for i in ids)
+
+
+def test_two_figures_do_not_share_ids():
+    w = torch.softmax(torch.randn(2, 3, 3), -1)
+    a = heatmap_grid(w, list("abc"), alt="first")
+    b = heatmap_grid(w, list("abc"), alt="second")
+    assert not set(re.findall(r'id="([^"]+)"', a)) & set(re.findall(r'id="([^"]+)"', b))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"row_labels": list("ab")}, r"expected 3 row and 3 column labels, got 2 and 2"),
+        ({"row_labels": list("abc"), "titles": ["x"]}, r"expected 2 titles \(one per map\), got 1"),
+        ({"row_labels": list("abc"), "alt": ""}, r"alt must be a non-empty description"),
+    ],
+)
+def test_heatmap_errors(kwargs, message):
+    kwargs.setdefault("alt", "x")
+    with pytest.raises(ValueError, match=message):
+        heatmap_grid(torch.rand(2, 3, 3), **kwargs)
+
+
+def test_head_titles_errors():
+    with pytest.raises(ValueError, match="template must contain"):
+        head_titles(2, "head")

@@ -1,0 +1,58 @@
+from __future__ import annotations
+
+import pytest
+import torch
+from torch.testing import assert_close
+
+from snippets.logline import LOG_LINE, embed_tokens, log_tokens
+from snippets.official import dropout_row_sums, equivalence_report, run_official, shape_trace
+from snippets.tables import md_table
+
+
+def test_official_weight_shapes_default_is_averaged():
+    x = embed_tokens(log_tokens(), d_model=512)
+    out, w_avg, w_heads = run_official(x, num_heads=8)
+    assert out.shape == (1, 8, 512)
+    assert w_avg.shape == (1, 8, 8)  # averaged over heads by default
+    assert w_heads.shape == (1, 8, 8, 8)
+    assert_close(w_heads.mean(dim=1), w_avg)
+
+
+def test_equivalence_report_all_within_tolerance():
+    rows = equivalence_report()
+    assert len(rows) == 5
+    assert all(ok for _, _, ok in rows), rows
+    assert all(d < 1e-6 for _, d, _ in rows)
+
+
+def test_shape_trace():
+    trace = dict(shape_trace(torch.randn(1, 8, 512), 8))
+    assert trace["split_heads(W_q(x))"] == (1, 8, 8, 64)
+    assert trace["q @ kᵀ"] == (1, 8, 8, 8)
+    assert trace["merge_heads(·)"] == (1, 8, 512)
+
+
+def test_dropout_breaks_row_sums_only_in_train_mode():
+    train_sums, eval_sums = dropout_row_sums(embed_tokens(log_tokens(), 512), p=0.1)
+    assert_close(eval_sums, torch.ones_like(eval_sums))
+    assert (train_sums - 1).abs().max() > 0.05
+    with pytest.raises(ValueError, match=r"p must be in \[0, 1\), got 1.5"):
+        dropout_row_sums(torch.randn(1, 4, 8), num_heads=2, p=1.5)
+
+
+def test_logline_tokens_and_embedding():
+    tokens = log_tokens()
+    assert len(tokens) == 8 and tokens[2] == "ERROR" and " ".join(tokens) == LOG_LINE
+    e = embed_tokens(tokens + ["ERROR"], d_model=16)
+    assert e.shape == (1, 9, 16)
+    assert torch.equal(e[0, 2], e[0, 8])  # the same token gets the same vector
+    assert torch.equal(embed_tokens(tokens, 16), embed_tokens(tokens, 16))
+    with pytest.raises(ValueError, match="d_model must be a positive integer, got 0"):
+        embed_tokens(tokens, 0)
+    with pytest.raises(ValueError, match="line must be a non-empty string"):
+        log_tokens("   ")
+
+
+def test_md_table_checks_rows():
+    with pytest.raises(ValueError, match=r"row 0 has 1 cells, expected 2 \(one per header\)"):
+        md_table(["a", "b"], [[1]])
