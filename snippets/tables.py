@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["md_table"]
+__all__ = ["md_table", "rounded", "check_rows"]
 
 
 def md_table(headers: Sequence[str], rows: Sequence[Sequence[object]], align: str | None = None) -> str:
@@ -27,3 +27,22 @@ def md_table(headers: Sequence[str], rows: Sequence[Sequence[object]], align: st
     lines = ["| " + " | ".join(map(str, headers)) + " |", "|" + "|".join(sep) + "|"]
     lines += ["| " + " | ".join(map(str, row)) + " |" for row in rows]
     return "\n".join(lines)
+
+
+def rounded(values, digits: int = 3) -> list[float]:
+    """A tensor or sequence as a plain list of rounded floats, for printing.
+
+    >>> rounded([0.12345, 1.0])
+    [0.123, 1.0]
+    """
+    values = values.tolist() if hasattr(values, "tolist") else list(values)
+    return [round(float(v), digits) for v in values]
+
+
+def check_rows(rows) -> list[tuple[str, str, str]]:
+    """(name, max difference, passed) rows as printable cells: '1.2e-07', '✅' / '❌'.
+
+    >>> check_rows([("a", 1.2e-07, True), ("b", 0.5, False)])
+    [('a', '1.2e-07', '✅'), ('b', '5.0e-01', '❌')]
+    """
+    return [(name, f"{diff:.1e}", "✅" if ok else "❌") for name, diff, ok in rows]

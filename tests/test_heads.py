@@ -1,0 +1,38 @@
+from __future__ import annotations
+
+import pytest
+import torch
+
+from snippets.heads import fetched_table, one_head_vs_two, parameter_table, per_head_projection_error
+from snippets.logline import log_tokens
+from snippets.tables import check_rows, rounded
+
+
+def test_one_head_splits_its_budget_two_heads_fetch_in_full():
+    r = one_head_vs_two(log_tokens(), ("[order-api]", "duration=5000ms"))
+    wa, wb, out = r["1 head"]
+    assert wa == pytest.approx(0.5, abs=1e-6) and wb == pytest.approx(0.5, abs=1e-6)
+    assert out.sum().item() == pytest.approx(1.0, abs=1e-6) and out.shape == (8,)
+    wa, wb, out = r["2 heads"]
+    assert wa == pytest.approx(1.0, abs=1e-6) and wb == pytest.approx(1.0, abs=1e-6)
+    assert out.shape == (16,) and out[3].item() == pytest.approx(1.0, abs=1e-6) and out[8 + 6].item() == pytest.approx(1.0, abs=1e-6)
+    assert fetched_table(r)[0][:3] == ("1 head", "0.500", "0.500")
+    with pytest.raises(ValueError, match="'nope' is not one of the tokens"):
+        one_head_vs_two(log_tokens(), ("nope", "ERROR"))
+
+
+def test_per_head_projection_is_a_row_block():
+    assert per_head_projection_error(64, 8) < 1e-6
+    with pytest.raises(ValueError, match="d_model must be divisible by num_heads: got d_model=64, num_heads=5"):
+        per_head_projection_error(64, 5)
+
+
+def test_parameter_count_does_not_depend_on_heads():
+    rows = parameter_table(512, (1, 2, 4, 8, 16))
+    assert {params for _, _, params, _ in rows} == {4 * 512 * 512 + 4 * 512}
+    assert [(h, d_k) for h, d_k, _, _ in rows] == [(1, 512), (2, 256), (4, 128), (8, 64), (16, 32)]
+
+
+def test_print_helpers():
+    assert rounded(torch.tensor([0.12345, 2.0])) == [0.123, 2.0]
+    assert check_rows([("x", 3e-7, True)]) == [("x", "3.0e-07", "✅")]
