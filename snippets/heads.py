@@ -16,7 +16,7 @@ __all__ = ["one_head_vs_two", "fetched_table", "per_head_projection_error", "par
 
 
 # --8<-- [start:one_head_vs_two]
-def one_head_vs_two(tokens: list[str], wanted: tuple[str, str], sharpness: float = 30.0):
+def one_head_vs_two(tokens: list[str], wanted: tuple[str, str], sharpness: float = 100.0):
     """Hand-set (untrained) attention: can one query fetch the values of two tokens at full strength?
 
     Keys and values are one-hot per position, so the output *is* the share of each value fetched.
