@@ -1,0 +1,144 @@
+"""Efficient multi-head attention: one fused QKV projection, then F.scaled_dot_product_attention.
+
+Same inputs, mask conventions and return values as ``nn.MultiheadAttention`` and
+``snippets.multihead.MultiHeadAttention``; the one difference is that ``need_weights``
+defaults to False, because returning the (N, h, L, S) weights is exactly what makes
+attention slow and memory-hungry.
+
+>>> import torch
+>>> fast = FastMultiHeadAttention(768, 12).eval()
+>>> x = torch.randn(2, 10, 768)
+>>> out, weights = fast(x, x, x)
+>>> tuple(out.shape), weights
+((2, 10, 768), None)
+"""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+from torch import Tensor, nn
+
+from ._checks import check_divisible, check_mask_dtype, check_tensor
+from .attention import scaled_dot_product_attention
+from .multihead import _additive, merge_heads
+
+__all__ = ["FastMultiHeadAttention", "load_fast_from_torch"]
+
+
+# --8<-- [start:class]
+class FastMultiHeadAttention(nn.Module):
+    """nn.MultiheadAttention's interface; W_q, W_k, W_v live in one (3E, E) matrix."""
+
+    def __init__(self, d_model: int, num_heads: int, bias: bool = True, batch_first: bool = True):
+        super().__init__()
+        check_divisible(d_model, num_heads)
+        self.d_model, self.num_heads = d_model, num_heads
+        self.d_k = d_model // num_heads
+        self.batch_first = batch_first
+        self.in_proj = nn.Linear(d_model, 3 * d_model, bias=bias)  # (1)!
+        self.W_o = nn.Linear(d_model, d_model, bias=bias)
+
+    def forward(self, query, key, value, attn_mask=None, key_padding_mask=None,
+                need_weights=False, average_attn_weights=True, is_causal=False):
+        if not self.batch_first:  # (L, N, E) -> (N, L, E)
+            query, key, value = (t.transpose(0, 1) for t in (query, key, value))
+        mask = self._mask(query, key, value, attn_mask, key_padding_mask, is_causal)  # (N, h, L, S) or None
+        q, k, v = self._project(query, key, value)  # each (N, h, ·, d_k)
+        flag_only = is_causal and mask is None and not need_weights  # SDPA can skip future blocks itself
+        if is_causal and not flag_only:
+            future = torch.ones(q.size(2), k.size(2), dtype=torch.bool, device=q.device).triu(1)
+            causal = _additive(future, q.dtype)  # (L, S)
+            mask = causal if mask is None else mask + causal
+        if need_weights:  # the weights have to exist, so take the explicit path
+            context, weights = scaled_dot_product_attention(q, k, v, mask)  # (N, h, L, d_k), (N, h, L, S)
+        else:  # (2)!
+            context = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=flag_only)  # (N, h, L, d_k)
+            weights = None
+        out = self.W_o(merge_heads(context))  # (N, L, E)
+        if not self.batch_first:
+            out = out.transpose(0, 1)  # (L, N, E)
+        if weights is not None and average_attn_weights:
+            weights = weights.mean(dim=1)  # (N, L, S)
+        return out, weights
+
+    def _project(self, query: Tensor, key: Tensor, value: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+        N, L, E = query.shape
+        h, d_k = self.num_heads, self.d_k
+        if query is key and key is value:  # self-attention: one matmul for all three
+            qkv = self.in_proj(query)  # (N, L, 3E)
+            qkv = qkv.view(N, L, 3, h, d_k).permute(2, 0, 3, 1, 4)  # (3, N, h, L, d_k)
+            return qkv.unbind(0)
+        W = self.in_proj.weight.chunk(3)  # 3 x (E, E)
+        b = self.in_proj.bias.chunk(3) if self.in_proj.bias is not None else (None,) * 3
+        S = key.size(1)
+        q = F.linear(query, W[0], b[0]).view(N, L, h, d_k).transpose(1, 2)  # (N, h, L, d_k)
+        k = F.linear(key, W[1], b[1]).view(N, S, h, d_k).transpose(1, 2)  # (N, h, S, d_k)
+        v = F.linear(value, W[2], b[2]).view(N, S, h, d_k).transpose(1, 2)  # (N, h, S, d_k)
+        return q, k, v
+# --8<-- [end:class]
+
+    def _mask(self, query, key, value, attn_mask, key_padding_mask, is_causal) -> Tensor | None:
+        """Check inputs and fold the masks into one additive (N, h, L, S) mask (None if there is none)."""
+        for name, t in (("query", query), ("key", key), ("value", value)):
+            check_tensor(t, name, 3)
+        (N, L, E), S = query.shape, key.size(1)
+        if E != self.d_model or key.size(-1) != self.d_model or value.size(-1) != self.d_model:
+            raise ValueError(
+                f"query, key and value must have last dimension d_model={self.d_model}, got query "
+                f"{tuple(query.shape)}, key {tuple(key.shape)} and value {tuple(value.shape)}"
+            )
+        if key.size(0) != N or value.shape[:2] != key.shape[:2]:
+            raise ValueError(
+                f"key and value must be (N, S, E) with the query's N={N}, "
+                f"got key {tuple(key.shape)} and value {tuple(value.shape)}"
+            )
+        if is_causal and attn_mask is not None:
+            raise ValueError("pass either is_causal=True or an attn_mask, not both")
+        if is_causal and L != S:
+            raise ValueError(f"is_causal=True needs L == S, got L={L}, S={S}")
+        mask = None
+        if attn_mask is not None:
+            check_mask_dtype(attn_mask, "attn_mask")
+            shapes = [(L, S), (N * self.num_heads, L, S)]
+            if tuple(attn_mask.shape) not in shapes:
+                raise ValueError(f"attn_mask must have shape {shapes[0]} or {shapes[1]}, got {tuple(attn_mask.shape)}")
+            mask = _additive(attn_mask, query.dtype)
+            mask = mask.view(N, self.num_heads, L, S) if mask.dim() == 3 else mask  # (N, h, L, S) or (L, S)
+        if key_padding_mask is not None:
+            check_mask_dtype(key_padding_mask, "key_padding_mask")
+            if tuple(key_padding_mask.shape) != (N, S):
+                raise ValueError(f"key_padding_mask must have shape (N, S) = {(N, S)}, got {tuple(key_padding_mask.shape)}")
+            pad = _additive(key_padding_mask, query.dtype).view(N, 1, 1, S)  # (N, 1, 1, S)
+            mask = pad if mask is None else mask + pad
+        return mask
+
+
+# --8<-- [start:load]
+@torch.no_grad()
+def load_fast_from_torch(fast: FastMultiHeadAttention, official: nn.MultiheadAttention) -> FastMultiHeadAttention:
+    """Copy nn.MultiheadAttention's weights: its in_proj_weight already is our fused (3E, E) matrix."""
+    if not isinstance(fast, FastMultiHeadAttention) or not isinstance(official, nn.MultiheadAttention):
+        raise ValueError(
+            "expected (FastMultiHeadAttention, nn.MultiheadAttention), "
+            f"got ({type(fast).__name__}, {type(official).__name__})"
+        )
+    if (official.embed_dim, official.num_heads) != (fast.d_model, fast.num_heads):
+        raise ValueError(
+            f"shapes differ: official has embed_dim={official.embed_dim}, num_heads={official.num_heads}; "
+            f"ours has d_model={fast.d_model}, num_heads={fast.num_heads}"
+        )
+    if official.in_proj_weight is None:
+        raise ValueError("official layer uses separate kdim/vdim projections; expected a packed in_proj_weight")
+    if (official.in_proj_bias is None) != (fast.in_proj.bias is None):
+        raise ValueError(
+            f"bias settings differ: official has bias={official.in_proj_bias is not None}, "
+            f"ours has bias={fast.in_proj.bias is not None}"
+        )
+    fast.in_proj.weight.copy_(official.in_proj_weight)  # (3E, E)
+    fast.W_o.weight.copy_(official.out_proj.weight)  # (E, E)
+    if official.in_proj_bias is not None:
+        fast.in_proj.bias.copy_(official.in_proj_bias)  # (3E,)
+        fast.W_o.bias.copy_(official.out_proj.bias)  # (E,)
+    return fast
+# --8<-- [end:load]

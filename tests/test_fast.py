@@ -1,0 +1,188 @@
+"""FastMultiHeadAttention computes what nn.MultiheadAttention and the from-scratch version compute; bench helpers measure what they claim."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from torch import nn
+from torch.testing import assert_close
+
+from snippets import bench
+from snippets.attention import causal_mask
+from snippets.fast import FastMultiHeadAttention, load_fast_from_torch
+from snippets.multihead import MultiHeadAttention, load_from_torch
+
+E, H = 32, 4
+
+
+def trio(batch_first: bool = True, bias: bool = True, dtype=torch.float64):
+    torch.manual_seed(0)
+    official = nn.MultiheadAttention(E, H, bias=bias, batch_first=batch_first).eval().to(dtype)
+    fast = load_fast_from_torch(FastMultiHeadAttention(E, H, bias=bias, batch_first=batch_first), official)
+    scratch = load_from_torch(MultiHeadAttention(E, H, bias=bias, batch_first=batch_first), official)
+    return official, fast.eval().to(dtype), scratch.eval().to(dtype)
+
+
+@pytest.mark.parametrize("batch_first", [True, False])
+@pytest.mark.parametrize("bias", [True, False])
+def test_self_attention_matches_official_and_scratch(batch_first, bias):
+    official, fast, scratch = trio(batch_first, bias)
+    x = torch.randn(2, 7, E, dtype=torch.float64)
+    x = x if batch_first else x.transpose(0, 1)  # (L, N, E)
+    with torch.no_grad():
+        ours, w = fast(x, x, x)
+        assert w is None
+        assert_close(ours, official(x, x, x, need_weights=False)[0])
+        assert_close(ours, scratch(x, x, x)[0])
+
+
+@pytest.mark.parametrize("average", [True, False])
+def test_weights_when_asked(average):
+    official, fast, scratch = trio()
+    x = torch.randn(2, 6, E, dtype=torch.float64)
+    with torch.no_grad():
+        out, w = fast(x, x, x, need_weights=True, average_attn_weights=average)
+        ref_out, ref_w = official(x, x, x, need_weights=True, average_attn_weights=average)
+    assert w.shape == ((2, 6, 6) if average else (2, H, 6, 6))
+    assert_close(out, ref_out)
+    assert_close(w, ref_w)
+
+
+def test_cross_attention_with_padding_and_float_mask():
+    official, fast, scratch = trio()
+    x, mem = torch.randn(3, 5, E, dtype=torch.float64), torch.randn(3, 9, E, dtype=torch.float64)
+    pad = torch.zeros(3, 9, dtype=torch.bool)
+    pad[:, -4:] = True
+    pad_float = torch.zeros(3, 9, dtype=torch.float64).masked_fill(pad, float("-inf"))
+    additive = torch.randn(3 * H, 5, 9, dtype=torch.float64)
+    cases = ({"key_padding_mask": pad}, {"attn_mask": additive}, {"attn_mask": additive, "key_padding_mask": pad_float})
+    with torch.no_grad():
+        for kw in cases:
+            assert_close(fast(x, mem, mem, **kw)[0], official(x, mem, mem, **kw)[0])
+            assert_close(fast(x, mem, mem, **kw)[0], scratch(x, mem, mem, **kw)[0])
+
+
+def test_distinct_key_and_value():
+    official, fast, _ = trio()
+    x, k, v = (torch.randn(2, n, E, dtype=torch.float64) for n in (4, 6, 6))
+    with torch.no_grad():
+        assert_close(fast(x, k, v)[0], official(x, k, v)[0])
+
+
+@pytest.mark.parametrize("need_weights", [False, True])
+def test_is_causal_equals_explicit_causal_mask(need_weights):
+    official, fast, _ = trio()
+    x = torch.randn(2, 8, E, dtype=torch.float64)
+    pad = torch.zeros(2, 8, dtype=torch.bool)
+    pad[1, -2:] = True
+    future = ~causal_mask(8)  # nn.MultiheadAttention: True = may NOT attend
+    with torch.no_grad():
+        ref = official(x, x, x, attn_mask=future, need_weights=need_weights)
+        got = fast(x, x, x, is_causal=True, need_weights=need_weights)
+        assert_close(got[0], ref[0])
+        if need_weights:
+            assert_close(got[1], ref[1])
+        assert_close(fast(x, x, x, is_causal=True, key_padding_mask=pad)[0],
+                     official(x, x, x, attn_mask=future, key_padding_mask=pad)[0])
+
+
+def test_gradients_match_scratch():
+    _, fast, scratch = trio()
+    x = torch.randn(2, 5, E, dtype=torch.float64)
+    fast(x, x, x)[0].square().sum().backward()
+    scratch(x, x, x)[0].square().sum().backward()
+    W = torch.cat([scratch.W_q.weight.grad, scratch.W_k.weight.grad, scratch.W_v.weight.grad])  # (3E, E)
+    assert_close(fast.in_proj.weight.grad, W)
+    assert_close(fast.W_o.weight.grad, scratch.W_o.weight.grad)
+
+
+def test_argument_errors():
+    fast = FastMultiHeadAttention(E, H)
+    x = torch.randn(2, 5, E)
+    with pytest.raises(ValueError, match="d_model must be divisible by num_heads"):
+        FastMultiHeadAttention(30, 4)
+    with pytest.raises(ValueError, match="query must be 3-D"):
+        fast(x[0], x, x)
+    with pytest.raises(ValueError, match="last dimension d_model=32"):
+        fast(x, x[..., :16], x)
+    with pytest.raises(ValueError, match="key_padding_mask must have shape"):
+        fast(x, x, x, key_padding_mask=torch.zeros(2, 4, dtype=torch.bool))
+    with pytest.raises(ValueError, match="attn_mask must have shape"):
+        fast(x, x, x, attn_mask=torch.zeros(5, 4, dtype=torch.bool))
+    with pytest.raises(ValueError, match="either is_causal=True or an attn_mask"):
+        fast(x, x, x, is_causal=True, attn_mask=torch.zeros(5, 5, dtype=torch.bool))
+    with pytest.raises(ValueError, match="is_causal=True needs L == S"):
+        fast(x, torch.randn(2, 6, E), torch.randn(2, 6, E), is_causal=True)
+
+
+def test_loader_errors():
+    with pytest.raises(ValueError, match="shapes differ"):
+        load_fast_from_torch(FastMultiHeadAttention(E, H), nn.MultiheadAttention(E, 2))
+    with pytest.raises(ValueError, match="expected a packed in_proj_weight"):
+        load_fast_from_torch(FastMultiHeadAttention(E, H), nn.MultiheadAttention(E, H, kdim=16))
+    with pytest.raises(ValueError, match="bias settings differ"):
+        load_fast_from_torch(FastMultiHeadAttention(E, H, bias=False), nn.MultiheadAttention(E, H))
+    with pytest.raises(ValueError, match="expected \\(FastMultiHeadAttention, nn.MultiheadAttention\\)"):
+        load_fast_from_torch(MultiHeadAttention(E, H), nn.MultiheadAttention(E, H))
+
+
+def test_flops_formula():
+    # 4 projections of (N·L, E) @ (E, E) plus two (L, L) products over all heads, times 2 for multiply-add
+    assert bench.attention_flops(N=2, L=10, d_model=8, num_heads=2) == 2 * (4 * 2 * 10 * 8 * 8 + 2 * 2 * 10 * 10 * 8)
+    with pytest.raises(ValueError, match="divisible"):
+        bench.attention_flops(1, 10, 10, 3)
+
+
+def test_impls_agree_and_fast_path_is_taken():
+    impls = bench.make_impls(N=1, L=16, d_model=E, num_heads=H)
+    outs = {name: fn()[0] for name, fn in impls.items()}
+    for name, out in outs.items():
+        assert_close(out, outs["mha_default"], msg=name)
+    from torch.profiler import ProfilerActivity, profile
+
+    def ops(fn):
+        with profile(activities=[ProfilerActivity.CPU]) as prof:
+            fn()
+        return {e.name for e in prof.events()}
+
+    assert "aten::_native_multi_head_attention" in ops(impls["mha_fastpath"])
+    assert "aten::_native_multi_head_attention" not in ops(impls["mha_no_weights"])
+    assert "aten::_scaled_dot_product_flash_attention_for_cpu" in ops(impls["fast"])
+
+
+def test_peak_bytes_sees_the_weights_matrix():
+    L = 256
+    q = torch.randn(1, 4, L, 16)
+    weights_bytes = 4 * 4 * L * L  # float32 (N, h, L, L)
+    naive = bench.peak_bytes(lambda: torch.softmax(q @ q.transpose(-2, -1), dim=-1) @ q)
+    flash = bench.peak_bytes(lambda: torch.nn.functional.scaled_dot_product_attention(q, q, q))
+    assert naive >= 2 * weights_bytes  # scores and softmax output are alive together
+    assert flash < weights_bytes / 4
+
+
+def test_time_fns_and_tables():
+    res = bench.time_fns({"noop": lambda: None}, min_run_time=0.01, rounds=1)
+    fastest, median = res["noop"]
+    assert 0 < fastest <= median
+    with pytest.raises(ValueError, match="min_run_time > 0"):
+        bench.time_fns({"noop": lambda: None}, min_run_time=0)
+    with pytest.raises(ValueError, match="lang must be one of"):
+        bench.machine_table("fr")
+    assert "| CPU cores | " in bench.machine_table("en")
+
+
+def test_goals_from_a_synthetic_result():
+    lengths = [1024, 2048]
+    rows = []
+    times = {"scratch": 3.0, "mha_default": 2.0, "mha_no_weights": 1.0, "mha_fastpath": 1.0, "fast": 1.02}
+    for L in lengths:
+        for impl, t in times.items():
+            peak = L * L if impl == "scratch" else 1000 * L
+            rows.append({"impl": impl, "L": L, "min_s": t * L, "median_s": t * L, "flops": 1, "peak_bytes": peak})
+    result = {"N": 1, "d_model": 768, "num_heads": 12, "lengths": lengths, "rows": rows, "matmul_flops": 1.0,
+              "machine": bench.machine_info()}
+    g = {x["goal"]: x for x in bench.goals(result)}
+    assert g["time"]["ratio"] == pytest.approx(1.02) and g["time"]["met"]
+    assert g["speedup"]["ratio"] == pytest.approx(3 / 1.02) and g["speedup"]["met"]
+    assert g["memory"]["ratio"] == pytest.approx(1.0) and g["memory"]["naive"] == pytest.approx(2.0)
+    assert "✅ met" in bench.goals_table("en", result)
