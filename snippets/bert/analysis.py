@@ -1,0 +1,193 @@
+"""The texts we run through the model, and the tables the page prints (labels in zh or en).
+
+>>> [row[1] for row in wordpiece_rows()][:3]
+['202 · ##4 · - · 01 · - · 15', '10 · : · 30 · : · 45', 'error']
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import Tensor
+
+from ..cache import memory
+from ..logline import LOG_LINE
+from ..tables import md_table
+from .heads import CATEGORIES, THRESHOLDS, classify, head_stats
+from .loader import encode, load_model, source_hash
+
+__all__ = ["SENTENCES", "TEXTS", "attention_maps", "wordpiece_rows", "wordpiece_table", "text_table", "all_stats",
+           "stats_table", "category_grid", "category_rows", "category_table", "strongest_heads", "finding",
+           "entropy_by_category"]
+
+SENTENCES = (
+    "The cat sat on the mat because it was tired.",
+    "The on-call engineer restarted the database, and the errors stopped.",
+    "She said she would call back after the meeting.",
+)
+TEXTS = (LOG_LINE, *SENTENCES)
+
+LABELS = {
+    "zh": {"prev": "前一个词", "next": "后一个词", "sep": "[SEP]", "cls": "[CLS]", "broad": "宽泛", "other": "其他",
+           "short": {"prev": "←前", "next": "后→", "sep": "SEP", "cls": "CLS", "broad": "宽", "other": "·"},
+           "layer": "层 {}", "head": "头 {}", "text": "文本", "words": "空格分词", "pieces": "WordPiece（含 [CLS] [SEP]）",
+           "stats": ["层", "头", "熵 (nats)", "熵 / ln T", "[CLS]", "[SEP]", "前一个词", "后一个词", "类别"],
+           "cats": ["类别", "判据", "头数", "哪些头（层-头：数值）"],
+           "rule_share": "{what} 上的平均份额 > {t:.0%}", "rule_broad": "不属于以上，且 熵 / ln T ≥ {t:.0%}",
+           "rule_other": "以上都不是", "field": "日志字段", "split": "WordPiece 切分"},
+    "en": {"prev": "previous token", "next": "next token", "sep": "[SEP]", "cls": "[CLS]", "broad": "broad",
+           "other": "other",
+           "short": {"prev": "←prev", "next": "next→", "sep": "SEP", "cls": "CLS", "broad": "broad", "other": "·"},
+           "layer": "layer {}", "head": "head {}", "text": "text", "words": "whitespace words",
+           "pieces": "WordPieces (with [CLS] [SEP])",
+           "stats": ["layer", "head", "entropy (nats)", "entropy / ln T", "[CLS]", "[SEP]", "previous", "next",
+                     "category"],
+           "cats": ["category", "criterion", "heads", "which (layer-head: value)"],
+           "rule_share": "mean share on {what} > {t:.0%}", "rule_broad": "none of the above, and entropy / ln T ≥ {t:.0%}",
+           "rule_other": "none of the above", "field": "log field", "split": "WordPiece split"},
+}
+_STAT_OF = {"prev": "prev", "next": "next", "sep": "sep", "cls": "cls", "broad": "norm_entropy", "other": "entropy"}
+
+
+def _labels(lang: str) -> dict:
+    if lang not in LABELS:
+        raise ValueError(f"lang must be one of {tuple(LABELS)}, got {lang!r}")
+    return LABELS[lang]
+
+
+@memory.cache
+def _maps(text: str, code: str) -> tuple[Tensor, list[str]]:
+    enc = encode(text)
+    with torch.no_grad():
+        _, maps = load_model()(enc.ids)
+    return torch.stack([m[0] for m in maps]), enc.tokens  # (n, h, T, T)
+
+
+def attention_maps(text: str) -> tuple[Tensor, list[str]]:
+    """All attention maps of the pretrained model on one text: (n, h, T, T), and the T tokens (cached on disk)."""
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError(f"text must be a non-empty string, got {text!r}")
+    return _maps(text, source_hash())
+
+
+def wordpiece_rows(line: str = LOG_LINE) -> list[tuple[str, str]]:
+    """For each whitespace field of the line: the WordPieces that cover it."""
+    enc = encode(line)
+    rows, start = [], 0
+    for field in line.split():
+        begin = line.index(field, start)
+        start = begin + len(field)
+        pieces = [t for t, (a, b) in zip(enc.tokens, enc.offsets, strict=True) if b > a and begin <= a < start]
+        rows.append((f"`{field}`", " · ".join(pieces)))
+    return rows
+
+
+def wordpiece_table(lang: str, line: str = LOG_LINE) -> str:
+    lab = _labels(lang)
+    return md_table([lab["field"], lab["split"]], wordpiece_rows(line))
+
+
+def text_table(lang: str, texts=TEXTS) -> str:
+    """Per text: the text, its whitespace word count and its token count (with [CLS] and [SEP])."""
+    lab = _labels(lang)
+    rows = [(t, len(t.split()), len(encode(t).tokens)) for t in texts]
+    return md_table([lab["text"], lab["words"], lab["pieces"]], rows, align="lrr")
+
+
+def all_stats(texts=TEXTS) -> tuple[dict[str, Tensor], list[list[str]]]:
+    """Pooled per-head statistics over the texts, and each head's category."""
+    stats = head_stats([attention_maps(t) for t in texts])
+    return stats, classify(stats)
+
+
+def stats_table(lang: str, texts=TEXTS) -> str:
+    """Markdown table: one row per (layer, head) with every statistic and the category."""
+    lab = _labels(lang)
+    stats, cats = all_stats(texts)
+    rows = []
+    for layer, row in enumerate(cats):
+        for head, cat in enumerate(row):
+            values = [stats[k][layer, head].item() for k in ("entropy", "norm_entropy", "cls", "sep", "prev", "next")]
+            rows.append([layer, head, *(f"{v:.2f}" for v in values), lab[cat]])
+    return md_table(lab["stats"], rows, align="rr" + "r" * 6 + "l")
+
+
+def category_grid(lang: str, texts=TEXTS) -> str:
+    """Markdown table: layers as rows, heads as columns, a short category label in each cell."""
+    lab = _labels(lang)
+    _, cats = all_stats(texts)
+    headers = [""] + [lab["head"].format(h) for h in range(len(cats[0]))]
+    rows = [[lab["layer"].format(i)] + [lab["short"][c] for c in row] for i, row in enumerate(cats)]
+    return md_table(headers, rows, align="l" + "c" * len(cats[0]))
+
+
+def category_rows(lang: str, texts=TEXTS) -> list[tuple[str, str, int, str]]:
+    """Per category: criterion, number of heads, and the heads with the statistic that placed them."""
+    lab = _labels(lang)
+    stats, cats = all_stats(texts)
+    rows = []
+    for cat in CATEGORIES:
+        if cat in ("prev", "next", "sep", "cls"):
+            rule = lab["rule_share"].format(what=lab[cat], t=THRESHOLDS[cat])
+        elif cat == "broad":
+            rule = lab["rule_broad"].format(t=THRESHOLDS["broad"])
+        else:
+            rule = lab["rule_other"]
+        members = [(layer, head) for layer, row in enumerate(cats) for head, c in enumerate(row) if c == cat]
+        shown = members if cat != "other" else []
+        which = ", ".join(f"{layer}-{head}: {stats[_STAT_OF[cat]][layer, head].item():.2f}" for layer, head in shown)
+        rows.append((lab[cat], rule, len(members), which or "—"))
+    return rows
+
+
+def category_table(lang: str, texts=TEXTS) -> str:
+    return md_table(_labels(lang)["cats"], category_rows(lang, texts), align="llrl")
+
+
+def strongest_heads(texts=TEXTS) -> list[tuple[str, int, int]]:
+    """For each category that has members (except 'other'): the head with the highest statistic."""
+    stats, cats = all_stats(texts)
+    best = []
+    for cat in CATEGORIES[:-1]:
+        members = [(layer, head) for layer, row in enumerate(cats) for head, c in enumerate(row) if c == cat]
+        if members:
+            layer, head = max(members, key=lambda lh: stats[_STAT_OF[cat]][lh].item())
+            best.append((cat, layer, head))
+    return best
+
+
+def finding(lang: str, texts=TEXTS) -> str:
+    """One sentence per language with the measured counts filled in."""
+    stats, cats = all_stats(texts)
+    flat = [c for row in cats for c in row]
+    n, first = len(flat), len(cats[0])
+    count = {c: flat.count(c) for c in CATEGORIES}
+    cls_mean, sep_mean = stats["cls"].mean().item(), stats["sep"].mean().item()
+    broad_first = sum(c == "broad" for c in cats[0])
+    if lang == "zh":
+        return (f"{n} 个头里，{count['cls']} 个把一半以上的注意力放在 [CLS] 上，放在 [SEP] 上的有 {count['sep']} 个。"
+                f"所有头平均，[CLS] 拿到 {cls_mean:.0%} 的注意力，[SEP] 拿到 {sep_mean:.0%}。"
+                f"第 0 层的 {first} 个头里有 {broad_first} 个是宽泛的；"
+                f"专看前一个词的头有 {count['prev']} 个，专看后一个词的有 {count['next']} 个。")
+    if lang == "en":
+        return (f"Of the {n} heads, {count['cls']} put more than half of their attention on [CLS]; "
+                f"{count['sep']} do so on [SEP]. Averaged over all heads, [CLS] receives {cls_mean:.0%} of the "
+                f"attention and [SEP] {sep_mean:.0%}. {broad_first} of the {first} heads in layer 0 are broad; "
+                f"{count['prev']} head(s) attend mostly to the previous token and {count['next']} to the next one.")
+    raise ValueError(f"lang must be 'zh' or 'en', got {lang!r}")
+
+
+def entropy_by_category(lang: str, texts=TEXTS) -> str:
+    """Mean entropy / ln T of the [CLS] heads and of the broad heads (1 would be uniform)."""
+    stats, cats = all_stats(texts)
+    ne = stats["norm_entropy"]
+    mean = {}
+    for cat in ("cls", "broad"):
+        values = [ne[layer, head].item() for layer, row in enumerate(cats) for head, c in enumerate(row) if c == cat]
+        mean[cat] = sum(values) / len(values) if values else float("nan")
+    if lang == "zh":
+        return (f"[CLS] 类的头，熵 / ln T 平均为 {mean['cls']:.2f}；宽泛类的头为 {mean['broad']:.2f}；"
+                f"完全均匀的分布是 1。")
+    if lang == "en":
+        return (f"Heads in the [CLS] category have a mean entropy / ln T of {mean['cls']:.2f}; broad heads "
+                f"{mean['broad']:.2f}; a perfectly uniform distribution scores 1.")
+    raise ValueError(f"lang must be 'zh' or 'en', got {lang!r}")

