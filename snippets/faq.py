@@ -1,0 +1,482 @@
+"""The code behind the FAQ: each function returns values or table rows that a page prints.
+
+Shape letters: N batch, L target length, S source length, E = d_model, h = num_heads,
+d_k = E // h, g = number of K/V heads (grouped-query attention).
+
+>>> projection_rows(512, 8)[2]
+('W_q.weight.view(h, d_k, E)[i]', (64, 512))
+>>> [r[0] for r in gqa_rows(num_heads=8, kv_heads=(8, 2, 1))]
+['MHA', 'GQA', 'MQA']
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import torch
+import torch.nn.functional as F
+from torch import Tensor, nn
+from torch.nn.attention import SDPBackend, sdpa_kernel
+from torch.utils.flop_counter import FlopCounterMode
+
+from ._checks import check_divisible, check_tensor
+from .attention import causal_mask, scaled_dot_product_attention
+from .multihead import MultiHeadAttention, merge_heads, split_heads
+
+__all__ = [
+    "projection_rows", "per_head_query_diff", "score_rank_rows", "divisibility_messages",
+    "loop_over_heads", "loop_vs_batched", "self_and_cross_rows", "self_attention_q_ne_k",
+    "attention_flops", "head_similarity", "similarity_rows", "head_mask_forward", "PrunedHeads",
+    "prune_rows", "row_entropy", "entropy_rows", "mask_convention_maps", "mask_convention_figure",
+    "nan_rows", "default_weight_shapes", "patch_sequence_rows", "token_counts", "permutation_check",
+    "MODEL_CONFIGS", "config_rows", "gqa_rows", "kv_cache_rows",
+]
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.1e}"
+
+
+def _check_lang(lang: str) -> None:
+    if lang not in ("zh", "en"):
+        raise ValueError(f"lang must be 'zh' or 'en', got {lang!r}")
+
+
+LABELS = {
+    "random": ("随机初始化的层", "randomly initialised layer"),
+    "copies": ("8 个头都复制头 0", "every head a copy of head 0"),
+    "full": ("完整的层", "full layer"),
+    "pruned": ("只保留头 0、2、5", "heads 0, 2, 5 kept"),
+    "one-hot": ("one-hot 行（全部给一个键）", "one-hot row (all on one key)"),
+    "uniform": ("均匀行", "uniform row"),
+    "init-mean": ("未训练的 8 头层，所有行的平均", "untrained 8-head layer, mean over rows"),
+    "init-min": ("未训练的 8 头层，最集中的一行", "untrained 8-head layer, most peaked row"),
+}
+
+
+def _label(key: str, lang: str) -> str:
+    _check_lang(lang)
+    return LABELS[key][0 if lang == "zh" else 1]
+
+
+def _layer(d_model: int, num_heads: int, seed: int) -> MultiHeadAttention:
+    check_divisible(d_model, num_heads)
+    torch.manual_seed(seed)
+    return MultiHeadAttention(d_model, num_heads).eval()
+
+
+# --8<-- [start:projections]
+def projection_rows(d_model: int = 512, num_heads: int = 8) -> list[tuple[str, tuple[int, ...]]]:
+    """Where head i's own projections live inside nn.MultiheadAttention's packed weights."""
+    check_divisible(d_model, num_heads)
+    E, h, d_k = d_model, num_heads, d_model // num_heads
+    mha = nn.MultiheadAttention(E, h, batch_first=True)
+    W_q = mha.in_proj_weight[:E]  # (E, E): W_q, W_k, W_v are stacked in in_proj_weight
+    return [
+        ("in_proj_weight", tuple(mha.in_proj_weight.shape)),  # (3E, E)
+        ("W_q.weight", tuple(W_q.shape)),  # (E, E)
+        ("W_q.weight.view(h, d_k, E)[i]", tuple(W_q.view(h, d_k, E)[0].shape)),  # (d_k, E): E -> d_k
+        ("out_proj.weight.view(E, h, d_k)[:, i]", tuple(mha.out_proj.weight.view(E, h, d_k)[:, 0].shape)),  # (E, d_k)
+    ]
+# --8<-- [end:projections]
+
+
+def per_head_query_diff(d_model: int = 64, num_heads: int = 8, head: int = 3, seed: int = 0) -> float:
+    """max |x @ W_q^(i)ᵀ - split_heads(W_q(x))[:, i]|: head i projects the whole x, not a slice of x."""
+    m = _layer(d_model, num_heads, seed)
+    if not 0 <= head < num_heads:
+        raise ValueError(f"head must be in [0, {num_heads}), got {head}")
+    d_k = m.d_k
+    x = torch.randn(2, 5, d_model)  # (N, L, E)
+    with torch.no_grad():
+        w_i = m.W_q.weight[head * d_k:(head + 1) * d_k]  # (d_k, E)
+        b_i = m.W_q.bias[head * d_k:(head + 1) * d_k]  # (d_k,)
+        q_i = x @ w_i.T + b_i  # (N, L, d_k), uses all E features of x
+        q_split = split_heads(m.W_q(x), num_heads)[:, head]  # (N, L, d_k)
+    return (q_i - q_split).abs().max().item()
+
+
+# --8<-- [start:score_rank]
+def score_rank_rows(d_model: int = 64, heads: Sequence[int] = (1, 8), seed: int = 0) -> list[tuple]:
+    """Per head, the scores are x M_i xᵀ with M_i = W_q^(i)ᵀ W_k^(i) (E, E): its rank is at most d_k."""
+    rows = []
+    for h in heads:
+        m = _layer(d_model, h, seed)
+        W_q = m.W_q.weight.detach().view(h, m.d_k, d_model)  # (h, d_k, E)
+        W_k = m.W_k.weight.detach().view(h, m.d_k, d_model)  # (h, d_k, E)
+        M = W_q.transpose(1, 2) @ W_k  # (h, E, E), one bilinear form per head
+        ranks = torch.linalg.matrix_rank(M.double()).tolist()
+        params = sum(p.numel() for p in m.parameters())
+        rows.append((h, m.d_k, max(ranks), h, f"{params:,}"))
+    return rows
+# --8<-- [end:score_rank]
+
+
+def divisibility_messages(d_model: int = 10, num_heads: int = 3) -> list[tuple[str, str, str]]:
+    """The error each implementation raises when d_model is not a multiple of num_heads."""
+    if d_model % num_heads == 0:
+        raise ValueError(f"expected d_model not divisible by num_heads, got {d_model} and {num_heads}")
+    rows = []
+    for name, make in (("nn.MultiheadAttention", lambda: nn.MultiheadAttention(d_model, num_heads)),
+                       ("snippets MultiHeadAttention", lambda: MultiHeadAttention(d_model, num_heads))):
+        try:
+            make()
+        except (AssertionError, ValueError) as e:
+            rows.append((name, type(e).__name__, str(e)))
+    return rows
+
+
+# --8<-- [start:loop]
+def loop_over_heads(m: MultiHeadAttention, x: Tensor) -> Tensor:
+    """Self-attention one head at a time, with each head's own weight slices; (N, L, E)."""
+    check_tensor(x, "x", 3)
+    d_k, outs = m.d_k, []
+    for i in range(m.num_heads):
+        rows = slice(i * d_k, (i + 1) * d_k)
+        q = F.linear(x, m.W_q.weight[rows], m.W_q.bias[rows])  # (N, L, d_k)
+        k = F.linear(x, m.W_k.weight[rows], m.W_k.bias[rows])  # (N, L, d_k)
+        v = F.linear(x, m.W_v.weight[rows], m.W_v.bias[rows])  # (N, L, d_k)
+        out_i, _ = scaled_dot_product_attention(q, k, v)  # (N, L, d_k)
+        outs.append(out_i)
+    return m.W_o(torch.cat(outs, dim=-1))  # (N, L, E)
+# --8<-- [end:loop]
+
+
+def loop_vs_batched(d_model: int = 64, num_heads: int = 8, L: int = 8, seed: int = 0) -> str:
+    """max |loop over heads - one batched forward pass|."""
+    m = _layer(d_model, num_heads, seed)
+    x = torch.randn(2, L, d_model)  # (N, L, E)
+    with torch.no_grad():
+        diff = (loop_over_heads(m, x) - m(x, x, x)[0]).abs().max().item()
+    return _fmt(diff)
+
+
+# --8<-- [start:self_cross]
+def self_and_cross_rows(d_model: int = 64, num_heads: int = 4, L: int = 5, S: int = 9,
+                        seed: int = 0) -> list[tuple]:
+    """The same layer used as self-attention (x, x, x) and as cross-attention (x, mem, mem)."""
+    m = _layer(d_model, num_heads, seed)
+    x = torch.randn(1, L, d_model)  # (N, L, E), e.g. the decoder's sequence
+    mem = torch.randn(1, S, d_model)  # (N, S, E), e.g. the encoder's output
+    rows = []
+    with torch.no_grad():
+        for name, (q, kv) in {"self (x, x, x)": (x, x), "cross (x, mem, mem)": (x, mem)}.items():
+            out, w = m(q, kv, kv, average_attn_weights=False)  # (N, L, E), (N, h, L, S)
+            rows.append((name, tuple(q.shape), tuple(kv.shape), tuple(out.shape), tuple(w.shape)))
+    return rows
+# --8<-- [end:self_cross]
+
+
+def self_attention_q_ne_k(d_model: int = 64, num_heads: int = 4, seed: int = 0) -> str:
+    """In self-attention the inputs are the same tensor, but Q = W_q(x) and K = W_k(x) differ."""
+    m = _layer(d_model, num_heads, seed)
+    x = torch.randn(1, 5, d_model)
+    with torch.no_grad():
+        diff = (m.W_q(x) - m.W_k(x)).abs().max().item()
+    return f"{diff:.2f}"
+
+
+# --8<-- [start:flops]
+def _count(fn) -> int:
+    with FlopCounterMode(display=False) as counter:
+        fn()
+    return counter.get_total_flops()
+
+
+def attention_flops(d_model: int = 512, L: int = 128, heads: Sequence[int] = (1, 8, 16)) -> list[tuple]:
+    """Counted FLOPs of one self-attention layer (N = 1), and the size of its weights tensor."""
+    rows = []
+    for h in heads:
+        m = _layer(d_model, h, seed=0)
+        x = torch.randn(1, L, d_model)  # (N, L, E)
+        with torch.no_grad():
+            q, k, v = (split_heads(W(x), h) for W in (m.W_q, m.W_k, m.W_v))  # (N, h, L, d_k)
+            proj = _count(lambda: [W(x) for W in (m.W_q, m.W_k, m.W_v, m.W_o)])
+            with sdpa_kernel([SDPBackend.MATH]):  # explicit QKᵀ and AV matmuls
+                core = _count(lambda: F.scaled_dot_product_attention(q, k, v))
+            default = _count(lambda: F.scaled_dot_product_attention(q, k, v))  # CPU flash kernel
+        weights = h * L * L  # elements of the (N, h, L, S) weights, N = 1
+        rows.append((h, f"{proj:,}", f"{core:,}", f"{default:,}", f"{weights:,}", f"{weights * 4 / 2**20:.2f}"))
+    return rows
+# --8<-- [end:flops]
+
+
+# --8<-- [start:similarity]
+def head_similarity(weights: Tensor) -> Tensor:
+    """(h, L, S) maps -> (h, h): 1 - mean over queries of JSD(p_i, p_j) / ln 2, in [0, 1]."""
+    check_tensor(weights, "weights", 3)
+    p = weights.double().clamp_min(1e-12)[:, None]  # (h, 1, L, S)
+    q = weights.double().clamp_min(1e-12)[None]  # (1, h, L, S)
+    mid = (p + q) / 2
+    kl = lambda a, b: (a * (a / b).log()).sum(-1)  # noqa: E731, (h, h, L)
+    jsd = (kl(p, mid) + kl(q, mid)) / 2  # (h, h, L)
+    return 1 - jsd.mean(-1) / math.log(2)  # (h, h)
+# --8<-- [end:similarity]
+
+
+def _copy_head0(m: MultiHeadAttention) -> MultiHeadAttention:
+    """Every head gets head 0's W_q, W_k, W_v rows: h identical heads."""
+    d_k = m.d_k
+    with torch.no_grad():
+        for W in (m.W_q, m.W_k, m.W_v):
+            W.weight.copy_(W.weight[:d_k].repeat(m.num_heads, 1))  # (E, E)
+            W.bias.copy_(W.bias[:d_k].repeat(m.num_heads))  # (E,)
+    return m
+
+
+def similarity_rows(lang: str = "zh", d_model: int = 64, num_heads: int = 8, L: int = 8,
+                    seed: int = 0) -> list[tuple[str, str]]:
+    """Mean similarity between different heads: a random layer vs one whose heads are copies."""
+    x = torch.randn(1, L, d_model, generator=torch.Generator().manual_seed(seed))  # (1, L, E)
+    off = ~torch.eye(num_heads, dtype=torch.bool)  # (h, h), pairs of different heads
+    rows = []
+    for name, m in (("random", _layer(d_model, num_heads, seed)),
+                    ("copies", _copy_head0(_layer(d_model, num_heads, seed)))):
+        with torch.no_grad():
+            w = m(x, x, x, average_attn_weights=False)[1][0]  # (h, L, L)
+        rows.append((_label(name, lang), f"{head_similarity(w)[off].mean().item():.3f}"))
+    return rows
+
+
+# --8<-- [start:prune]
+def head_mask_forward(m: MultiHeadAttention, x: Tensor, head_mask: Tensor) -> Tensor:
+    """Self-attention with head i's output multiplied by head_mask[i] before W_o; (N, L, E)."""
+    check_tensor(x, "x", 3)
+    if tuple(head_mask.shape) != (m.num_heads,):
+        raise ValueError(f"head_mask must have shape ({m.num_heads},), got {tuple(head_mask.shape)}")
+    q, k, v = (split_heads(W(x), m.num_heads) for W in (m.W_q, m.W_k, m.W_v))  # (N, h, L, d_k)
+    ctx, _ = scaled_dot_product_attention(q, k, v)  # (N, h, L, d_k)
+    ctx = ctx * head_mask.view(1, -1, 1, 1)  # (N, h, L, d_k), masked heads are zero
+    return m.W_o(merge_heads(ctx))  # (N, L, E)
+
+
+class PrunedHeads(nn.Module):
+    """Keep only some heads: drop their rows of W_q, W_k, W_v and their columns of W_o."""
+
+    def __init__(self, m: MultiHeadAttention, keep: Sequence[int]):
+        super().__init__()
+        keep = sorted(set(keep))
+        if not keep or keep[0] < 0 or keep[-1] >= m.num_heads:
+            raise ValueError(f"keep must list heads in [0, {m.num_heads}), got {keep}")
+        d_k, E = m.d_k, m.d_model
+        idx = torch.cat([torch.arange(i * d_k, (i + 1) * d_k) for i in keep])  # (k * d_k,)
+        self.num_heads, self.d_k = len(keep), d_k
+        self.W_q, self.W_k, self.W_v = (nn.Linear(E, len(idx)) for _ in range(3))
+        self.W_o = nn.Linear(len(idx), E)
+        with torch.no_grad():
+            for new, old in ((self.W_q, m.W_q), (self.W_k, m.W_k), (self.W_v, m.W_v)):
+                new.weight.copy_(old.weight[idx])  # (k * d_k, E)
+                new.bias.copy_(old.bias[idx])
+            self.W_o.weight.copy_(m.W_o.weight[:, idx])  # (E, k * d_k)
+            self.W_o.bias.copy_(m.W_o.bias)
+
+    def forward(self, x: Tensor) -> Tensor:
+        q, k, v = (split_heads(W(x), self.num_heads) for W in (self.W_q, self.W_k, self.W_v))  # (N, k, L, d_k)
+        ctx, _ = scaled_dot_product_attention(q, k, v)  # (N, k, L, d_k)
+        return self.W_o(merge_heads(ctx))  # (N, L, E)
+# --8<-- [end:prune]
+
+
+def prune_rows(lang: str = "zh", d_model: int = 64, num_heads: int = 8, seed: int = 0) -> list[tuple]:
+    """Masking heads vs removing them: the same output, fewer parameters."""
+    keep = (0, 2, 5)
+    m = _layer(d_model, num_heads, seed)
+    x = torch.randn(2, 7, d_model)  # (N, L, E)
+    mask = torch.zeros(num_heads)
+    mask[list(keep)] = 1.0
+    small = PrunedHeads(m, keep)
+    with torch.no_grad():
+        diff = (head_mask_forward(m, x, mask) - small(x)).abs().max().item()
+    count = lambda mod: f"{sum(p.numel() for p in mod.parameters()):,}"  # noqa: E731
+    return [(_label("full", lang), num_heads, count(m), "—"),
+            (_label("pruned", lang), small.num_heads, count(small), _fmt(diff))]
+
+
+# --8<-- [start:entropy]
+def row_entropy(weights: Tensor) -> Tensor:
+    """Entropy of each attention row divided by ln S: 0 = all on one key, 1 = uniform."""
+    check_tensor(weights, "weights", tuple(range(2, 6)))
+    S = weights.size(-1)
+    if S < 2:
+        raise ValueError(f"need at least 2 keys to normalise the entropy, got S={S}")
+    p = weights.double()
+    ent = -(p * p.clamp_min(1e-12).log()).sum(-1)  # (..., L)
+    return ent / math.log(S)
+# --8<-- [end:entropy]
+
+
+def entropy_rows(lang: str = "zh", seed: int = 0) -> list[tuple[str, str]]:
+    """Normalised entropy of a one-hot row, a uniform row and a freshly initialised layer's rows."""
+    from .logline import embed_tokens, log_tokens
+
+    one_hot = torch.eye(8)[:1]  # (1, 8)
+    uniform = torch.full((1, 8), 1 / 8)  # (1, 8)
+    x = embed_tokens(log_tokens(), d_model=512)  # (1, 8, 512)
+    m = _layer(512, 8, seed)
+    with torch.no_grad():
+        w = m(x, x, x, average_attn_weights=False)[1]  # (1, 8, 8, 8)
+    ent = row_entropy(w)  # (1, h, L)
+    return [
+        (_label("one-hot", lang), f"{row_entropy(one_hot).mean().item():.3f}"),
+        (_label("uniform", lang), f"{row_entropy(uniform).mean().item():.3f}"),
+        (_label("init-mean", lang), f"{ent.mean().item():.3f}"),
+        (_label("init-min", lang), f"{ent.min().item():.3f}"),
+    ]
+
+
+# --8<-- [start:mask_bug]
+def mask_convention_maps(L: int = 6, d_model: int = 16, seed: int = 0) -> tuple[Tensor, Tensor]:
+    """Weights (L, L) of nn.MultiheadAttention given ~causal_mask (right) and causal_mask (inverted)."""
+    torch.manual_seed(seed)
+    mha = nn.MultiheadAttention(d_model, 1, batch_first=True).eval()
+    x = torch.randn(1, L, d_model)  # (1, L, E)
+    with torch.no_grad():
+        right = mha(x, x, x, attn_mask=~causal_mask(L))[1][0]  # (L, L): True = may NOT attend
+        wrong = mha(x, x, x, attn_mask=causal_mask(L))[1][0]  # (L, L): F.sdpa's convention, inverted here
+    return right, wrong
+# --8<-- [end:mask_bug]
+
+
+def mask_convention_figure(titles: Sequence[str], alt: str, caption: str, L: int = 6) -> str:
+    """Both maps of mask_convention_maps side by side; the NaN row of the inverted one stays blank."""
+    from .figures import heatmap_grid
+
+    right, wrong = mask_convention_maps(L)
+    labels = [str(i) for i in range(L)]
+    return heatmap_grid(torch.stack([right, wrong]), labels, titles=titles, alt=alt, caption=caption, ncols=2)
+
+
+def nan_rows(weights: Tensor) -> int:
+    """How many rows of an (L, S) map contain NaN: a query whose every key was masked."""
+    check_tensor(weights, "weights", 2)
+    return int(weights.isnan().any(-1).sum().item())
+
+
+def default_weight_shapes(d_model: int = 64, num_heads: int = 8, L: int = 5, S: int = 7) -> list[tuple]:
+    """The weights nn.MultiheadAttention returns by default, and with average_attn_weights=False."""
+    torch.manual_seed(0)
+    mha = nn.MultiheadAttention(d_model, num_heads, batch_first=True).eval()
+    q, kv = torch.randn(2, L, d_model), torch.randn(2, S, d_model)
+    with torch.no_grad():
+        w_default = mha(q, kv, kv)[1]  # (N, L, S), averaged over heads
+        w_heads = mha(q, kv, kv, average_attn_weights=False)[1]  # (N, h, L, S)
+    return [("mha(q, k, v)", tuple(w_default.shape)),
+            ("mha(q, k, v, average_attn_weights=False)", tuple(w_heads.shape))]
+
+
+# --8<-- [start:patches]
+def patch_sequence_rows(image_size: int = 32, patch: int = 8, channels: int = 3, d_model: int = 64,
+                        num_heads: int = 4, seed: int = 0) -> list[tuple[str, tuple[int, ...]]]:
+    """ViT-style: cut an image into patches, embed each patch as one token, attend over patches."""
+    if image_size % patch:
+        raise ValueError(f"image_size must be a multiple of patch, got {image_size} and {patch}")
+    torch.manual_seed(seed)
+    img = torch.randn(1, channels, image_size, image_size)  # (N, C, H, W)
+    embed = nn.Conv2d(channels, d_model, kernel_size=patch, stride=patch)  # one linear map per patch
+    grid = embed(img)  # (N, E, H/p, W/p)
+    tokens = grid.flatten(2).transpose(1, 2)  # (N, H*W/p², E)
+    mha = nn.MultiheadAttention(d_model, num_heads, batch_first=True)
+    out, w = mha(tokens, tokens, tokens, average_attn_weights=False)  # (N, T, E), (N, h, T, T)
+    return [("image", tuple(img.shape)), ("Conv2d(k=p, stride=p)", tuple(grid.shape)),
+            ("flatten(2).transpose(1, 2)", tuple(tokens.shape)), ("attention output", tuple(out.shape)),
+            ("attention weights", tuple(w.shape))]
+# --8<-- [end:patches]
+
+
+def token_counts(lang: str = "zh", image_size: int = 224, patch: int = 16) -> list[tuple]:
+    """Tokens, and attention-weight entries per head, if every pixel or every patch is a token."""
+    _check_lang(lang)
+    if image_size % patch:
+        raise ValueError(f"image_size must be a multiple of patch, got {image_size} and {patch}")
+    rows = []
+    names = ("每个像素一个 token", f"每个 {patch}×{patch} 块一个 token") if lang == "zh" else (
+        "one token per pixel", f"one token per {patch}×{patch} patch")
+    for name, T in zip(names, (image_size * image_size, (image_size // patch) ** 2)):
+        rows.append((name, f"{T:,}", f"{T * T:,}"))
+    return rows
+
+
+def permutation_check(d_model: int = 64, num_heads: int = 4, L: int = 9, seed: int = 0) -> str:
+    """max |attn(x[perm]) - attn(x)[perm]|: without positional encodings attention ignores order."""
+    m = _layer(d_model, num_heads, seed)
+    x = torch.randn(1, L, d_model)  # (1, L, E)
+    perm = torch.randperm(L)
+    with torch.no_grad():
+        a = m(x[:, perm], x[:, perm], x[:, perm])[0]  # (1, L, E)
+        b = m(x, x, x)[0][:, perm]  # (1, L, E)
+    return _fmt((a - b).abs().max().item())
+
+
+# --8<-- [start:configs]
+BERT = "https://arxiv.org/abs/1810.04805"
+GPT3 = "https://arxiv.org/abs/2005.14165"
+VASWANI = "https://arxiv.org/abs/1706.03762"
+T5 = "https://arxiv.org/abs/1910.10683"
+
+# Cited facts, copied from each paper. d_kv is set only where the paper fixes it apart from d_model / h.
+MODEL_CONFIGS = [
+    # model, parameters, layers, heads, d_model, d_kv, source url, where in the source
+    ("Transformer base", "65M", 6, 8, 512, None, VASWANI, "Table 3"),
+    ("Transformer big", "213M", 6, 16, 1024, None, VASWANI, "Table 3"),
+    ("BERT-base", "110M", 12, 12, 768, None, BERT, "§3"),
+    ("BERT-large", "340M", 24, 16, 1024, None, BERT, "§3"),
+    ("GPT-3 Small", "125M", 12, 12, 768, None, GPT3, "Table 2.1"),
+    ("GPT-3 Medium", "350M", 24, 16, 1024, None, GPT3, "Table 2.1"),
+    ("GPT-3 Large", "760M", 24, 16, 1536, None, GPT3, "Table 2.1"),
+    ("GPT-3 2.7B", "2.7B", 32, 32, 2560, None, GPT3, "Table 2.1"),
+    ("GPT-3 6.7B", "6.7B", 32, 32, 4096, None, GPT3, "Table 2.1"),
+    ("GPT-3 175B", "175B", 96, 96, 12288, None, GPT3, "Table 2.1"),
+    ("T5-11B", "11B", 24, 128, 1024, 128, T5, "§3.7"),
+]
+# --8<-- [end:configs]
+
+
+def config_rows(lang: str = "zh") -> list[tuple]:
+    """MODEL_CONFIGS with the head dimension computed, and whether h × d_head equals d_model."""
+    _check_lang(lang)
+    where = {"Table": "表", "§": "§"} if lang == "zh" else {}
+    rows = []
+    for name, params, layers, h, d_model, d_kv, url, loc in MODEL_CONFIGS:
+        d_head = d_kv if d_kv is not None else d_model // h
+        if d_kv is None and d_model % h:
+            raise ValueError(f"{name}: d_model={d_model} is not divisible by heads={h}")
+        for a, b in where.items():
+            loc = loc.replace(a, b)
+        rows.append((name, params, layers, h, d_model, d_head, "✅" if h * d_head == d_model else f"❌ {h * d_head}",
+                     f"[arXiv {url.rsplit('/', 1)[1]}]({url}), {loc}"))
+    return rows
+
+
+# --8<-- [start:gqa]
+def gqa_rows(num_heads: int = 8, kv_heads: Sequence[int] = (8, 4, 2, 1), d_k: int = 16, L: int = 10,
+             seed: int = 0) -> list[tuple]:
+    """g K/V heads shared by groups of h/g query heads: SDPA's enable_gqa vs repeating K and V."""
+    g_gen = torch.Generator().manual_seed(seed)
+    q = torch.randn(1, num_heads, L, d_k, generator=g_gen)  # (N, h, L, d_k)
+    rows = []
+    for g in kv_heads:
+        if num_heads % g:
+            raise ValueError(f"num_heads must be a multiple of each kv_heads value, got {num_heads} and {g}")
+        k = torch.randn(1, g, L, d_k, generator=g_gen)  # (N, g, S, d_k)
+        v = torch.randn(1, g, L, d_k, generator=g_gen)  # (N, g, S, d_k)
+        fused = F.scaled_dot_product_attention(q, k, v, enable_gqa=True)  # (N, h, L, d_k)
+        k_rep = k.repeat_interleave(num_heads // g, dim=1)  # (N, h, S, d_k): query head j uses K/V head j // (h/g)
+        v_rep = v.repeat_interleave(num_heads // g, dim=1)  # (N, h, S, d_k)
+        ref = F.scaled_dot_product_attention(q, k_rep, v_rep)  # (N, h, L, d_k)
+        name = "MHA" if g == num_heads else ("MQA" if g == 1 else "GQA")
+        rows.append((name, num_heads, g, _fmt((fused - ref).abs().max().item()), 2 * g * d_k, f"{g / num_heads:.3f}"))
+    return rows
+# --8<-- [end:gqa]
+
+
+def kv_cache_rows(layers: int = 96, num_heads: int = 96, d_k: int = 128, L: int = 2048,
+                  kv_heads: Sequence[int] = (96, 8, 1), bytes_per: int = 2) -> list[tuple]:
+    """KV cache of one sequence: 2 (K and V) × layers × g × d_k × L values."""
+    rows = []
+    for g in kv_heads:
+        if num_heads % g:
+            raise ValueError(f"num_heads must be a multiple of each kv_heads value, got {num_heads} and {g}")
+        size = 2 * layers * g * d_k * L * bytes_per
+        rows.append((g, f"{size / 2**30:.2f}"))
+    return rows
