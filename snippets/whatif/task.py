@@ -1,0 +1,55 @@
+"""The what-if task: rebuild an incident timeline around every event in a log stream.
+
+A sequence is L = 16 events drawn uniformly from a 16-event vocabulary. At every
+position the model must name the events at offsets -2, -1, +1 and +2, i.e. what
+happened two and one events before, and one and two events after. Targets that fall
+outside the sequence are IGNORE and do not count.
+
+Shape letters: N batch, L sequence length, T = len(OFFSETS) targets per position.
+
+>>> x, y = make_batch(2, seed=0)
+>>> x.shape, y.shape
+(torch.Size([2, 16]), torch.Size([2, 16, 4]))
+>>> bool(y[0, 5, 1] == x[0, 4]), int(y[0, 0, 0])
+(True, -100)
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import Tensor
+
+__all__ = ["EVENTS", "OFFSETS", "SEQ_LEN", "IGNORE", "make_batch", "event_names"]
+
+# --8<-- [start:task]
+EVENTS = (
+    "deploy", "config_change", "cache_miss", "slow_query", "timeout", "retry", "5xx", "ERROR",
+    "OOM", "restart", "healthcheck_fail", "scale_up", "failover", "rollback", "alert", "recovered",
+)
+OFFSETS = (-2, -1, 1, 2)  # which neighbours each position must name
+SEQ_LEN = 16
+IGNORE = -100  # target outside the sequence; skipped by the loss and accuracy
+
+
+def make_batch(batch_size: int, seed: int, seq_len: int = SEQ_LEN) -> tuple[Tensor, Tensor]:
+    """Random event streams x (N, L) and their neighbours y (N, L, T), from one seed."""
+    if not isinstance(batch_size, int) or batch_size < 1:
+        raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
+    if not isinstance(seq_len, int) or seq_len <= max(abs(o) for o in OFFSETS):
+        raise ValueError(f"seq_len must be an integer > {max(abs(o) for o in OFFSETS)}, got {seq_len!r}")
+    g = torch.Generator().manual_seed(seed)
+    x = torch.randint(len(EVENTS), (batch_size, seq_len), generator=g)  # (N, L)
+    y = torch.full((batch_size, seq_len, len(OFFSETS)), IGNORE, dtype=torch.long)  # (N, L, T)
+    for t, off in enumerate(OFFSETS):
+        src = slice(max(off, 0), seq_len + min(off, 0))  # positions whose neighbour exists
+        dst = slice(max(-off, 0), seq_len + min(-off, 0))
+        y[:, dst, t] = x[:, src]
+    return x, y
+# --8<-- [end:task]
+
+
+def event_names(x: Tensor) -> list[str]:
+    """Event names of one sequence (L,)."""
+    if not isinstance(x, Tensor) or x.dim() != 1:
+        raise ValueError(f"x must be a 1-D tensor of event ids, got {getattr(x, 'shape', type(x).__name__)}")
+    return [EVENTS[i] for i in x.tolist()]

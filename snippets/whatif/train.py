@@ -1,0 +1,109 @@
+"""Train the timeline model, seeded and cached on disk (keyed by the code and the arguments).
+
+>>> r = train_run(num_heads=2, seed=0, steps=3)
+>>> sorted(r)
+['acc_by_offset', 'accuracy', 'batch_size', 'd_model', 'loss', 'loss_curve', 'lr', 'num_heads', 'seconds',
+ 'seed', 'state_dict', 'steps']
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import Tensor, nn
+
+from ..cache import memory
+from .model import D_MODEL, TimelineModel
+from .task import IGNORE, make_batch
+
+__all__ = ["train_run", "evaluate", "load_model", "EVAL_SEED", "EVAL_SIZE", "CODE_VERSION"]
+
+EVAL_SEED = 10_000  # held-out streams; training seeds are seed * 100_000 + step
+EVAL_SIZE = 2048
+
+
+def _code_version() -> str:
+    """Hash of this sub-package's source and the attention it trains, so any code edit recomputes."""
+    here = Path(__file__).resolve().parent
+    files = [here / n for n in ("task.py", "model.py", "train.py")]
+    files += [here.parent / n for n in ("multihead.py", "attention.py")]
+    return hashlib.sha1(b"".join(f.read_bytes() for f in files)).hexdigest()[:12]
+
+
+CODE_VERSION = _code_version()
+
+
+@torch.no_grad()
+def evaluate(model: nn.Module, x: Tensor, y: Tensor) -> dict:
+    """Loss and accuracy over the targets that exist; accuracy per offset too."""
+    model.eval()
+    logits = model(x)  # (N, L, T, V)
+    loss = nn.functional.cross_entropy(logits.flatten(0, 2), y.flatten(), ignore_index=IGNORE)
+    valid = y != IGNORE  # (N, L, T)
+    hit = (logits.argmax(-1) == y) & valid  # (N, L, T)
+    by_offset = (hit.sum((0, 1)) / valid.sum((0, 1))).tolist()  # (T,)
+    return {"loss": float(loss), "accuracy": float(hit.sum() / valid.sum()), "acc_by_offset": by_offset}
+
+
+# --8<-- [start:train]
+def _train(num_heads: int, seed: int, steps: int, batch_size: int, lr: float, d_model: int) -> dict:
+    torch.manual_seed(seed)  # initial weights
+    model = TimelineModel(num_heads, d_model=d_model)
+    opt = torch.optim.Adam(model.parameters(), lr=lr)
+    curve = []
+    start = time.perf_counter()
+    for step in range(steps):
+        x, y = make_batch(batch_size, seed=seed * 100_000 + step)  # fresh streams every step
+        logits = model(x)  # (N, L, T, V)
+        loss = nn.functional.cross_entropy(logits.flatten(0, 2), y.flatten(), ignore_index=IGNORE)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        curve.append(loss.item())
+    seconds = time.perf_counter() - start
+    result = evaluate(model, *make_batch(EVAL_SIZE, seed=EVAL_SEED))
+    state = {k: v.numpy().copy() for k, v in model.state_dict().items()}
+    return {"num_heads": num_heads, "seed": seed, "steps": steps, "batch_size": batch_size, "lr": lr,
+            "d_model": d_model, "seconds": seconds,
+            "loss_curve": curve, "state_dict": state, **result}
+# --8<-- [end:train]
+
+
+@memory.cache(ignore=["threads"])
+def _train_cached(num_heads: int, seed: int, steps: int, batch_size: int, lr: float, d_model: int,
+                  code: str, threads: int = 1) -> dict:
+    old = torch.get_num_threads()
+    torch.set_num_threads(threads)  # a tiny model: one thread is fastest and leaves the other core free
+    try:
+        return _train(num_heads, seed, steps, batch_size, lr, d_model)
+    finally:
+        torch.set_num_threads(old)
+
+
+def train_run(num_heads: int, seed: int, steps: int = 1000, batch_size: int = 64, lr: float = 3e-3,
+              d_model: int = D_MODEL) -> dict:
+    """Train one model (or read it from the cache): plain floats, lists and numpy arrays."""
+    for name, v in (("num_heads", num_heads), ("steps", steps), ("batch_size", batch_size), ("d_model", d_model)):
+        if not isinstance(v, int) or v < 1:
+            raise ValueError(f"{name} must be a positive integer, got {v!r}")
+    if d_model % num_heads:
+        raise ValueError(f"d_model must be divisible by num_heads: got d_model={d_model}, num_heads={num_heads}")
+    if not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    if not lr > 0:
+        raise ValueError(f"lr must be positive, got {lr!r}")
+    return _train_cached(num_heads, seed, steps, batch_size, float(lr), d_model, code=CODE_VERSION)
+
+
+def load_model(run: dict) -> TimelineModel:
+    """Rebuild a trained model from train_run's result, in eval mode."""
+    if not isinstance(run, dict) or "state_dict" not in run:
+        raise ValueError(f"run must be a dict returned by train_run, got {type(run).__name__}")
+    state = run["state_dict"]
+    model = TimelineModel(run["num_heads"], d_model=state["event.weight"].shape[1])
+    model.load_state_dict({k: torch.from_numpy(np.asarray(v)) for k, v in state.items()})
+    return model.eval()
