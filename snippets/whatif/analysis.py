@@ -3,7 +3,7 @@
 Shape letters: N batch, h heads, L queries, S keys, O offsets.
 
 >>> import torch
->>> w = torch.eye(6).roll(-1, dims=1)[None]  # one head that looks at the next position
+>>> w = torch.eye(6).roll(1, dims=1)[None]  # one head that looks at the next position
 >>> offset_shares(w, offsets=(-1, 0, 1)).tolist()
 [[0.0, 0.0, 1.0]]
 >>> head_roles(offset_shares(w, offsets=(-1, 0, 1)), offsets=(-1, 0, 1))
@@ -185,9 +185,10 @@ def offset_shares(weights, offsets: Sequence[int] = SHARE_OFFSETS) -> Tensor:
     if not offsets:
         raise ValueError("offsets must be a non-empty sequence of integers, got an empty one")
     L = w.shape[-1]
-    queries = torch.arange(max(0, -min(offsets)), L - max(0, max(offsets)))  # (Q,)
-    if len(queries) == 0:
+    lo, hi = max(0, -min(offsets)), L - max(0, max(offsets))
+    if hi <= lo:
         raise ValueError(f"no query has all offsets {tuple(offsets)} inside a sequence of length {L}")
+    queries = torch.arange(lo, hi)  # (Q,)
     cols = [w[:, :, queries, queries + o].mean(dim=(0, 2)) for o in offsets]  # O x (h,)
     return torch.stack(cols, dim=1)  # (h, O)
 # --8<-- [end:offset_shares]

@@ -1,0 +1,234 @@
+"""The what-if experiments: task generator, training, specialisation metric, ablation, caching."""
+
+import time
+
+import numpy as np
+import pytest
+import torch
+
+from snippets.multihead import MultiHeadAttention
+from snippets.whatif import analysis, train
+from snippets.whatif.analysis import fmt_offset, head_roles, heads_off, offset_shares, width_rows
+from snippets.whatif.model import TimelineModel
+from snippets.whatif.task import EVENTS, IGNORE, OFFSETS, SEQ_LEN, make_batch
+
+
+@pytest.fixture(autouse=True)
+def one_thread():
+    """Tiny models train fastest on one thread, and leave the other core to the rest of the suite."""
+    old = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(old)
+
+
+# --- task -------------------------------------------------------------------------------------
+
+def test_batch_shapes_and_range():
+    x, y = make_batch(8, seed=3)
+    assert x.shape == (8, SEQ_LEN) and y.shape == (8, SEQ_LEN, len(OFFSETS))
+    assert x.dtype == y.dtype == torch.long
+    assert 0 <= int(x.min()) and int(x.max()) < len(EVENTS)
+
+
+def test_targets_are_the_neighbours():
+    x, y = make_batch(4, seed=1)
+    for t, off in enumerate(OFFSETS):
+        for i in range(SEQ_LEN):
+            j = i + off
+            expected = x[:, j] if 0 <= j < SEQ_LEN else torch.full((4,), IGNORE)
+            assert torch.equal(y[:, i, t], expected), (off, i)
+    # -2, -1 missing at the start; +1, +2 at the end: 2 + 1 + 1 + 2 ignored targets per sequence
+    assert int((y == IGNORE).sum()) == 4 * 6
+
+
+def test_batch_is_deterministic():
+    a, b = make_batch(5, seed=11), make_batch(5, seed=11)
+    assert torch.equal(a[0], b[0]) and torch.equal(a[1], b[1])
+    assert not torch.equal(a[0], make_batch(5, seed=12)[0])
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"batch_size": 0, "seed": 0}, "batch_size must be a positive integer, got 0"),
+    ({"batch_size": 2, "seed": 0, "seq_len": 2}, "seq_len must be an integer > 2, got 2"),
+])
+def test_batch_rejects_bad_arguments(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        make_batch(**kwargs)
+
+
+# --- model and training -------------------------------------------------------------------------
+
+def test_model_uses_the_sites_attention():
+    m = TimelineModel(num_heads=4)
+    assert isinstance(m.attn, MultiHeadAttention) and m.attn.d_k == 8
+    logits, w = m(make_batch(3, seed=0)[0], need_weights=True)
+    assert logits.shape == (3, SEQ_LEN, len(OFFSETS), len(EVENTS))
+    assert w.shape == (3, 4, SEQ_LEN, SEQ_LEN)
+    torch.testing.assert_close(w.sum(-1), torch.ones(3, 4, SEQ_LEN))
+
+
+def test_training_smoke_learns_and_is_deterministic():
+    a = train._train(num_heads=4, seed=0, steps=40, batch_size=32, lr=3e-3, d_model=32)
+    b = train._train(num_heads=4, seed=0, steps=40, batch_size=32, lr=3e-3, d_model=32)
+    assert a["loss_curve"] == b["loss_curve"]
+    assert a["accuracy"] == b["accuracy"]
+    assert a["loss_curve"][-1] < a["loss_curve"][0] - 0.1  # it learns something in 40 steps
+    assert a["accuracy"] > 1 / len(EVENTS)  # better than chance
+    assert len(a["acc_by_offset"]) == len(OFFSETS)
+    assert isinstance(a["state_dict"]["attn.W_q.weight"], np.ndarray)
+    m = train.load_model(a)
+    res = train.evaluate(m, *make_batch(train.EVAL_SIZE, seed=train.EVAL_SEED))
+    assert res["accuracy"] == pytest.approx(a["accuracy"])
+
+
+def test_train_run_second_call_is_a_cache_hit():
+    args = dict(num_heads=2, seed=123, steps=5, batch_size=8)
+    first = train.train_run(**args)
+    call = (2, 123, 5, 8, 3e-3, 32)
+    assert train._train_cached.check_call_in_cache(*call, code=train.CODE_VERSION)
+    start = time.perf_counter()
+    second = train.train_run(**args)
+    assert time.perf_counter() - start < 1.0
+    assert second["loss_curve"] == first["loss_curve"] and second["seconds"] == first["seconds"]
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"num_heads": 3, "seed": 0}, "d_model must be divisible by num_heads: got d_model=32, num_heads=3"),
+    ({"num_heads": 2, "seed": -1}, "seed must be a non-negative integer, got -1"),
+    ({"num_heads": 2, "seed": 0, "steps": 0}, "steps must be a positive integer, got 0"),
+    ({"num_heads": 2, "seed": 0, "lr": 0.0}, "lr must be positive, got 0.0"),
+])
+def test_train_run_rejects_bad_arguments(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        train.train_run(**kwargs)
+
+
+def test_load_model_rejects_non_runs():
+    with pytest.raises(ValueError, match="run must be a dict returned by train_run, got list"):
+        train.load_model([])
+
+
+# --- specialisation metric ----------------------------------------------------------------------
+
+def _shift_maps(offsets, L=8):
+    """One head per offset, attending exactly to query + offset (clamped at the edges)."""
+    w = torch.zeros(len(offsets), L, L)
+    for h, o in enumerate(offsets):
+        for i in range(L):
+            w[h, i, min(max(i + o, 0), L - 1)] = 1.0
+    return w
+
+
+def test_offset_shares_on_known_maps():
+    offs = (-2, -1, 0, 1, 2)
+    shares = offset_shares(_shift_maps((1, -2, 0)), offsets=offs)
+    expected = torch.tensor([[0, 0, 0, 1, 0], [1, 0, 0, 0, 0], [0, 0, 1, 0, 0]], dtype=torch.float64)
+    torch.testing.assert_close(shares, expected)
+    assert head_roles(shares, offs) == [1, -2, 0]
+
+
+def test_offset_shares_uniform_map_and_batches():
+    w = torch.full((3, 2, 10, 10), 0.1)  # (N, h, L, S): uniform attention
+    shares = offset_shares(w, offsets=(-1, 0, 1))
+    torch.testing.assert_close(shares, torch.full((2, 3), 0.1, dtype=torch.float64))
+    assert head_roles(shares, (-1, 0, 1)) == [None, None]
+
+
+def test_offset_shares_mixed_head():
+    w = 0.6 * _shift_maps((-1,)) + 0.4 * _shift_maps((2,))
+    shares = offset_shares(w, offsets=(-1, 2))
+    torch.testing.assert_close(shares, torch.tensor([[0.6, 0.4]], dtype=torch.float64))
+    assert head_roles(shares, (-1, 2), threshold=0.5) == [-1]
+    assert head_roles(shares, (-1, 2), threshold=0.7) == [None]
+
+
+@pytest.mark.parametrize("w, offsets, match", [
+    (torch.ones(4, 5), (0,), r"weights must be \(N, h, L, L\) or \(h, L, L\), got shape \(4, 5\)"),
+    (torch.ones(1, 4, 5), (0,), r"got shape \(1, 1, 4, 5\)"),
+    (torch.ones(1, 3, 3), (-2, 2), "no query has all offsets"),
+    (torch.ones(1, 3, 3), (), "offsets must be a non-empty sequence"),
+])
+def test_offset_shares_rejects_bad_input(w, offsets, match):
+    with pytest.raises(ValueError, match=match):
+        offset_shares(w, offsets=offsets)
+
+
+def test_head_roles_rejects_bad_input():
+    with pytest.raises(ValueError, match=r"shares must be \(h, 2\) for offsets \(-1, 1\), got \(3, 3\)"):
+        head_roles(torch.zeros(3, 3), (-1, 1))
+    with pytest.raises(ValueError, match="threshold must be in"):
+        head_roles(torch.zeros(3, 2), (-1, 1), threshold=0)
+
+
+def test_fmt_offset():
+    assert [fmt_offset(o) for o in (-1, 2, 0)] == ["−1", "+2", "0"]
+    assert fmt_offset(None, none="mixed") == "mixed"
+
+
+# --- ablation helper ----------------------------------------------------------------------------
+
+def _model():
+    torch.manual_seed(0)
+    return TimelineModel(num_heads=4).eval()
+
+
+def test_heads_off_all_kept_changes_nothing():
+    m, x = _model(), make_batch(2, seed=0)[0]
+    with torch.no_grad():
+        ref = m(x)
+        with heads_off(m, [True] * 4):
+            torch.testing.assert_close(m(x), ref)
+        torch.testing.assert_close(m(x), ref)  # the hook is removed afterwards
+
+
+def test_heads_off_matches_zeroing_the_head_by_hand():
+    m, x = _model(), make_batch(2, seed=0)[0]
+    with torch.no_grad():
+        e = m.event(x) + m.position.weight[:SEQ_LEN]
+        a = m.attn
+        from snippets.attention import scaled_dot_product_attention
+        from snippets.multihead import merge_heads, split_heads
+        q, k, v = (split_heads(W(e), 4) for W in (a.W_q, a.W_k, a.W_v))
+        ctx, _ = scaled_dot_product_attention(q, k, v)
+        ctx[:, 2] = 0  # head 2 silenced
+        expected = m.readout(a.W_o(merge_heads(ctx))).view(2, SEQ_LEN, len(OFFSETS), len(EVENTS))
+        with heads_off(m, [True, True, False, True]):
+            torch.testing.assert_close(m(x), expected)
+
+
+def test_heads_off_all_removed_leaves_only_biases():
+    m, x = _model(), make_batch(2, seed=0)[0]
+    with torch.no_grad(), heads_off(m, [False] * 4):
+        out = m(x)
+        const = m.readout(m.attn.W_o.bias).view(len(OFFSETS), len(EVENTS))
+        torch.testing.assert_close(out, const.expand_as(out))
+
+
+def test_heads_off_rejects_wrong_length():
+    with pytest.raises(ValueError, match=r"keep must have one flag per head \(4\), got 3"):
+        with heads_off(_model(), [True] * 3):
+            pass
+
+
+def test_ablation_and_pruning_on_a_small_run():
+    run = train.train_run(num_heads=4, seed=5, steps=40, batch_size=16)
+    res = analysis.ablation(run)
+    assert [(k, i) for k, i, _ in res] == [("all", None)] + [("without", i) for i in range(4)] + [
+        ("only", i) for i in range(4)]
+    assert res[0][2]["accuracy"] == pytest.approx(run["accuracy"])
+    curve = analysis.pruning(run)
+    assert len(curve) == 4 and curve[0] == pytest.approx(run["accuracy"])
+    shares, roles = analysis.specialisation(run)
+    assert shares.shape == (4, 5) and len(roles) == 4
+    with pytest.raises(ValueError, match="labels must have keys 'all', 'without', 'only'"):
+        analysis.ablation_rows(run, {"all": "all"})
+
+
+# --- facts the page states ---------------------------------------------------------------------
+
+def test_width_and_parameters_do_not_depend_on_heads():
+    rows = width_rows(512, (1, 8, 64))
+    assert [r[2] for r in rows] == [512, 512, 512]  # h * d_k
+    assert len({r[3] for r in rows}) == 1  # same parameter count
+    assert [r[4] for r in rows] == [1, 8, 64]  # distributions per query
