@@ -17,12 +17,14 @@ True
 from __future__ import annotations
 
 import argparse
+import contextlib
 import copy
 import html
 import math
 import os
 import platform
 import statistics
+import sys
 from collections.abc import Callable, Sequence
 
 import torch
@@ -39,12 +41,12 @@ __all__ = [
     "IMPLS", "SMALL", "FULL", "attention_flops", "make_impls", "peak_bytes",
     "time_fns", "sweep", "small_sweep", "full_sweep", "machine_info", "machine_table", "flop_table", "time_table",
     "throughput_table", "memory_table", "time_figure", "memory_figure", "goals", "goals_table",
-    "full_sweep_tables", "full_sweep_figures", "memory_slope",
+    "report", "full_sweep_tables", "full_sweep_figures", "memory_slope",
 ]
 
 IMPLS = ("scratch", "mha_default", "mha_no_weights", "mha_fastpath", "fast")
-SMALL = dict(lengths=(128, 256, 512), N=1, d_model=768, num_heads=12, min_run_time=0.08)
-FULL = dict(lengths=(128, 256, 512, 1024, 2048, 4096), N=1, d_model=768, num_heads=12, min_run_time=1.5)
+SMALL = dict(lengths=(128, 256, 512), N=1, d_model=768, num_heads=12, min_run_time=0.08, rounds=2)
+FULL = dict(lengths=(128, 256, 512, 1024, 2048, 4096), N=1, d_model=768, num_heads=12, min_run_time=2.0, rounds=6)
 NAMES = {
     "zh": {
         "scratch": "从零手写",
@@ -130,6 +132,20 @@ def time_fns(fns: dict[str, Callable[[], object]], min_run_time: float = 0.2, ro
 # --8<-- [end:timing]
 
 
+@contextlib.contextmanager
+def _quiet_stderr():
+    """Silence the profiler's start/stop lines, which its C++ side writes straight to file descriptor 2."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 2)
+            yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
 # --8<-- [start:peak]
 def peak_bytes(fn: Callable[[], object]) -> int:
     """Largest number of bytes held at once by allocations made during one call of fn (CPU)."""
@@ -137,7 +153,7 @@ def peak_bytes(fn: Callable[[], object]) -> int:
     from torch.profiler import ProfilerActivity, profile
 
     fn()  # warm-up: one-off buffers are not part of the steady state
-    with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
+    with _quiet_stderr(), profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
         fn()
     events, stack = [], list(prof.profiler.kineto_results.experimental_event_tree())
     while stack:  # walk the op tree; allocation records are its leaves
@@ -164,12 +180,12 @@ def _cpu_model() -> str:
     return platform.processor() or platform.machine()
 
 
-def machine_info() -> dict[str, object]:
-    """What the numbers depend on: CPU, cores, threads, SIMD level, torch version."""
+def machine_info(num_threads: int = 1) -> dict[str, object]:
+    """What the numbers depend on: CPU, cores, benchmark threads, SIMD level, torch version."""
     return {
         "cpu": _cpu_model(),
         "cores": os.cpu_count(),
-        "threads": torch.get_num_threads(),
+        "threads": num_threads,
         "simd": torch.backends.cpu.get_cpu_capability(),
         "torch": torch.__version__,
         "python": platform.python_version(),
@@ -177,7 +193,7 @@ def machine_info() -> dict[str, object]:
 
 
 def sweep(lengths: Sequence[int], N: int, d_model: int, num_heads: int, min_run_time: float,
-          num_threads: int = 1) -> dict:
+          rounds: int = 2, num_threads: int = 1) -> dict:
     """Time, throughput and peak memory of every implementation at every length."""
     if not lengths or any(not isinstance(L, int) or L < 1 for L in lengths):
         raise ValueError(f"lengths must be a non-empty sequence of positive integers, got {lengths!r}")
@@ -187,7 +203,7 @@ def sweep(lengths: Sequence[int], N: int, d_model: int, num_heads: int, min_run_
     for L in lengths:
         impls = make_impls(N, L, d_model, num_heads)
         # The matmul reference takes turns with the contenders, so it meets the same load.
-        timings = time_fns(impls | {"matmul": lambda: a @ b}, min_run_time, num_threads=num_threads)
+        timings = time_fns(impls | {"matmul": lambda: a @ b}, min_run_time, rounds, num_threads)
         best_mm = max(best_mm, 2 * n**3 / timings.pop("matmul")[0])
         for name, fn in impls.items():
             rows.append({"impl": name, "L": L, "min_s": timings[name][0], "median_s": timings[name][1],
@@ -232,8 +248,8 @@ def machine_table(lang: str, result: dict | None = None) -> str:
     """This build's machine, or the one a cached result came from."""
     lang = _lang(lang)
     info = machine_info() if result is None else result["machine"]
-    keys = {"zh": ["CPU 型号", "CPU 核数", "torch 线程数", "SIMD 指令集", "torch 版本", "Python 版本"],
-            "en": ["CPU model", "CPU cores", "torch threads", "SIMD level", "torch version", "Python version"]}[lang]
+    keys = {"zh": ["CPU 型号", "CPU 核数", "基准测试线程数", "SIMD 指令集", "torch 版本", "Python 版本"],
+            "en": ["CPU model", "CPU cores", "benchmark threads", "SIMD level", "torch version", "Python version"]}[lang]
     head = {"zh": ["项目", "值"], "en": ["Item", "Value"]}[lang]
     return md_table(head, list(zip(keys, info.values())))
 
@@ -278,10 +294,13 @@ def throughput_table(result: dict, lang: str) -> str:
 
 
 def memory_table(result: dict, lang: str) -> str:
-    """Peak MiB allocated during one forward pass."""
+    """Peak MiB allocated during one forward pass; last row: the exponent p in peak ∝ Lᵖ."""
     lang = _lang(lang)
     head = ["L"] + [NAMES[lang][i] for i in IMPLS]
     rows = [[L] + [_mb(_row(result, i, L)["peak_bytes"]) for i in IMPLS] for L in result["lengths"]]
+    a, b = result["lengths"][-2:]
+    label = {"zh": f"指数 p（L={a}→{b}）", "en": f"exponent p (L={a}→{b})"}[lang]
+    rows.append([label] + [f"{memory_slope(result, i):.2f}" for i in IMPLS])
     return md_table(head, rows, align="r" * len(head))
 
 
@@ -289,8 +308,10 @@ def matmul_sentence(result: dict, lang: str) -> str:
     """The reference throughput, in words."""
     gflops = result["matmul_flops"] / 1e9
     if _lang(lang) == "zh":
-        return f"本机实测稠密矩阵乘法（1024×1024 float32）：**{gflops:.0f} GFLOP/s**，下表的百分比都以它为 100%。"
-    return f"Measured dense matmul on this machine (1024×1024 float32): **{gflops:.0f} GFLOP/s**; it is 100% below."
+        return (f"本机实测稠密矩阵乘法（1024×1024 float32）：**{gflops:.0f} GFLOP/s**，下表的百分比都以它为 100%。"
+                "某格超过 100%，说明测矩阵乘法参照时机器正忙，参照被低估了。")
+    return (f"Measured dense matmul on this machine (1024×1024 float32): **{gflops:.0f} GFLOP/s**, which is 100% "
+            "below. A share above 100% means the machine was busy while the matmul reference was timed.")
 
 
 def memory_slope(result: dict, impl: str) -> float:
@@ -390,6 +411,17 @@ def goals_table(lang: str, result: dict | None = None) -> str:
     return md_table(head, rows)
 
 
+def report(result: dict, lang: str) -> str:
+    """The matmul reference and the three tables of one sweep, with headings."""
+    lang = _lang(lang)
+    label = {"zh": ("用时（毫秒，最小 / 中位）", "吞吐（GFLOP/s，括号里是占矩阵乘法的百分比）", "峰值内存（MiB）"),
+             "en": ("Time (ms, min / median)", "Throughput (GFLOP/s; in brackets, share of matmul)",
+                    "Peak memory (MiB)")}[lang]
+    return "\n\n".join([matmul_sentence(result, lang), f"**{label[0]}**", time_table(result, lang),
+                         f"**{label[1]}**", throughput_table(result, lang), f"**{label[2]}**",
+                         memory_table(result, lang)])
+
+
 def full_sweep_tables(lang: str) -> str:
     """Tables of the full sweep from the cache, or how to produce them."""
     lang = _lang(lang)
@@ -399,13 +431,8 @@ def full_sweep_tables(lang: str) -> str:
                       "（几分钟），再重新构建网站，这里就会出现表格和图。",
                 "en": "The cache holds no full sweep yet. Run `python -m snippets.bench --full` at the repository "
                       "root (a few minutes), then rebuild the site; tables and plots will appear here."}[lang]
-    label = {"zh": ("测得这些数字的机器", "用时（毫秒，最小 / 中位）", "吞吐（GFLOP/s，占矩阵乘法的百分比）", "峰值内存（MiB）"),
-             "en": ("Machine these numbers came from", "Time (ms, min / median)",
-                    "Throughput (GFLOP/s, share of matmul)", "Peak memory (MiB)")}[lang]
-    parts = [f"**{label[0]}**", machine_table(lang, result), matmul_sentence(result, lang),
-             f"**{label[1]}**", time_table(result, lang), f"**{label[2]}**", throughput_table(result, lang),
-             f"**{label[3]}**", memory_table(result, lang)]
-    return "\n\n".join(parts)
+    label = {"zh": "测得这些数字的机器", "en": "Machine these numbers came from"}[lang]
+    return "\n\n".join([f"**{label}**", machine_table(lang, result), report(result, lang)])
 
 
 def full_sweep_figures(lang: str, alt_time: str, caption_time: str, alt_memory: str, caption_memory: str) -> str:

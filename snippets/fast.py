@@ -23,7 +23,7 @@ from ._checks import check_divisible, check_mask_dtype, check_tensor
 from .attention import scaled_dot_product_attention
 from .multihead import _additive, merge_heads
 
-__all__ = ["FastMultiHeadAttention", "load_fast_from_torch"]
+__all__ = ["FastMultiHeadAttention", "load_fast_from_torch", "equivalence_report"]
 
 
 # --8<-- [start:class]
@@ -142,3 +142,40 @@ def load_fast_from_torch(fast: FastMultiHeadAttention, official: nn.MultiheadAtt
         fast.W_o.bias.copy_(official.out_proj.bias)  # (E,)
     return fast
 # --8<-- [end:load]
+
+
+def equivalence_report(d_model: int = 64, num_heads: int = 8, N: int = 2, L: int = 8, S: int = 11,
+                       seed: int = 0, tol: float = 1e-6) -> list[tuple[str, str, str, str]]:
+    """Ours against nn.MultiheadAttention and the from-scratch version on shared weights:
+    table rows (case, reference, max |difference|, ✅ if within tol else ❌)."""
+    from .attention import causal_mask
+    from .multihead import MultiHeadAttention, load_from_torch
+
+    check_divisible(d_model, num_heads)
+    torch.manual_seed(seed)
+    official = nn.MultiheadAttention(d_model, num_heads, batch_first=True).eval()
+    fast = load_fast_from_torch(FastMultiHeadAttention(d_model, num_heads), official).eval()
+    scratch = load_from_torch(MultiHeadAttention(d_model, num_heads), official).eval()
+    x = torch.randn(N, L, d_model)  # (N, L, E)
+    mem = torch.randn(N, S, d_model)  # (N, S, E)
+    pad = torch.zeros(N, S, dtype=torch.bool)
+    pad[:, -3:] = True  # the last 3 source positions are padding
+    future = ~causal_mask(L)  # nn.MultiheadAttention: True = may NOT attend
+    cases = [
+        ("self-attention", "nn.MultiheadAttention",
+         lambda: fast(x, x, x)[0], lambda: official(x, x, x, need_weights=False)[0]),
+        ("self-attention", "from scratch", lambda: fast(x, x, x)[0], lambda: scratch(x, x, x)[0]),
+        ("is_causal=True vs causal attn_mask", "nn.MultiheadAttention",
+         lambda: fast(x, x, x, is_causal=True)[0], lambda: official(x, x, x, attn_mask=future)[0]),
+        ("cross-attention L≠S + key_padding_mask", "nn.MultiheadAttention",
+         lambda: fast(x, mem, mem, key_padding_mask=pad)[0], lambda: official(x, mem, mem, key_padding_mask=pad)[0]),
+        ("need_weights=True, per-head weights", "nn.MultiheadAttention",
+         lambda: fast(x, x, x, need_weights=True, average_attn_weights=False)[1],
+         lambda: official(x, x, x, average_attn_weights=False)[1]),
+    ]
+    rows = []
+    with torch.no_grad():
+        for case, ref, ours, theirs in cases:
+            diff = (ours() - theirs()).abs().max().item()
+            rows.append((case, ref, f"{diff:.1e}", "✅" if diff <= tol else "❌"))
+    return rows

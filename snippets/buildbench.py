@@ -1,0 +1,201 @@
+"""How long the site takes to build, and how long `mkdocs serve` takes to show an edit.
+
+    python -m snippets.buildbench            # all four measurements (a few minutes)
+    python -m snippets.buildbench --no-cold  # skip the cold build
+
+1. cold: strict build with an empty result cache (a fresh MHA_CACHE_DIR), so every
+   cached experiment and benchmark runs again;
+2. warm: the same build again, reading that cache;
+3. no-exec: the same build with markdown-exec left out of the config (read from stdin),
+   so code blocks are shown but not run: the floor for the warm build;
+4. serve: `mkdocs serve`, append a comment to a page with executed code, and time until
+   the server hands out the rebuilt page (it holds requests while a rebuild runs).
+
+Results go to .cache/buildbench.json and are printed as a Markdown table.
+Target: warm <= 2 x no-exec.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from .tables import md_table
+
+__all__ = ["RESULTS", "run_all", "results_table", "latest_table"]
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / ".cache" / "buildbench.json"
+EDIT_PAGE = ROOT / "docs" / "lab" / "performance.zh.md"  # a page whose exec blocks run at build
+EDIT_URL = "lab/performance/"
+TARGET = 2.0
+
+
+def _mkdocs() -> list[str]:
+    return [sys.executable, "-m", "mkdocs"]
+
+
+def _no_exec_config() -> str:
+    """mkdocs.yml without the markdown-exec plugin (exec fences then render as plain code)."""
+    lines = (ROOT / "mkdocs.yml").read_text(encoding="utf-8").splitlines()
+    kept = [line for line in lines if line.strip() not in ("- markdown-exec", "- markdown-exec:")]
+    if len(kept) == len(lines):
+        raise ValueError("mkdocs.yml has no '- markdown-exec' plugin line to leave out")
+    return "\n".join(kept) + "\n"
+
+
+def timed_build(env: dict[str, str], no_exec: bool = False) -> dict:
+    """Wall-clock seconds of one `mkdocs build --strict` into a temporary folder, and whether it passed."""
+    with tempfile.TemporaryDirectory(prefix="buildbench-site-") as site:
+        cmd = _mkdocs() + ["build", "--strict", "-d", site]
+        stdin = None
+        if no_exec:
+            cmd += ["-f", "-"]
+            stdin = _no_exec_config()
+        start = time.perf_counter()
+        proc = subprocess.run(cmd, cwd=ROOT, env=env, input=stdin, capture_output=True, text=True)
+        seconds = time.perf_counter() - start
+    errors = [line for line in proc.stderr.splitlines() if line.startswith(("WARNING", "ERROR"))]
+    return {"seconds": seconds, "ok": proc.returncode == 0, "problems": errors[:5]}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _get(url: str, timeout: float = 300.0) -> str | None:
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as r:
+            return r.read().decode("utf-8")
+    except OSError:
+        return None
+
+
+def serve_reload(env: dict[str, str], timeout: float = 600.0) -> dict:
+    """Seconds from editing EDIT_PAGE to `mkdocs serve` serving the rebuilt page."""
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}/{EDIT_URL}"
+    proc = subprocess.Popen(_mkdocs() + ["serve", "--no-strict", "-a", f"127.0.0.1:{port}"], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    original = EDIT_PAGE.read_text(encoding="utf-8")
+    marker = f"<!-- buildbench {time.time_ns()} -->"
+    try:
+        deadline = time.monotonic() + timeout
+        while _get(url, timeout=5) is None:  # the first build
+            if proc.poll() is not None or time.monotonic() > deadline:
+                return {"seconds": None, "ok": False, "problems": ["mkdocs serve did not start"]}
+            time.sleep(0.5)
+        time.sleep(1.0)  # let the file watcher settle
+        start = time.perf_counter()
+        EDIT_PAGE.write_text(original + f"\n{marker}\n", encoding="utf-8")
+        while marker not in (_get(url) or ""):  # the server holds the request while it rebuilds
+            if time.monotonic() > deadline:
+                return {"seconds": None, "ok": False, "problems": ["edit never showed up"]}
+            time.sleep(0.05)
+        seconds = time.perf_counter() - start
+    finally:
+        EDIT_PAGE.write_text(original, encoding="utf-8")
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    return {"seconds": seconds, "ok": True, "problems": []}
+
+
+def run_all(cold: bool = True, serve: bool = True) -> dict:
+    """Run the measurements; the cold and warm builds use a fresh cache directory of their own."""
+    from .bench import machine_info
+
+    cache = tempfile.mkdtemp(prefix="buildbench-cache-")
+    env = os.environ | {"MHA_CACHE_DIR": cache}
+    results: dict = {"date": dt.date.today().isoformat(), "machine": machine_info()}
+    try:
+        if cold:
+            results["cold"] = timed_build(env)
+        else:  # still fill the cache, untimed, so "warm" means warm
+            timed_build(env)
+        results["warm"] = timed_build(env)
+        results["no_exec"] = timed_build(env, no_exec=True)
+        if serve:
+            results["serve"] = serve_reload(env)
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+    warm, floor = results["warm"]["seconds"], results["no_exec"]["seconds"]
+    results["warm_over_no_exec"] = warm / floor
+    results["target_met"] = warm / floor <= TARGET
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(results, indent=2, ensure_ascii=False), encoding="utf-8")
+    return results
+
+
+LABELS = {
+    "zh": {"cold": "冷构建（空缓存，--strict）", "warm": "热构建（--strict）", "no_exec": "关闭代码执行的构建",
+           "serve": "mkdocs serve：改页面到拿到新页面", "ratio": "热构建 ÷ 关闭执行的构建（目标 ≤ 2）",
+           "head": ["测量", "秒", "通过"], "met": "达成", "not_met": "未达成", "failed": "失败"},
+    "en": {"cold": "cold build (empty cache, --strict)", "warm": "warm build (--strict)",
+           "no_exec": "build with code execution off", "serve": "mkdocs serve: edit to rebuilt page",
+           "ratio": "warm ÷ execution off (target ≤ 2)", "head": ["Measurement", "Seconds", "Passed"],
+           "met": "met", "not_met": "not met", "failed": "failed"},
+}
+
+
+def results_table(results: dict, lang: str = "en") -> str:
+    """The measurements as a Markdown table."""
+    if lang not in LABELS:
+        raise ValueError(f"lang must be one of {sorted(LABELS)}, got {lang!r}")
+    t = LABELS[lang]
+    rows = []
+    for key in ("cold", "warm", "no_exec", "serve"):
+        if key in results:
+            r = results[key]
+            secs = "—" if r["seconds"] is None else f"{r['seconds']:.1f}"
+            rows.append([t[key], secs, "✅" if r["ok"] else f"❌ {t['failed']}"])
+    verdict = t["met"] if results["target_met"] else t["not_met"]
+    rows.append([t["ratio"], f"{results['warm_over_no_exec']:.2f}", f"{'✅' if results['target_met'] else '❌'} {verdict}"])
+    return md_table(t["head"], rows, align="lrl")
+
+
+def latest_table(lang: str) -> str:
+    """The latest results from .cache/buildbench.json with their date and machine, or how to produce them."""
+    if lang not in LABELS:
+        raise ValueError(f"lang must be one of {sorted(LABELS)}, got {lang!r}")
+    if not RESULTS.exists():
+        return {"zh": "还没有构建测量结果：在仓库根目录运行 `python -m snippets.buildbench`，再重新构建。",
+                "en": "No build measurements yet: run `python -m snippets.buildbench` at the repository root, "
+                      "then rebuild."}[lang]
+    results = json.loads(RESULTS.read_text(encoding="utf-8"))
+    m = results["machine"]
+    where = (f"{results['date']}，{m['cpu']}，{m['cores']} 核，torch {m['torch']}" if lang == "zh"
+             else f"{results['date']}, {m['cpu']}, {m['cores']} cores, torch {m['torch']}")
+    return f"{where}\n\n{results_table(results, lang)}"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Time cold, warm and no-exec builds and the serve reload.")
+    parser.add_argument("--no-cold", action="store_true", help="skip timing the cold build")
+    parser.add_argument("--no-serve", action="store_true", help="skip the mkdocs serve measurement")
+    args = parser.parse_args(argv)
+    results = run_all(cold=not args.no_cold, serve=not args.no_serve)
+    m = results["machine"]
+    print(f"{results['date']} · {m['cpu']} · {m['cores']} cores · torch {m['torch']}\n")
+    print(results_table(results, "en"))
+    for key in ("cold", "warm", "no_exec", "serve"):
+        for problem in results.get(key, {}).get("problems", []):
+            print(f"{key}: {problem}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
