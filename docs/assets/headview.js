@@ -25,8 +25,8 @@
   }
 
   function select(id, label, count, format) {
-    var wrap = el("label", { "for": id, "class": "headview-control" });
-    wrap.appendChild(el("span", {}, label));
+    var wrap = el("span", { "class": "headview-control" });
+    wrap.appendChild(el("label", { "for": id }, label));
     var sel = el("select", { id: id });
     for (var i = 0; i < count; i++) sel.appendChild(el("option", { value: String(i) }, format(i)));
     wrap.appendChild(sel);
