@@ -103,10 +103,10 @@ def score_rank_rows(d_model: int = 64, heads: Sequence[int] = (1, 8), seed: int 
     rows = []
     for h in heads:
         m = _layer(d_model, h, seed)
-        W_q = m.W_q.weight.detach().view(h, m.d_k, d_model)  # (h, d_k, E)
-        W_k = m.W_k.weight.detach().view(h, m.d_k, d_model)  # (h, d_k, E)
+        W_q = m.W_q.weight.detach().double().view(h, m.d_k, d_model)  # (h, d_k, E)
+        W_k = m.W_k.weight.detach().double().view(h, m.d_k, d_model)  # (h, d_k, E)
         M = W_q.transpose(1, 2) @ W_k  # (h, E, E), one bilinear form per head
-        ranks = torch.linalg.matrix_rank(M.double()).tolist()
+        ranks = torch.linalg.matrix_rank(M).tolist()
         params = sum(p.numel() for p in m.parameters())
         rows.append((h, m.d_k, max(ranks), h, f"{params:,}"))
     return rows
@@ -443,7 +443,8 @@ def config_rows(lang: str = "zh") -> list[tuple]:
             raise ValueError(f"{name}: d_model={d_model} is not divisible by heads={h}")
         for a, b in where.items():
             loc = loc.replace(a, b)
-        rows.append((name, params, layers, h, d_model, d_head, "✅" if h * d_head == d_model else f"❌ {h * d_head}",
+        same = ("是", "yes") if h * d_head == d_model else (f"否（{h * d_head}）", f"no ({h * d_head})")
+        rows.append((name, params, layers, h, d_model, d_head, same[0 if lang == "zh" else 1],
                      f"[arXiv {url.rsplit('/', 1)[1]}]({url}), {loc}"))
     return rows
 

@@ -15,8 +15,15 @@ from markdown import Extension
 from markdown.extensions.abbr import AbbrTreeprocessor
 
 
+SKIP = {"h1", "h2", "h3", "h4", "h5", "h6"}  # headings stay plain: they also feed the table of contents
+
+
 class CJKAbbrTreeprocessor(AbbrTreeprocessor):
     """Like AbbrTreeprocessor, but a boundary is only required next to an ASCII letter or digit."""
+
+    def iter_element(self, el, parent=None):
+        if el.tag not in SKIP:
+            super().iter_element(el, parent)
 
     def __init__(self, md, abbrs):
         super().__init__(md, abbrs)

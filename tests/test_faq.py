@@ -1,0 +1,271 @@
+"""Tests for the code behind the FAQ answers (snippets/faq.py) and the glossary tooltips."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import markdown
+import pytest
+import torch
+from torch.testing import assert_close
+
+from snippets import faq
+from snippets.multihead import MultiHeadAttention
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _layer(d_model=32, num_heads=4, seed=0):
+    torch.manual_seed(seed)
+    return MultiHeadAttention(d_model, num_heads).eval().double()
+
+
+# Q1, Q2 ---------------------------------------------------------------------------------
+
+def test_projection_rows_show_per_head_blocks_of_d_model_by_d_k():
+    rows = dict(faq.projection_rows(d_model=96, num_heads=6))
+    assert rows["in_proj_weight"] == (288, 96)
+    assert rows["W_q.weight"] == (96, 96)
+    assert rows["W_q.weight.view(h, d_k, E)[i]"] == (16, 96)  # E -> d_k, not d_k -> d_k
+    assert rows["out_proj.weight.view(E, h, d_k)[:, i]"] == (96, 16)
+
+
+def test_head_uses_all_input_features():
+    assert faq.per_head_query_diff(d_model=64, num_heads=8, head=3) < 1e-5
+    with pytest.raises(ValueError, match=r"head must be in \[0, 8\), got 8"):
+        faq.per_head_query_diff(d_model=64, num_heads=8, head=8)
+
+
+def test_score_rank_is_bounded_by_d_k_and_params_are_equal():
+    (h1, dk1, r1, n1, p1), (h8, dk8, r8, n8, p8) = faq.score_rank_rows(d_model=64, heads=(1, 8))
+    assert (h1, dk1, r1, n1) == (1, 64, 64, 1)
+    assert (h8, dk8, r8, n8) == (8, 8, 8, 8)
+    assert p1 == p8 == f"{4 * (64 * 64 + 64):,}"
+
+
+# Q3 -------------------------------------------------------------------------------------
+
+def test_divisibility_messages():
+    rows = faq.divisibility_messages(d_model=10, num_heads=3)
+    assert rows[0][:2] == ("nn.MultiheadAttention", "AssertionError")
+    assert "divisible" in rows[0][2]
+    assert rows[1][1] == "ValueError" and "10 % 3 = 1" in rows[1][2]
+    with pytest.raises(ValueError, match="expected d_model not divisible"):
+        faq.divisibility_messages(d_model=12, num_heads=3)
+
+
+# Q5 -------------------------------------------------------------------------------------
+
+def test_loop_over_heads_equals_batched():
+    m = _layer()
+    x = torch.randn(3, 7, 32, dtype=torch.float64)
+    with torch.no_grad():
+        assert_close(faq.loop_over_heads(m, x), m(x, x, x)[0])
+    assert float(faq.loop_vs_batched()) < 1e-5
+
+
+# Q7, Q14 --------------------------------------------------------------------------------
+
+def test_self_and_cross_shapes():
+    rows = faq.self_and_cross_rows(d_model=64, num_heads=4, L=5, S=9)
+    assert rows[0][1:] == ((1, 5, 64), (1, 5, 64), (1, 5, 64), (1, 4, 5, 5))
+    assert rows[1][1:] == ((1, 5, 64), (1, 9, 64), (1, 5, 64), (1, 4, 5, 9))
+
+
+def test_self_attention_projections_differ():
+    assert float(faq.self_attention_q_ne_k()) > 0.1
+
+
+# Q9 -------------------------------------------------------------------------------------
+
+def test_flops_do_not_depend_on_heads_but_weights_do():
+    E, L = 64, 16
+    rows = faq.attention_flops(d_model=E, L=L, heads=(1, 4, 8))
+    num = lambda s: int(s.replace(",", ""))  # noqa: E731
+    for h, proj, core, default, weights, _ in rows:
+        assert num(proj) == 4 * 2 * L * E * E  # four (L, E) @ (E, E) matmuls
+        assert num(core) == 2 * 2 * L * L * E  # QKᵀ and AV, independent of h
+        assert num(default) == 0  # the CPU flash kernel is not counted
+        assert num(weights) == h * L * L
+
+
+# Q11 ------------------------------------------------------------------------------------
+
+def test_head_similarity_values():
+    eye = torch.eye(4)
+    w = torch.stack([eye, eye, eye.roll(1, dims=1)])  # heads 0 and 1 equal, head 2 disjoint
+    s = faq.head_similarity(w)
+    assert s.shape == (3, 3)
+    assert_close(s.diagonal(), torch.ones(3, dtype=torch.float64))
+    assert_close(s, s.T)
+    assert s[0, 1].item() == pytest.approx(1.0)
+    assert s[0, 2].item() == pytest.approx(0.0, abs=1e-9)
+    with pytest.raises(ValueError, match="weights must be 3-D"):
+        faq.head_similarity(eye)
+
+
+def test_similarity_rows_copies_are_identical():
+    rows = faq.similarity_rows("en")
+    assert rows[1] == ("every head a copy of head 0", "1.000")
+    assert 0.5 < float(rows[0][1]) < 1.0
+    assert faq.similarity_rows("zh")[0][0] == "随机初始化的层"
+    with pytest.raises(ValueError, match="lang must be 'zh' or 'en', got 'fr'"):
+        faq.similarity_rows("fr")
+
+
+# Q12 ------------------------------------------------------------------------------------
+
+def test_head_mask_of_ones_is_the_layer():
+    m = _layer()
+    x = torch.randn(2, 6, 32, dtype=torch.float64)
+    with torch.no_grad():
+        assert_close(faq.head_mask_forward(m, x, torch.ones(4, dtype=torch.float64)), m(x, x, x)[0])
+    with pytest.raises(ValueError, match=r"head_mask must have shape \(4,\), got \(3,\)"):
+        faq.head_mask_forward(m, x, torch.ones(3))
+
+
+def test_pruned_heads_equal_masked_heads():
+    m = _layer()
+    x = torch.randn(2, 6, 32, dtype=torch.float64)
+    small = faq.PrunedHeads(m, [3, 1]).double()
+    mask = torch.tensor([0.0, 1.0, 0.0, 1.0], dtype=torch.float64)
+    with torch.no_grad():
+        assert_close(small(x), faq.head_mask_forward(m, x, mask))
+    assert small.W_q.weight.shape == (16, 32) and small.W_o.weight.shape == (32, 16)
+    with pytest.raises(ValueError, match=r"keep must list heads in \[0, 4\)"):
+        faq.PrunedHeads(m, [4])
+
+
+def test_prune_rows():
+    full, pruned = faq.prune_rows("en")
+    assert full[1:3] == (8, f"{4 * (64 * 64 + 64):,}")
+    assert pruned[1:3] == (3, f"{3 * (64 * 24 + 24) + 24 * 64 + 64:,}")
+    assert float(pruned[3]) < 1e-5
+
+
+# Q15 ------------------------------------------------------------------------------------
+
+def test_row_entropy():
+    assert row_entropy_of(torch.eye(5)) == pytest.approx(0.0, abs=1e-9)
+    assert row_entropy_of(torch.full((2, 5), 0.2)) == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="need at least 2 keys"):
+        faq.row_entropy(torch.ones(3, 1))
+
+
+def row_entropy_of(w):
+    return faq.row_entropy(w).mean().item()
+
+
+def test_entropy_rows_untrained_layer_is_near_uniform():
+    rows = dict(faq.entropy_rows("en"))
+    assert rows["one-hot row (all on one key)"] == "0.000"
+    assert rows["uniform row"] == "1.000"
+    assert float(rows["untrained 8-head layer, mean over rows"]) > 0.8
+
+
+# Q16 ------------------------------------------------------------------------------------
+
+def test_mask_convention_maps():
+    right, wrong = faq.mask_convention_maps(L=6)
+    assert faq.nan_rows(right) == 0
+    assert torch.equal(right.triu(1), torch.zeros(6, 6))  # nothing above the diagonal
+    assert_close(right.sum(-1), torch.ones(6))
+    assert faq.nan_rows(wrong) == 1 and wrong[-1].isnan().all()
+    assert torch.equal(wrong[:-1].tril(), torch.zeros(5, 6))  # only the future
+
+
+def test_mask_convention_figure_is_svg_with_alt():
+    fig = faq.mask_convention_figure(["a", "b"], alt="two maps", caption="cap")
+    assert fig.startswith('<figure class="mha-fig"><svg') and 'aria-label="two maps"' in fig
+
+
+def test_default_weight_shapes():
+    assert faq.default_weight_shapes(d_model=64, num_heads=8, L=5, S=7) == [
+        ("mha(q, k, v)", (2, 5, 7)), ("mha(q, k, v, average_attn_weights=False)", (2, 8, 5, 7))]
+
+
+# Q17 ------------------------------------------------------------------------------------
+
+def test_patch_sequence_rows():
+    rows = dict(faq.patch_sequence_rows(image_size=32, patch=8, channels=3, d_model=64, num_heads=4))
+    assert rows["flatten(2).transpose(1, 2)"] == (1, 16, 64)
+    assert rows["attention weights"] == (1, 4, 16, 16)
+    with pytest.raises(ValueError, match="image_size must be a multiple of patch, got 30 and 8"):
+        faq.patch_sequence_rows(image_size=30, patch=8)
+
+
+def test_token_counts_and_permutation():
+    assert faq.token_counts("en") == [("one token per pixel", "50,176", f"{50176 ** 2:,}"),
+                                      ("one token per 16×16 patch", "196", "38,416")]
+    assert float(faq.permutation_check()) < 1e-5
+
+
+# Q18 ------------------------------------------------------------------------------------
+
+def test_config_rows_compute_head_dims():
+    rows = {r[0]: r for r in faq.config_rows("en")}
+    assert rows["BERT-base"][5] == 64 and rows["BERT-large"][5] == 64
+    assert rows["GPT-3 175B"][3:6] == (96, 12288, 128)
+    assert rows["GPT-3 2.7B"][5] == 80
+    assert rows["T5-11B"][6] == "no (16384)" and rows["BERT-base"][6] == "yes"
+    assert all(r[7].startswith("[arXiv ") for r in rows.values())
+    assert "表 2.1" in dict((r[0], r[7]) for r in faq.config_rows("zh"))["GPT-3 175B"]
+
+
+# Q20 ------------------------------------------------------------------------------------
+
+def test_gqa_matches_repeated_kv():
+    rows = faq.gqa_rows(num_heads=8, kv_heads=(8, 4, 1), d_k=16)
+    assert [r[0] for r in rows] == ["MHA", "GQA", "MQA"]
+    assert all(float(r[3]) < 1e-6 for r in rows)
+    assert [r[4] for r in rows] == [256, 128, 32]
+    with pytest.raises(ValueError, match="num_heads must be a multiple of each kv_heads value, got 8 and 3"):
+        faq.gqa_rows(num_heads=8, kv_heads=(3,))
+
+
+def test_kv_cache_rows():
+    assert faq.kv_cache_rows() == [(96, "9.00"), (8, "0.75"), (1, "0.09")]
+    expected = 2 * 96 * 8 * 128 * 2048 * 2 / 2**30
+    assert float(faq.kv_cache_rows(kv_heads=(8,))[0][1]) == pytest.approx(expected, abs=0.005)
+
+
+# Glossary ----------------------------------------------------------------------------------
+
+def _glossary_extension():
+    spec = importlib.util.spec_from_file_location("glossary_hook", ROOT / "docs/.overrides/hooks/glossary.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.CJKAbbrExtension()
+
+
+def test_glossary_matches_chinese_inside_sentences_but_not_code():
+    src = ("用多头注意力计算。Multi-head attention and multi-headed things.\n\n"
+           "    多头注意力 in code\n\n*[多头注意力]: multi-head attention\n*[multi-head attention]: 多头注意力\n")
+    out = markdown.markdown(src, extensions=["abbr", _glossary_extension()])
+    assert '用<abbr title="multi-head attention">多头注意力</abbr>计算' in out
+    assert '<abbr title="多头注意力">Multi-head attention</abbr>' in out
+    assert "multi-headed" in out and out.count("<abbr") == 2  # not inside code, not inside longer words
+
+
+def test_glossary_file_has_both_directions():
+    text = (ROOT / "docs/.overrides/glossary.md").read_text(encoding="utf-8")
+    terms = dict(re.findall(r"^\*\[(.+?)\]: (.+)$", text, flags=re.M))
+    assert terms["多头注意力"] == "multi-head attention" and terms["multi-head attention"] == "多头注意力"
+    assert len(terms) >= 40
+
+
+# The built site ----------------------------------------------------------------------------
+
+def test_faq_pages_have_twenty_anchored_questions_and_tooltips(built_site):
+    for lang in ("", "en/"):
+        html = (built_site / lang / "faq" / "index.html").read_text(encoding="utf-8")
+        assert re.findall(r'<h2 id="(q\d+)"', html) == [f"q{i}" for i in range(1, 21)]
+        assert "Traceback" not in html
+        assert html.count("admonition warning") >= 15
+        assert "<abbr title=" in html
+    for page in built_site.rglob("*.html"):
+        if page.name == "404.html" or "notebooks" in page.parts or "search" in page.parts:
+            continue
+        assert "<abbr title=" in page.read_text(encoding="utf-8"), f"no glossary tooltip on {page}"
