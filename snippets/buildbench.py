@@ -3,8 +3,8 @@
     python -m snippets.buildbench            # all four measurements (a few minutes)
     python -m snippets.buildbench --no-cold  # skip the cold build
 
-1. cold: strict build with an empty result cache (a fresh MHA_CACHE_DIR), so every
-   cached experiment and benchmark runs again;
+1. cold: strict build with empty caches (fresh MHA_CACHE_DIR and MHA_NOTEBOOK_CACHE), so
+   every cached experiment, benchmark and notebook runs again;
 2. warm: the same build again, reading that cache;
 3. no-exec: the same build with markdown-exec left out of the config (read from stdin),
    so code blocks are shown but not run: the floor for the warm build;
@@ -120,7 +120,8 @@ def run_all(cold: bool = True, serve: bool = True) -> dict:
     from .bench import machine_info
 
     cache = tempfile.mkdtemp(prefix="buildbench-cache-")
-    env = os.environ | {"MHA_CACHE_DIR": cache}
+    # Every on-disk cache the build reads: results (joblib) and executed notebooks.
+    env = os.environ | {"MHA_CACHE_DIR": cache, "MHA_NOTEBOOK_CACHE": os.path.join(cache, "notebooks")}
     results: dict = {"date": dt.date.today().isoformat(), "machine": machine_info()}
     try:
         if cold:

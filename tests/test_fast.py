@@ -186,3 +186,19 @@ def test_goals_from_a_synthetic_result():
     assert g["speedup"]["ratio"] == pytest.approx(3 / 1.02) and g["speedup"]["met"]
     assert g["memory"]["ratio"] == pytest.approx(1.0) and g["memory"]["naive"] == pytest.approx(2.0)
     assert "✅ met" in bench.goals_table("en", result)
+
+
+def test_buildbench_config_and_table():
+    from snippets import buildbench
+
+    config = buildbench._no_exec_config()
+    assert "markdown-exec" not in config and "i18n" in config
+    results = {"cold": {"seconds": 80.0, "ok": True}, "warm": {"seconds": 12.0, "ok": True},
+               "no_exec": {"seconds": 8.0, "ok": True}, "serve": {"seconds": None, "ok": False},
+               "warm_over_no_exec": 1.5, "target_met": True}
+    table = buildbench.results_table(results, "en")
+    assert "| warm build (--strict) | 12.0 | ✅ |" in table
+    assert "| mkdocs serve: edit to rebuilt page | — | ❌ failed |" in table
+    assert "| warm ÷ execution off (target ≤ 2) | 1.50 | ✅ met |" in table
+    with pytest.raises(ValueError, match="lang must be one of"):
+        buildbench.results_table(results, "de")
