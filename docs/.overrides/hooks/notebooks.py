@@ -1,0 +1,151 @@
+"""Build hook: a Jupyter notebook for every page that has code, in the page's language.
+
+For each page of the language being built (after mkdocs-static-i18n has picked that language's
+files), snippets.notebooks builds the notebook from the page and its snippet includes, and runs
+it top to bottom with nbclient; a notebook whose cells and snippet dependencies have not changed
+since it last ran clean is read from .cache/notebooks/ instead. A failing cell fails the build.
+
+Each notebook is served twice, under the page's language prefix (none for Chinese, en/ for English):
+  notebooks/<page>/<name>.<lang>.ipynb  the file to download and open in Jupyter
+  notebooks/<page>/                     the same notebook rendered by mkdocs-jupyter (execute: false)
+and the page gets "下载 Notebook / Download notebook" and "查看 Notebook / View notebook" links
+under its title. Nothing is written into docs/: the files exist only in the build.
+
+mkdocs-static-i18n 1.3 rebuilds every File in its own on_files (ultrabug/mkdocs-static-i18n#198),
+which turns .ipynb pages back into downloads; adding them here, after it (priority -200), avoids that.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+import re
+import sys
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import File, InclusionLevel
+
+ROOT = Path(__file__).resolve().parents[3]
+log = logging.getLogger("mkdocs.hooks.notebooks")
+
+
+class NotebookPage(File):
+    """A generated page whose source is an executed .ipynb; mkdocs-jupyter renders it."""
+
+    def is_documentation_page(self) -> bool:
+        return True
+
+
+def _nb():
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from snippets import notebooks
+
+    return notebooks
+
+
+def _language(config) -> tuple[str, str]:
+    """(language being built, default language)."""
+    i18n = config.plugins.get("i18n")
+    if i18n is None:
+        return config.theme.get("language", "zh"), config.theme.get("language", "zh")
+    return i18n.current_language, i18n.default_language
+
+
+@event_priority(-200)  # after mkdocs-static-i18n's on_files (-100)
+def on_files(files, config):
+    nb = _nb()
+    lang, default = _language(config)
+    prefix = "" if lang == default else f"{lang}/"
+    snippet_options = config.mdx_configs.get("pymdownx.snippets", {})
+    expand = nb.snippet_expander(**snippet_options)
+    start, count = time.perf_counter(), 0
+    for page in list(files.documentation_pages()):
+        suffix = f".{lang}.md"
+        if not page.src_uri.endswith(suffix) or page.abs_src_path is None:
+            continue
+        stem = page.src_uri[: -len(suffix)]
+        notebook = nb.build_notebook(page.content_string, stem, lang, site_url=config.site_url or "",
+                                     expand=expand, source=f"docs/{page.src_uri}")
+        if notebook is None:
+            continue
+        executed = nb.execute(notebook)
+        count += 1
+        cached = nb.CACHE_DIR / f"{nb.cache_key(notebook)}.ipynb"
+        folder = f"notebooks/{stem}"
+        name = f"{Path(stem).name}.{lang}.ipynb"
+        download = File.generated(config, f"{folder}/{name}", content=nb.nbformat_text(executed),
+                                  inclusion=InclusionLevel.NOT_IN_NAV)
+        download.dest_uri = f"{prefix}{folder}/{name}"
+        view = NotebookPage.generated(config, f"{folder}.{lang}.ipynb", abs_src_path=str(cached),
+                                      inclusion=InclusionLevel.NOT_IN_NAV)
+        view.dest_uri = f"{prefix}{folder}/index.html"
+        # What mkdocs-static-i18n's language switcher reads: this notebook in each language.
+        view.locale, view.locale_alternate_of = lang, lang
+        view.alternates = {
+            code: SimpleNamespace(url=f"{'' if code == default else code + '/'}{folder}/")
+            for code in nb.LANGS
+        }
+        view.notebook_of, view.download = page, download
+        page.notebook = SimpleNamespace(download=download, view=view)
+        files.append(download)
+        files.append(view)
+    if count:
+        log.info("notebooks (%s): %d ready in %.1f s", lang, count, time.perf_counter() - start)
+    return files
+
+
+def on_page_markdown(markdown, page, config, files):
+    notebook = getattr(page.file, "notebook", None)
+    if getattr(page.file, "notebook_of", None) is not None:
+        # The chapter page is what search should find; the notebook repeats it.
+        page.meta["search"] = {"exclude": True}
+        return markdown
+    if notebook is None:
+        return markdown
+    text = _nb().TEXT[_language(config)[0]]
+    up = "../" * page.file.src_uri.count("/")
+    links = (
+        f'[{text["download"]}]({up}{notebook.download.src_uri}){{ .md-button .notebook-link '
+        f'download="{Path(notebook.download.dest_uri).name}" }} '
+        f'[{text["view"]}]({up}{notebook.view.src_uri}){{ .md-button .notebook-link }}'
+    )
+    lines = markdown.split("\n")
+    at = next((i + 1 for i, line in enumerate(lines) if line.startswith("# ")), 0)
+    return "\n".join(lines[:at] + ["", links, ""] + lines[at:])
+
+
+_LOADERS = re.compile(
+    r'<script src="[^"]*"> </script>\s*<!-- MathJax configuration -->.*?<!-- End of mathjax configuration -->'
+    r'|<script type="module">(?:(?!</script>).)*?mermaid(?:(?!</script>).)*</script>',
+    re.S,
+)
+_HEADING = re.compile(r"(<h[1-6][^>]*>)(.*?)(</h[1-6]>)", re.S)
+_MATH = re.compile(r"\$([^$<]+)\$")
+
+
+def on_page_content(html_text, page, config, files):
+    if getattr(page.file, "notebook_of", None) is None:
+        return html_text
+    # mkdocs-jupyter adds a MathJax loader (and a Mermaid one); the site loads nothing from other
+    # hosts, and headings' $...$ become MathML here, as on the other pages.
+    html_text = _LOADERS.sub("", html_text)
+
+    def math(m):
+        from latex2mathml.converter import convert
+
+        return m.group(1) + _MATH.sub(lambda t: convert(html.unescape(t.group(1))), m.group(2)) + m.group(3)
+
+    html_text = _HEADING.sub(math, html_text)
+    text = _nb().TEXT[_language(config)[0]]
+    chapter = page.file.notebook_of
+    back = chapter.url_relative_to(page.file)
+    bar = (
+        f'<p class="notebook-bar"><a class="md-button notebook-link" href="{html.escape(back)}">{text["back"]}</a> '
+        f'<a class="md-button notebook-link" href="{html.escape(Path(page.file.download.dest_uri).name)}" '
+        f'download="{html.escape(Path(page.file.download.dest_uri).name)}">{text["download"]}</a></p>'
+    )
+    return bar + html_text

@@ -1,0 +1,256 @@
+"""Chapter notebooks: generated from the pages and snippets, run clean, served and linked in both languages."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from conftest import ROOT
+from snippets import notebooks as nbs
+
+PAGE = """# Title { #title }
+
+Some prose.
+
+## First { #first }
+
+```python
+--8<-- "snippets/multihead.py:split_heads"
+```
+
+## Only prose { #prose }
+
+### Still prose { #still }
+
+## Second { #second }
+
+!!! note "Inside an admonition"
+
+    ```python exec="1" source="tabbed-left"
+    from snippets.multihead import split_heads
+    print("hi")
+    ```
+
+```bash exec="1"
+echo skipped
+```
+
+```python exec="1" html="1"
+from snippets.tables import md_table
+print(md_table(["a"], [[1]]))
+```
+"""
+
+
+def section_lines(path: Path, name: str) -> str:
+    """A section read by hand: the lines between its markers, Material annotation markers removed."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    start = lines.index(f"# --8<-- [start:{name}]")
+    end = lines.index(f"# --8<-- [end:{name}]")
+    return "\n".join(re.sub(r"\s*# \(\d+\)!$", "", line) for line in lines[start + 1 : end])
+
+
+def all_notebooks() -> dict[tuple[str, str], nbformat.NotebookNode]:
+    return {(stem, lang): nb for stem, lang, nb in nbs.all_notebooks()}
+
+
+NOTEBOOKS = all_notebooks()
+
+
+# --- generating -------------------------------------------------------------------------------
+
+
+def test_page_parts_in_page_order():
+    parts = nbs.page_parts(PAGE, expand=nbs.snippet_expander())
+    assert [(p.kind, p.level if p.kind == "heading" else p.html) for p in parts] == [
+        ("heading", 1), ("heading", 2), ("include", False), ("heading", 2), ("heading", 3),
+        ("heading", 2), ("exec", False), ("exec", True),
+    ]
+    assert [p.text for p in parts if p.kind == "heading"] == ["Title", "First", "Only prose", "Still prose", "Second"]
+    include = parts[2]
+    assert include.text == section_lines(ROOT / "snippets/multihead.py", "split_heads")
+    assert include.files == ["snippets/multihead.py"]
+    assert parts[6].text == 'from snippets.multihead import split_heads\nprint("hi")'
+
+
+def test_include_cell_is_the_section_with_its_imports():
+    nb = nbs.build_notebook(PAGE, "demo", "en", site_url="http://127.0.0.1:8000/")
+    code = [c.source for c in nb.cells if c.cell_type == "code"]
+    section = section_lines(ROOT / "snippets/multihead.py", "split_heads")
+    assert code[1].endswith(section)
+    assert code[1].split("\n\n\n")[0] == (
+        "from torch import Tensor\nfrom snippets._checks import check_divisible, check_tensor"
+    )
+    # the setup cell comes first, html blocks print into a capture shown as HTML
+    assert code[0].endswith("ROOT = use_repo()")
+    assert code[3].startswith("%%capture printed\nfrom snippets.tables import md_table")
+    assert code[4] == "from IPython.display import HTML\n\nHTML(printed.stdout)"
+    # headings without code under them are left out
+    md = [c.source for c in nb.cells if c.cell_type == "markdown"]
+    assert md[0].startswith("# Title · Notebook\n\nThis is the notebook for “Title”")
+    assert "(http://127.0.0.1:8000/en/demo/)" in md[0]
+    assert md[2:] == ["## First", "## Second"]
+    assert [c.id for c in nb.cells] == [f"cell-{i}" for i in range(len(nb.cells))]
+
+
+def test_context_imports_reads_the_module():
+    assert nbs.context_imports("snippets/official.py", ["torch", "nn", "check_tensor", "F", "_max_diff"]) == (
+        "import torch\nimport torch.nn.functional as F\nfrom torch import nn\n"
+        "from snippets._checks import check_tensor\nfrom snippets.official import _max_diff"
+    )
+
+
+def test_pages_without_code_get_no_notebook():
+    assert nbs.build_notebook("# Roadmap { #roadmap }\n\n## Next { #next }\n\nText.\n", "roadmap", "en") is None
+
+
+def test_unknown_language_is_rejected():
+    with pytest.raises(ValueError, match=r"lang must be one of \['en', 'zh'\], got 'fr'"):
+        nbs.build_notebook(PAGE, "demo", "fr")
+
+
+def test_missing_snippet_is_an_error():
+    with pytest.raises(Exception, match="could not be located"):
+        nbs.build_notebook('# T\n\n```python\n--8<-- "snippets/multihead.py:no_such_section"\n```\n', "t", "en")
+
+
+def test_page_url():
+    assert nbs.page_url("article/3-pytorch", "zh", "http://h/") == "http://h/article/3-pytorch/"
+    assert nbs.page_url("article/3-pytorch", "en", "http://h/") == "http://h/en/article/3-pytorch/"
+    assert nbs.page_url("index", "en", "http://h/") == "http://h/en/"
+
+
+def test_use_repo_finds_the_clone_from_a_subfolder(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr("sys.path", list(__import__("sys").path))
+    assert nbs.use_repo(ROOT / "docs" / "article") == ROOT
+    assert Path.cwd() == ROOT
+    monkeypatch.setenv("MHA_REPO", str(ROOT / "snippets"))
+    assert nbs.use_repo() == ROOT
+    with pytest.raises(ValueError, match=r"expected a clone of the repository .* at or above .*found none"):
+        nbs.use_repo(tmp_path)
+
+
+def test_every_page_with_code_has_a_notebook_in_each_language():
+    pages = {(stem, lang) for stem, lang, _ in nbs.language_pages()}
+    for stem, lang in NOTEBOOKS:
+        other = "en" if lang == "zh" else "zh"
+        if (stem, other) in pages:
+            assert (stem, other) in NOTEBOOKS, f"{stem} has a notebook in {lang} but not in {other}"
+            kinds = [c.cell_type for c in NOTEBOOKS[stem, lang].cells]
+            assert kinds == [c.cell_type for c in NOTEBOOKS[stem, other].cells], f"{stem}: cells differ by language"
+    assert ("article/3-pytorch", "zh") in NOTEBOOKS and ("article/3-pytorch", "en") in NOTEBOOKS
+
+
+def test_cache_key_follows_the_snippets_a_notebook_uses(tmp_path):
+    nb = NOTEBOOKS["article/3-pytorch", "en"]
+    deps = nbs.dependencies(nb)
+    assert {"snippets/official.py", "snippets/multihead.py", "snippets/attention.py", "snippets/_checks.py"} <= set(deps)
+    assert "snippets/notebooks.py" not in deps and "snippets/bench.py" not in deps
+    shutil.copytree(ROOT / "snippets", tmp_path / "snippets", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "requirements.txt", tmp_path)
+    before = nbs.cache_key(nb, tmp_path)
+    with open(tmp_path / "snippets/attention.py", "a", encoding="utf-8") as f:
+        f.write("\n# changed\n")
+    assert nbs.cache_key(nb, tmp_path) != before
+    (tmp_path / "snippets/attention.py").write_text((ROOT / "snippets/attention.py").read_text("utf-8"), "utf-8")
+    assert nbs.cache_key(nb, tmp_path) == before
+
+
+def test_check_reports_missing_and_stale_notebooks(tmp_path, capsys):
+    assert nbs.main(["--check", "--out", str(tmp_path)]) == 1
+    assert "missing or out of date" in capsys.readouterr().err
+    assert nbs.main(["--out", str(tmp_path)]) == 0
+    assert nbs.main(["--check", "--out", str(tmp_path)]) == 0
+    target = tmp_path / "article" / "3-pytorch.en.ipynb"
+    nb = nbformat.read(target, as_version=4)
+    nb.cells[-1].source += "\nprint('edited by hand')"
+    nbformat.write(nb, target)
+    assert nbs.main(["--check", "--out", str(tmp_path)]) == 1
+    assert str(target) in capsys.readouterr().err
+
+
+# --- running ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("key", sorted(NOTEBOOKS), ids="{0[0]}.{0[1]}".format)
+def test_notebook_runs_top_to_bottom(key):
+    """nbclient runs every cell in a fresh kernel on the CPU; a cache hit means this exact notebook, with
+    these exact snippet files, already ran clean (set MHA_NOTEBOOKS_FRESH=1 to run regardless)."""
+    nb = NOTEBOOKS[key]
+    done = nbs.execute(nb, cache=not os.environ.get("MHA_NOTEBOOKS_FRESH"))
+    assert [c.source for c in done.cells] == [c.source for c in nb.cells]
+    for i, cell in enumerate(done.cells):
+        if cell.cell_type != "code":
+            continue
+        assert all(o.output_type != "error" for o in cell.outputs), f"cell {i} failed"
+        if "print(" in cell.source and not cell.source.startswith("%%capture"):
+            assert any(o.output_type == "stream" for o in cell.outputs), f"cell {i} printed nothing"
+        if cell.source.endswith("HTML(printed.stdout)"):
+            assert "text/html" in cell.outputs[0].data, f"cell {i} shows no HTML"
+
+
+# --- the built site -----------------------------------------------------------------------------
+
+
+def site_dir(site: Path, lang: str) -> Path:
+    return site if lang == "zh" else site / lang
+
+
+def test_served_notebooks_are_current_and_clean(built_site):
+    for (stem, lang), nb in NOTEBOOKS.items():
+        name = f"{Path(stem).name}.{lang}.ipynb"
+        served = site_dir(built_site, lang) / "notebooks" / stem / name
+        assert served.is_file(), f"{served} not served"
+        got = nbformat.read(served, as_version=4)
+        nbformat.validate(got)
+        assert nbs.code_sources(got) == nbs.code_sources(nb), f"{served} is out of date with its page or snippets"
+        assert got.metadata.kernelspec.name == "python3" and got.metadata.mha.lang == lang
+        assert not [o for c in got.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
+        assert any(c.get("outputs") for c in got.cells), f"{served} has no outputs"
+
+
+def test_rendered_notebook_pages_in_both_languages(built_site):
+    for (stem, lang), nb in NOTEBOOKS.items():
+        page = site_dir(built_site, lang) / "notebooks" / stem / "index.html"
+        assert page.is_file(), f"{page} not rendered"
+        text = page.read_text(encoding="utf-8")
+        assert 'class="jupyter-wrapper"' in text and "jp-OutputArea-output" in text
+        assert f'<html lang="{lang}"' in text
+        assert not re.search(r"<script[^>]*\bsrc=[\"'](?:https?:)?//", text), "script from another host"
+        assert "mathjax" not in text.lower() and "cdnjs" not in text
+        name = f"{Path(stem).name}.{lang}.ipynb"
+        assert f'href="{name}" download="{name}"' in text
+        # the language switcher leads to the same notebook in the other language
+        other = "en" if lang == "zh" else "zh"
+        if (stem, other) in NOTEBOOKS:
+            target = re.search(rf'<a href="([^"]*)" hreflang="{other}"', text).group(1)
+            assert (page.parent / target / "index.html").resolve() == (
+                site_dir(built_site, other) / "notebooks" / stem / "index.html"
+            ).resolve()
+
+
+def test_chapter_pages_link_their_notebook(built_site):
+    labels = {"zh": ("下载 Notebook", "查看 Notebook"), "en": ("Download notebook", "View notebook")}
+    for (stem, lang), nb in NOTEBOOKS.items():
+        base = site_dir(built_site, lang)
+        page = base / ("index.html" if stem == "index" else f"{stem}/index.html")
+        text = page.read_text(encoding="utf-8")
+        download, view = labels[lang]
+        m = re.search(rf'<a class="[^"]*notebook-link[^"]*" download="([^"]+)" href="([^"]+)">{download}</a>', text)
+        assert m, f"{page}: no {download} link"
+        assert (page.parent / m.group(2)).resolve() == (base / "notebooks" / stem / m.group(1)).resolve()
+        m = re.search(rf'<a class="[^"]*notebook-link[^"]*" href="([^"]+)">{view}</a>', text)
+        assert m, f"{page}: no {view} link"
+        assert (page.parent / m.group(1) / "index.html").resolve() == (base / "notebooks" / stem / "index.html").resolve()
+
+
+def test_notebook_pages_stay_out_of_search(built_site):
+    index = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    assert not [d["location"] for d in index["docs"] if "notebooks/" in d["location"]]
