@@ -7,8 +7,9 @@ import pytest
 import torch
 
 from snippets.multihead import MultiHeadAttention
-from snippets.whatif import analysis, train
-from snippets.whatif.analysis import fmt_offset, head_roles, heads_off, offset_shares, width_rows
+from snippets.whatif import analysis, report, train
+from snippets.whatif.analysis import head_roles, heads_off, offset_shares
+from snippets.whatif.report import fmt_offset, width_rows
 from snippets.whatif.model import TimelineModel
 from snippets.whatif.task import EVENTS, IGNORE, OFFSETS, SEQ_LEN, make_batch
 
@@ -222,7 +223,7 @@ def test_ablation_and_pruning_on_a_small_run():
     shares, roles = analysis.specialisation(run)
     assert shares.shape == (4, 5) and len(roles) == 4
     with pytest.raises(ValueError, match="labels must have keys 'all', 'without', 'only'"):
-        analysis.ablation_rows(run, {"all": "all"})
+        report.ablation_rows(run, {"all": "all"})
 
 
 # --- facts the page states ---------------------------------------------------------------------
@@ -232,3 +233,34 @@ def test_width_and_parameters_do_not_depend_on_heads():
     assert [r[2] for r in rows] == [512, 512, 512]  # h * d_k
     assert len({r[3] for r in rows}) == 1  # same parameter count
     assert [r[4] for r in rows] == [1, 8, 64]  # distributions per query
+
+
+# --- report helpers ------------------------------------------------------------------------------
+
+def test_timeline_rows_name_the_neighbours():
+    from snippets.whatif.report import timeline_rows
+    x, _ = make_batch(1, seed=7)
+    names = [EVENTS[i] for i in x[0].tolist()]
+    rows = timeline_rows(seed=7, positions=(0, 5, 15))
+    assert rows[0] == [0, names[0], "—", "—", names[1], names[2]]
+    assert rows[1] == [5, names[5], names[3], names[4], names[6], names[7]]
+    assert rows[2] == [15, names[15], names[13], names[14], "—", "—"]
+    with pytest.raises(ValueError, match=r"positions must be non-empty indices in 0 … 15, got \(16,\)"):
+        timeline_rows(positions=(16,))
+
+
+def test_sentence_fills_and_reports_missing_values():
+    from snippets.whatif.report import sentence
+    assert sentence("{acc_4:.1%} with {n} heads", {"acc_4": 0.5, "n": 4}) == "50.0% with 4 heads"
+    with pytest.raises(ValueError, match="template uses 'acc_3', which is not among the measured values"):
+        sentence("{acc_3}", {"acc_4": 0.5})
+
+
+def test_vaswani_rows_keep_the_papers_numbers():
+    from snippets.whatif.report import VASWANI_TABLE3A, vaswani_rows
+    runs = [{"num_heads": h, "accuracy": 0.5, "d_model": 32, "seed": 0} for h in (1, 2, 4)]
+    rows = vaswani_rows(runs)
+    assert [r[0] for r in rows] == [1, 2, 4, 8, 16, 32]
+    assert rows[0][2:] == ["24.9", "5.29", 32, "50.0%"]
+    assert rows[1][2:4] == ["—", "—"] and rows[2][3] == "5.00"  # h = 2 is not in the paper's row (A)
+    assert rows[5][4:] == ["—", "—"] and VASWANI_TABLE3A[16] == (25.8, 4.91)

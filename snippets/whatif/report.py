@@ -1,0 +1,272 @@
+"""Tables, sentences and figures for the §4 page, from the cached runs and measurements.
+
+Functions that feed the page's prose take a template with named fields, so the sentence
+stays in the page's language and the numbers come from the measurement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..figures import heatmap_grid, svg_figure
+from ..multihead import MultiHeadAttention
+from .analysis import ablation, attention_maps, pruning, specialisation
+from .task import EVENTS, OFFSETS, event_names, make_batch
+
+__all__ = [
+    "SAMPLE_SEED", "VASWANI_TABLE3A", "fmt_offset", "sweep_rows", "sweep_stats", "sweep_figure", "width_rows",
+    "vaswani_rows", "share_rows", "role_rows", "sample_heatmaps", "ablation_rows", "ablation_stats",
+    "pruning_rows", "pruning_stats", "share_stats", "sentence", "timeline_rows",
+]
+
+SAMPLE_SEED = 7  # the stream drawn in the heatmaps
+# Vaswani et al. 2017, Table 3 row (A), newstest2013 dev; d_model = 512, d_k = d_v = 512 / h.
+VASWANI_TABLE3A = {1: (24.9, 5.29), 4: (25.5, 5.00), 8: (25.8, 4.92), 16: (25.8, 4.91), 32: (25.4, 5.01)}
+
+
+def _check_runs(runs) -> None:
+    if not isinstance(runs, (list, tuple)) or not runs or not all(isinstance(r, dict) and "accuracy" in r for r in runs):
+        raise ValueError(f"runs must be a non-empty list of train_run results, got {type(runs).__name__}")
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def fmt_offset(o: int | None, none: str = "—") -> str:
+    """'−2', '0', '+1'; none for a head without a single role.
+
+    >>> [fmt_offset(o) for o in (-2, 0, 1, None)]
+    ['−2', '0', '+1', '—']
+    """
+    if o is None:
+        return none
+    return "0" if o == 0 else f"{'+' if o > 0 else '−'}{abs(o)}"
+
+
+def _by_heads(runs: list[dict]) -> dict[int, list[dict]]:
+    _check_runs(runs)
+    groups: dict[int, list[dict]] = {}
+    for r in runs:
+        groups.setdefault(r["num_heads"], []).append(r)
+    return dict(sorted(groups.items()))
+
+
+def _train_loss(r: dict, last: int = 50) -> float:
+    return float(np.mean(r["loss_curve"][-last:]))
+
+
+def sweep_rows(runs: list[dict]) -> list[list[str]]:
+    """Per head count: h, d_k, accuracy mean ± std, accuracy min–max, held-out loss mean ± std."""
+    rows = []
+    for h, rs in _by_heads(runs).items():
+        acc = np.array([r["accuracy"] for r in rs])
+        loss = np.array([r["loss"] for r in rs])
+        d_k = rs[0]["d_model"] // h
+        rows.append([h, d_k, f"{_pct(acc.mean())} ± {100 * acc.std():.1f}", f"{_pct(acc.min())} – {_pct(acc.max())}",
+                     f"{loss.mean():.3g} ± {loss.std():.2g}"])
+    return rows
+
+
+def sweep_stats(runs: list[dict]) -> dict:
+    """Numbers for the page's sentences: acc_<h> (mean), lo_<h>, hi_<h>, loss_<h>, train_loss_<h>,
+    best_offset_<h> / other_offsets_<h> (mean accuracy on each seed's best target / on the rest),
+    plateau (fewest heads within 1 point of the best mean), n_models, n_seeds, minutes (training time)."""
+    groups = _by_heads(runs)
+    stats: dict = {"n_models": len(runs), "n_seeds": len(next(iter(groups.values()))),
+                   "minutes": sum(r["seconds"] for r in runs) / 60, "steps": runs[0]["steps"]}
+    for h, rs in groups.items():
+        acc = [r["accuracy"] for r in rs]
+        by_offset = np.sort(np.array([r["acc_by_offset"] for r in rs]), axis=1)  # (seeds, T), ascending
+        stats.update({f"best_offset_{h}": float(by_offset[:, -1].mean()), f"other_offsets_{h}": float(by_offset[:, :-1].mean())})
+        stats.update({f"acc_{h}": float(np.mean(acc)), f"lo_{h}": min(acc), f"hi_{h}": max(acc),
+                      f"loss_{h}": float(np.mean([r["loss"] for r in rs])),
+                      f"train_loss_{h}": float(np.mean([_train_loss(r) for r in rs]))})
+    best = max(stats[f"acc_{h}"] for h in groups)
+    stats["plateau"] = min(h for h in groups if stats[f"acc_{h}"] >= best - 0.01)
+    stats["widest"] = max(groups)
+    return stats
+
+
+def sweep_figure(runs: list[dict], xlabel: str, acc_label: str, loss_label: str,
+                 legend: Sequence[str], alt: str, caption: str | None = None) -> str:
+    """Accuracy and held-out loss against the number of heads: seeds as dots, mean as a line, min–max as a band."""
+    if len(legend) != 3:
+        raise ValueError(f"legend must name (mean, seed, range), got {legend!r}")
+    groups = _by_heads(runs)
+    hs = list(groups)
+    d = runs[0]["d_model"]
+    import matplotlib.pyplot as plt
+
+    def draw():
+        fig, axes = plt.subplots(1, 2, figsize=(8.4, 3.2), layout="constrained")
+        for ax, key, label in ((axes[0], "accuracy", acc_label), (axes[1], "loss", loss_label)):
+            vals = [np.array([r[key] * (100 if key == "accuracy" else 1) for r in groups[h]]) for h in hs]
+            ax.fill_between(hs, [v.min() for v in vals], [v.max() for v in vals], color="C0", alpha=0.2,
+                            linewidth=0, label=legend[2])
+            for i, (h, v) in enumerate(zip(hs, vals)):
+                ax.scatter([h] * len(v), v, s=12, color="C1", zorder=3, label=legend[1] if i == 0 else None)
+            ax.plot(hs, [v.mean() for v in vals], "o-", color="C0", zorder=4, label=legend[0])
+            ax.set_xscale("log", base=2)
+            ax.set_xticks(hs, [f"{h}\n({d // h})" for h in hs])
+            ax.minorticks_off()
+            ax.set_xlabel(xlabel)
+            ax.set_ylabel(label)
+            ax.grid(alpha=0.3)
+        axes[1].set_yscale("log")
+        axes[0].legend(loc="lower center", frameon=False)
+        return fig
+
+    return svg_figure(draw, alt=alt, caption=caption)
+
+
+def width_rows(d_model: int = 512, heads: Sequence[int] = (1, 8, 64)) -> list[list[object]]:
+    """For each head count: h, d_k, h × d_k, parameters of the site's MultiHeadAttention, distributions per query.
+
+    >>> width_rows(512, (1, 8))[1]
+    [8, 64, 512, 1050624, 8]
+    """
+    rows = []
+    for h in heads:
+        layer = MultiHeadAttention(d_model, h)
+        rows.append([h, d_model // h, h * (d_model // h), sum(p.numel() for p in layer.parameters()), h])
+    return rows
+
+
+def vaswani_rows(runs: list[dict]) -> list[list[str]]:
+    """Vaswani et al. 2017 Table 3 (A) beside this sweep, by number of heads."""
+    groups = _by_heads(runs)
+    d = runs[0]["d_model"]
+    rows = []
+    for h in sorted(set(groups) | set(VASWANI_TABLE3A)):
+        bleu, ppl = (f"{v:.2f}" if i else f"{v:.1f}" for i, v in enumerate(VASWANI_TABLE3A[h])) \
+            if h in VASWANI_TABLE3A else ("—", "—")
+        ours = _pct(np.mean([r["accuracy"] for r in groups[h]])) if h in groups else "—"
+        rows.append([h, 512 // h, bleu, ppl, d // h if h in groups else "—", ours])
+    return rows
+
+
+def share_rows(run: dict, head_label: str = "{}", none: str = "—") -> list[list[str]]:
+    """Head × offset table: share at each offset, the rest elsewhere, and the head's role."""
+    shares, roles = specialisation(run)
+    return [[head_label.format(i), *[_pct(float(v)) for v in s], _pct(1 - float(s.sum())), fmt_offset(r, none)]
+            for i, (s, r) in enumerate(zip(shares, roles))]
+
+
+def role_rows(runs: list[dict], none: str = "—") -> list[list[object]]:
+    """For each run: seed, each head's role, and whether the roles cover every target offset."""
+    _check_runs(runs)
+    rows = []
+    for r in runs:
+        roles = specialisation(r)[1]
+        rows.append([r["seed"], *[fmt_offset(o, none) for o in roles], "✅" if set(OFFSETS) <= set(roles) else "❌"])
+    return rows
+
+
+def sample_heatmaps(run: dict, title: str, alt: str, caption: str | None = None) -> str:
+    """Per-head heatmaps on one sample stream; title is a template such as 'head {head}: {role}'."""
+    x, _ = make_batch(1, seed=SAMPLE_SEED)
+    roles = specialisation(run)[1]
+    labels = [f"{i} {e}" for i, e in enumerate(event_names(x[0]))]
+    titles = [title.format(head=i, role=fmt_offset(r)) for i, r in enumerate(roles)]
+    return heatmap_grid(attention_maps(run, x)[0], labels, titles=titles, alt=alt, caption=caption, ncols=2, cell=0.26)
+
+
+def ablation_rows(run: dict, labels: dict[str, str]) -> list[list[str]]:
+    """Ablation table; labels maps 'all', 'without', 'only' to row labels ('{}' is the head)."""
+    if set(labels) != {"all", "without", "only"}:
+        raise ValueError(f"labels must have keys 'all', 'without', 'only', got {sorted(labels)}")
+    return [[labels[k].format(i), *[_pct(a) for a in res["acc_by_offset"]], _pct(res["accuracy"])]
+            for k, i, res in ablation(run)]
+
+
+def ablation_stats(run: dict) -> dict:
+    """own_drop: mean accuracy lost on a head's own offset when it is removed; other_drop: the largest
+    loss on any other offset; own_alone / other_alone: mean accuracy with the head alone, on its offset / the others."""
+    roles = specialisation(run)[1]
+    res = ablation(run)
+    full = np.array(res[0][2]["acc_by_offset"])
+    own_drop, other_drop, own_alone, other_alone = [], [], [], []
+    for kind, i, r in res[1:]:
+        if roles[i] not in OFFSETS:
+            continue
+        t = OFFSETS.index(roles[i])
+        acc = np.array(r["acc_by_offset"])
+        others = np.delete(np.arange(len(OFFSETS)), t)
+        if kind == "without":
+            own_drop.append(full[t] - acc[t])
+            other_drop.append((full[others] - acc[others]).max())
+        else:
+            own_alone.append(acc[t])
+            other_alone.append(acc[others].mean())
+    if not own_drop:
+        raise ValueError("no head of this run has a single-offset role; ablation_stats needs at least one")
+    return {"own_drop": float(np.mean(own_drop)), "other_drop": float(np.max(other_drop)),
+            "own_alone": float(np.mean(own_alone)), "other_alone": float(np.mean(other_alone)),
+            "n_roles": len(own_drop), "n_heads": len(roles)}
+
+
+def pruning_rows(runs: list[dict]) -> list[list[str]]:
+    """Heads kept, then mean (min) accuracy over seeds for each head count in runs."""
+    groups = _by_heads(runs)
+    curves = {h: np.array([pruning(r) for r in rs]) for h, rs in groups.items()}  # (seeds, h)
+    rows = []
+    for kept in range(max(groups), 0, -1):
+        row = [kept]
+        for h, c in curves.items():
+            row.append(f"{_pct(c[:, h - kept].mean())} ({_pct(c[:, h - kept].min())})" if kept <= h else "—")
+        rows.append(row)
+    return rows
+
+
+def pruning_stats(runs: list[dict], tolerance: float = 0.01) -> dict:
+    """removable_<h>: fewest heads removable in any seed while accuracy stays within tolerance of all heads;
+    removable_max_<h>: the most, over seeds."""
+    stats: dict = {"tolerance": tolerance}
+    for h, rs in _by_heads(runs).items():
+        counts = []
+        for r in rs:
+            accs = pruning(r)
+            ok = [k for k, a in enumerate(accs) if a >= accs[0] - tolerance]
+            counts.append(max(k for k in range(len(accs)) if all(j in ok for j in range(k + 1))))
+        stats[f"removable_{h}"], stats[f"removable_max_{h}"] = min(counts), max(counts)
+    return stats
+
+
+
+
+def share_stats(runs: list[dict]) -> dict:
+    """top_<h>: the largest share any head of any seed puts on one offset; roles_<h>: mean heads with a role."""
+    stats: dict = {}
+    for h, rs in _by_heads(runs).items():
+        measured = [specialisation(r) for r in rs]
+        stats[f"top_{h}"] = float(max(s.max() for s, _ in measured))
+        stats[f"roles_{h}"] = float(np.mean([sum(o is not None for o in roles) for _, roles in measured]))
+    return stats
+
+
+def sentence(template: str, stats: dict) -> str:
+    """Fill a sentence written in the page's language with measured numbers.
+
+    >>> sentence("{n} heads, {acc:.0%}", {"n": 4, "acc": 0.999, "unused": 1})
+    '4 heads, 100%'
+    """
+    if not isinstance(template, str) or not template:
+        raise ValueError(f"template must be a non-empty string, got {template!r}")
+    if not isinstance(stats, dict):
+        raise ValueError(f"stats must be a dict of measured values, got {type(stats).__name__}")
+    try:
+        return template.format(**stats)
+    except KeyError as e:
+        raise ValueError(f"template uses {e.args[0]!r}, which is not among the measured values {sorted(stats)}") from None
+
+
+def timeline_rows(seed: int = SAMPLE_SEED, positions: Sequence[int] = (0, 1, 2, 7, 14, 15)) -> list[list[str]]:
+    """A few positions of one stream: position, event, then the event at each target offset ('—' if none)."""
+    x, y = make_batch(1, seed=seed)
+    names = event_names(x[0])
+    if not positions or not all(isinstance(p, int) and 0 <= p < len(names) for p in positions):
+        raise ValueError(f"positions must be non-empty indices in 0 … {len(names) - 1}, got {positions!r}")
+    return [[p, names[p], *[EVENTS[int(t)] if t >= 0 else "—" for t in y[0, p]]] for p in positions]
