@@ -63,6 +63,9 @@ def on_files(files, config):
     snippet_options = config.mdx_configs.get("pymdownx.snippets", {})
     expand = nb.snippet_expander(**snippet_options)
     start, count = time.perf_counter(), 0
+    # mkdocs-jupyter puts ~0.6 MB of JupyterLab CSS into every notebook page; it is the same for
+    # all of them, so the pages share one stylesheet instead (filled in on_page_content).
+    stylesheet = File.generated(config, STYLESHEET, content="", inclusion=InclusionLevel.NOT_IN_NAV)
     for page in list(files.documentation_pages()):
         suffix = f".{lang}.md"
         if not page.src_uri.endswith(suffix) or page.abs_src_path is None:
@@ -89,11 +92,12 @@ def on_files(files, config):
             code: SimpleNamespace(url=f"{'' if code == default else code + '/'}{folder}/")
             for code in nb.LANGS
         }
-        view.notebook_of, view.download = page, download
+        view.notebook_of, view.download, view.stylesheet = page, download, stylesheet
         page.notebook = SimpleNamespace(download=download, view=view)
         files.append(download)
         files.append(view)
     if count:
+        files.append(stylesheet)
         log.info("notebooks (%s): %d ready in %.1f s", lang, count, time.perf_counter() - start)
     return files
 
@@ -123,6 +127,10 @@ _LOADERS = re.compile(
     r'|<script type="module">(?:(?!</script>).)*?mermaid(?:(?!</script>).)*</script>',
     re.S,
 )
+_WRAPPER = '<div class="jupyter-wrapper">'
+_STYLE = re.compile(r"<style[^>]*>.*?</style>", re.S)
+_TRAILING_STYLE = re.compile(r"\s*<style>\s*\['.*?</style>\s*$", re.S)  # a str(list) of CSS already above
+STYLESHEET = "assets/notebook.css"
 _HEADING = re.compile(r"(<h[1-6][^>]*>)(.*?)(</h[1-6]>)", re.S)
 _MATH = re.compile(r"\$([^$<]+)\$")
 
@@ -133,6 +141,14 @@ def on_page_content(html_text, page, config, files):
     # mkdocs-jupyter adds a MathJax loader (and a Mermaid one); the site loads nothing from other
     # hosts, and headings' $...$ become MathML here, as on the other pages.
     html_text = _LOADERS.sub("", html_text)
+    head, wrapper, body = html_text.partition(_WRAPPER)
+    css = "\n".join(m.group(0).split(">", 1)[1].rsplit("</style>", 1)[0] for m in _STYLE.finditer(head))
+    stylesheet = page.file.stylesheet
+    if stylesheet.content_string and stylesheet.content_string != css:
+        raise ValueError(f"expected the same notebook CSS on every notebook page, {page.file.src_uri} differs")
+    stylesheet.content_string = css
+    link = f'<link rel="stylesheet" href="{html.escape(stylesheet.url_relative_to(page.file))}">'
+    html_text = link + _STYLE.sub("", head) + wrapper + _TRAILING_STYLE.sub("", body)
 
     def math(m):
         from latex2mathml.converter import convert
