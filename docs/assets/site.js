@@ -1,0 +1,63 @@
+// Site behaviour on top of Material: a language switcher that keeps the page and the anchor, and
+// names and keyboard access that the theme leaves out (checked with axe in tests/browser/).
+(function () {
+  "use strict";
+
+  // Language switcher: go to the same page, at the same anchor, in the other language.
+  // mkdocs-static-i18n already points each switcher link at the page's translation. Material's own
+  // handler would instead look the page up in a sitemap.xml beside each <link rel="alternate">
+  // (a 404 for every page but the home pages) and drop the anchor, so it is kept out of the way.
+  document.querySelectorAll('link[rel="alternate"][hreflang]').forEach(function (link) {
+    link.remove(); // stays in the HTML for crawlers; removed before Material reads it
+  });
+  document.addEventListener("click", function (ev) {
+    var a = ev.target instanceof Element ? ev.target.closest("a.md-select__link[hreflang]") : null;
+    if (!a) return;
+    ev.stopPropagation();
+    var url = new URL(a.getAttribute("href"), location.href);
+    url.hash = location.hash;
+    a.href = url.href;
+  }, true);
+
+  var zh = (document.documentElement.lang || "").indexOf("zh") === 0;
+
+  function label() {
+    // The search dialog is named after its input ("搜索" / "Search").
+    var dialog = document.querySelector('.md-search[role="dialog"]:not([aria-label])');
+    var input = document.querySelector(".md-search__input");
+    if (dialog && input) dialog.setAttribute("aria-label", input.getAttribute("aria-label") || input.placeholder);
+    // Code annotation markers show their number only through CSS.
+    document.querySelectorAll("a.md-annotation__index:not([aria-label])").forEach(function (a) {
+      var id = a.querySelector("[data-md-annotation-id]");
+      var n = id ? id.getAttribute("data-md-annotation-id") : "";
+      a.setAttribute("aria-label", (zh ? "注释 " : "Annotation ") + n);
+    });
+  }
+
+  // A box that scrolls sideways (wide formula, table or figure) must be reachable by keyboard.
+  var SCROLLERS = ".md-typeset div.math, .md-typeset__table > table, .md-typeset figure.mha-fig, .md-typeset__scrollwrap";
+  function focusable() {
+    document.querySelectorAll(SCROLLERS).forEach(function (el) {
+      var scrolls = el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== "visible";
+      if (scrolls && !el.hasAttribute("tabindex")) {
+        el.setAttribute("tabindex", "0");
+        el.setAttribute("data-scroll-focus", "");
+      } else if (!scrolls && el.hasAttribute("data-scroll-focus")) {
+        el.removeAttribute("tabindex");
+        el.removeAttribute("data-scroll-focus");
+      }
+    });
+  }
+
+  function update() {
+    label();
+    focusable();
+  }
+  if (window.document$) window.document$.subscribe(function () { setTimeout(update, 0); });
+  else document.addEventListener("DOMContentLoaded", update);
+  var timer;
+  window.addEventListener("resize", function () {
+    clearTimeout(timer);
+    timer = setTimeout(focusable, 100);
+  });
+})();

@@ -1,0 +1,82 @@
+"""Every page, in both languages, in a real browser: it loads cleanly and offline, its figures and
+formulas are drawn, the language switcher keeps the page and the anchor, and a phone screen does
+not scroll sideways. A screenshot of each page goes to test-artifacts/screenshots/."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from .conftest import ARTIFACTS, DESKTOP, PHONE
+from .pages import MEASURE_JS, OTHER, OVERFLOW_JS, REVEAL_JS, built_pages, page_path, source_pages
+
+pytestmark = pytest.mark.browser
+SHOTS = ARTIFACTS / "screenshots"
+
+
+def shot(page, path: str, lang: str, size: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    name = (path.strip("/").replace("/", "-") or "home").removeprefix("en-") or "home"
+    page.screenshot(path=str(SHOTS / f"{lang}-{name}-{size}.png"))
+
+
+def check_drawn(page) -> dict:
+    """Figures and formulas exist with a non-zero size once their tab or <details> is opened."""
+    page.evaluate(REVEAL_JS, "figure.mha-fig, article math")
+    result = page.evaluate(MEASURE_JS)
+    assert not result["problems"], result["problems"]
+    return result
+
+
+def check_phone(page) -> None:
+    page.set_viewport_size(PHONE)
+    problems = page.evaluate(OVERFLOW_JS)
+    assert not problems, f"at {PHONE['width']}x{PHONE['height']}: {problems}"
+
+
+def first_anchor(html_file: Path) -> str | None:
+    m = re.search(r'<h[23] id="([^"]+)"', html_file.read_text(encoding="utf-8"))
+    return m.group(1) if m else None
+
+
+def switch_language(page, server_url: str, stem: str, lang: str, anchor: str | None) -> None:
+    """Use the header's language menu; land on the same page, at the same anchor, in the other language."""
+    other = OTHER[lang]
+    page.set_viewport_size(DESKTOP)
+    page.locator(".md-header .md-select").hover()
+    link = page.locator(f".md-header .md-select a[hreflang='{other}']")
+    with page.expect_navigation(wait_until="domcontentloaded"):
+        link.click()
+    expected = server_url + page_path(stem, other) + (f"#{anchor}" if anchor else "")
+    assert page.url == expected, f"the {other} link led to {page.url}, expected {expected}"
+    assert page.evaluate("() => document.documentElement.lang") == other
+    if anchor:
+        assert page.locator(f"[id='{anchor}']").count() == 1, f"#{anchor} missing on the {other} page"
+
+
+@pytest.mark.parametrize(("stem", "lang"), source_pages(), ids=lambda v: v)
+def test_page(page, server_url, built_site, stem, lang):
+    path = page_path(stem, lang)
+    anchor = first_anchor(built_site / path / "index.html")
+    # arrive at a section, the way a reader following a link would
+    page.goto(server_url + path + (f"#{anchor}" if anchor else ""), wait_until="networkidle")
+    assert page.evaluate("() => document.documentElement.lang") == lang
+    shot(page, path, lang, "desktop")
+    check_drawn(page)
+    check_phone(page)
+    shot(page, path, lang, "phone")
+    switch_language(page, server_url, stem, lang, anchor)
+
+
+def test_pages_outside_docs(page, server_url, built_site):
+    """Pages the build makes without a Markdown source in docs/ (e.g. rendered notebooks) load cleanly too."""
+    known = {page_path(stem, lang) for stem, lang in source_pages()}
+    extra = [p for p in built_pages(built_site) if p not in known]
+    for path in extra:
+        page.set_viewport_size(DESKTOP)
+        page.goto(server_url + path, wait_until="networkidle")
+        check_drawn(page)
+        check_phone(page)
+    print(f"{len(extra)} generated pages checked: {extra}")
