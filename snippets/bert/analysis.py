@@ -28,16 +28,16 @@ TEXTS = (LOG_LINE, *SENTENCES)
 
 LABELS = {
     "zh": {"prev": "前一个词", "next": "后一个词", "sep": "[SEP]", "cls": "[CLS]", "broad": "宽泛", "other": "其他",
-           "short": {"prev": "←前", "next": "后→", "sep": "SEP", "cls": "CLS", "broad": "宽", "other": "·"},
-           "layer": "层 {}", "head": "头 {}", "text": "文本", "words": "空格分词", "pieces": "WordPiece（含 [CLS] [SEP]）",
+           "short": {"prev": "←", "next": "→", "sep": "SEP", "cls": "CLS", "broad": "≈", "other": "·"},
+           "layer": "层 {}", "head": "头 {}", "corner": "层 ＼ 头", "text": "文本", "words": "空格分词", "pieces": "WordPiece（含 [CLS] [SEP]）",
            "stats": ["层", "头", "熵 (nats)", "熵 / ln T", "[CLS]", "[SEP]", "前一个词", "后一个词", "类别"],
            "cats": ["类别", "判据", "头数", "哪些头（层-头：数值）"],
            "rule_share": "{what} 上的平均份额 > {t:.0%}", "rule_broad": "不属于以上，且 熵 / ln T ≥ {t:.0%}",
            "rule_other": "以上都不是", "field": "日志字段", "split": "WordPiece 切分"},
     "en": {"prev": "previous token", "next": "next token", "sep": "[SEP]", "cls": "[CLS]", "broad": "broad",
            "other": "other",
-           "short": {"prev": "←prev", "next": "next→", "sep": "SEP", "cls": "CLS", "broad": "broad", "other": "·"},
-           "layer": "layer {}", "head": "head {}", "text": "text", "words": "whitespace words",
+           "short": {"prev": "←", "next": "→", "sep": "SEP", "cls": "CLS", "broad": "≈", "other": "·"},
+           "layer": "layer {}", "head": "head {}", "corner": "layer ＼ head", "text": "text", "words": "whitespace words",
            "pieces": "WordPieces (with [CLS] [SEP])",
            "stats": ["layer", "head", "entropy (nats)", "entropy / ln T", "[CLS]", "[SEP]", "previous", "next",
                      "category"],
@@ -115,9 +115,10 @@ def category_grid(lang: str, texts=TEXTS) -> str:
     """Markdown table: layers as rows, heads as columns, a short category label in each cell."""
     lab = _labels(lang)
     _, cats = all_stats(texts)
-    headers = [""] + [lab["head"].format(h) for h in range(len(cats[0]))]
-    rows = [[lab["layer"].format(i)] + [lab["short"][c] for c in row] for i, row in enumerate(cats)]
-    return md_table(headers, rows, align="l" + "c" * len(cats[0]))
+    headers = [lab["corner"]] + [str(h) for h in range(len(cats[0]))]
+    rows = [[str(i)] + [lab["short"][c] for c in row] for i, row in enumerate(cats)]
+    table = md_table(headers, rows, align="l" + "c" * len(cats[0]))
+    return f'<div class="headgrid" markdown="1">\n\n{table}\n\n</div>'  # compact cells (headview.css)
 
 
 def category_rows(lang: str, texts=TEXTS) -> list[tuple[str, str, int, str]]:
@@ -171,8 +172,8 @@ def finding(lang: str, texts=TEXTS) -> str:
     if lang == "en":
         return (f"Of the {n} heads, {count['cls']} put more than half of their attention on [CLS]; "
                 f"{count['sep']} do so on [SEP]. Averaged over all heads, [CLS] receives {cls_mean:.0%} of the "
-                f"attention and [SEP] {sep_mean:.0%}. {broad_first} of the {first} heads in layer 0 are broad; "
-                f"{count['prev']} head(s) attend mostly to the previous token and {count['next']} to the next one.")
+                f"attention and [SEP] {sep_mean:.0%}. {broad_first} of the {first} heads in layer 0 are broad. "
+                f"Heads attending mostly to the previous token: {count['prev']}; to the next token: {count['next']}.")
     raise ValueError(f"lang must be 'zh' or 'en', got {lang!r}")
 
 

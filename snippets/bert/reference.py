@@ -60,7 +60,11 @@ def equivalence_rows(texts: list[str] | tuple[str, ...], labels: tuple[str, str]
     return rows
 
 
-def equivalence_summary(texts: list[str] | tuple[str, ...], template: str, tol: float = TOLERANCE) -> str:
-    """A sentence with the worst difference filled in, e.g. template '{worst:.1e} ≤ {tol:.0e}: {verdict}'."""
+def equivalence_summary(texts: list[str] | tuple[str, ...], template: str, verdicts: tuple[str, str],
+                        tol: float = TOLERANCE) -> str:
+    """A sentence with the worst difference filled in: template uses {worst}, {tol} and {verdict},
+    which is verdicts[0] when the worst difference is within tol and verdicts[1] otherwise."""
+    if len(verdicts) != 2:
+        raise ValueError(f"verdicts must be (within, outside), got {verdicts!r}")
     worst = max(dh for _, dh, _ in compare_with_reference(texts))
-    return template.format(worst=worst, tol=tol, ok=worst <= tol)
+    return template.format(worst=worst, tol=tol, verdict=verdicts[0] if worst <= tol else verdicts[1])
