@@ -262,3 +262,16 @@ def test_viewer_errors():
     entry = {"tokens": ["a", "b"], "weights": base64.b64encode(b"\x00" * 3).decode()}
     with pytest.raises(ValueError, match=r"expected 6\*12\*2\*2 = 288 bytes, got 3"):
         decode_weights(entry)
+
+
+# ---------------------------------------------------------------- the built page
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_built_page_has_the_results_and_stays_light(built_site, lang):
+    page = (built_site if lang == "zh" else built_site / lang) / "lab" / "real-model" / "index.html"
+    html = page.read_text(encoding="utf-8")
+    assert len(html.encode()) < 1_000_000  # page weight budget, figures and viewer data included
+    assert html.count("data-headview") == 1 and html.count('class="mha-fig"') == 2
+    assert "Traceback" not in html  # markdown-exec renders a failing block's traceback into the page
+    assert "headview.js" in html and "headview.css" in html

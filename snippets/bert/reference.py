@@ -5,24 +5,30 @@ transformers is imported only inside these functions: it is slow to import and o
 
 from __future__ import annotations
 
+import functools
+
 import torch
 
 from ..cache import memory
 from .loader import encode, load_model, model_dir, source_hash
 
-__all__ = ["TOLERANCE", "reference_outputs", "compare_with_reference", "equivalence_rows"]
+__all__ = ["TOLERANCE", "reference_outputs", "compare_with_reference", "equivalence_rows", "equivalence_summary"]
 
 TOLERANCE = 1e-4  # max abs difference allowed on hidden states (float32, 6 layers, LayerNorm eps 1e-12)
+
+
+@functools.lru_cache(maxsize=1)
+def _reference_model(folder: str):
+    import transformers  # noqa: PLC0415  (slow import, needed only here)
+
+    transformers.utils.logging.disable_progress_bar()
+    return transformers.BertModel.from_pretrained(folder, attn_implementation="eager", local_files_only=True).eval()
 
 
 @torch.no_grad()
 def reference_outputs(text: str, path: str | None = None) -> tuple[list[torch.Tensor], list[torch.Tensor]]:
     """Hidden states (n + 1 of (1, T, E)) and attention maps (n of (1, h, T, T)) from transformers' BertModel."""
-    import transformers  # noqa: PLC0415  (slow import, needed only here)
-
-    transformers.utils.logging.disable_progress_bar()
-    folder = str(model_dir() if path is None else path)
-    ref = transformers.BertModel.from_pretrained(folder, attn_implementation="eager", local_files_only=True).eval()
+    ref = _reference_model(str(model_dir() if path is None else path))
     out = ref(encode(text, path).ids, output_hidden_states=True, output_attentions=True)
     return list(out.hidden_states), list(out.attentions)
 
