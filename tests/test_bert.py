@@ -264,6 +264,20 @@ def test_viewer_errors():
         decode_weights(entry)
 
 
+# ---------------------------------------------------------------- figures
+
+
+def test_all_heads_figure_is_one_image_with_labels():
+    from snippets.bert.figures import all_heads_figure
+
+    fig = all_heads_figure(LOG_LINE, "en", alt="all heads", caption="every head")
+    assert fig.startswith('<figure class="mha-fig"><svg role="img" aria-label="all heads"')
+    assert fig.count("<image") == 1 and "head 11" in fig and "layer 5" in fig
+    assert "<figcaption>every head</figcaption>" in fig
+    with pytest.raises(ValueError, match="gap must be a non-negative integer, got -1"):
+        all_heads_figure(LOG_LINE, "en", alt="a", caption="c", gap=-1)
+
+
 # ---------------------------------------------------------------- the built page
 
 
