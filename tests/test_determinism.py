@@ -1,0 +1,58 @@
+"""Determinism: two clean builds of the site are byte-identical (HTML, search index, everything).
+
+The session's `built_site` is the first build (with a cold cache in CI); this test makes one more
+into a fresh folder (reading the cache the first one filled), so it also shows that a cached
+result renders exactly like a computed one. Figures must carry no dates and no random ids.
+"""
+
+from __future__ import annotations
+
+import difflib
+import filecmp
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import build_site
+
+
+def tree(root: Path) -> set[str]:
+    return {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+
+
+def first_difference(a: Path, b: Path) -> str:
+    try:
+        la, lb = a.read_text(encoding="utf-8"), b.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        return "(binary)"
+    # Long lines (inline SVG) are cut into pieces so the report shows where they part.
+    pieces = lambda s: re.findall(r".{1,160}", s, re.S)  # noqa: E731
+    diff = difflib.unified_diff(pieces(la), pieces(lb), lineterm="", n=0)
+    return "\n".join(list(diff)[2:8])
+
+
+@pytest.mark.slow
+def test_two_clean_builds_are_identical(built_site, tmp_path):
+    again = tmp_path / "site"
+    proc = build_site(again)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    first, second = tree(built_site), tree(again)
+    assert first == second, f"files only in one build: {sorted(first ^ second)[:20]}"
+    assert any(p.endswith("search/search_index.json") for p in first)
+    differ = [p for p in sorted(first) if not filecmp.cmp(built_site / p, again / p, shallow=False)]
+    report = "\n\n".join(f"{p}:\n{first_difference(built_site / p, again / p)}" for p in differ[:5])
+    assert not differ, f"{len(differ)} files differ between two builds, e.g.\n{report}"
+
+
+SVG = re.compile(r"<svg\b.*?</svg>", re.S)
+DATE = re.compile(r"<dc:date>|\b(?:19|20)\d\d-\d\d-\d\dT\d\d:\d\d")
+
+
+def test_figures_carry_no_dates(built_site):
+    dated = []
+    for html in built_site.rglob("*.html"):
+        for svg in SVG.findall(html.read_text(encoding="utf-8")):
+            if DATE.search(svg):
+                dated.append(f"{html.relative_to(built_site)}: {DATE.search(svg).group(0)}")
+    assert not dated, dated
