@@ -37,6 +37,8 @@ __all__ = [
 HEADS = (1, 2, 4, 8, 16, D_MODEL)  # d_k = 32, 16, 8, 4, 2, 1
 SEEDS = (0, 1, 2, 3, 4)
 SHARE_OFFSETS = (-2, -1, 0, 1, 2)
+
+
 # --8<-- [start:sweep]
 def sweep(heads: Sequence[int] = HEADS, seeds: Sequence[int] = SEEDS, steps: int = 1000) -> list[dict]:
     """One train_run per (heads, seed); each comes from the disk cache after the first build."""

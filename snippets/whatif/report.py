@@ -141,8 +141,9 @@ def vaswani_rows(runs: list[dict]) -> list[list[str]]:
     d = runs[0]["d_model"]
     rows = []
     for h in sorted(set(groups) | set(VASWANI_TABLE3A)):
-        bleu, ppl = (f"{v:.2f}" if i else f"{v:.1f}" for i, v in enumerate(VASWANI_TABLE3A[h])) \
-            if h in VASWANI_TABLE3A else ("—", "—")
+        bleu, ppl = "—", "—"
+        if h in VASWANI_TABLE3A:
+            bleu, ppl = f"{VASWANI_TABLE3A[h][0]:.1f}", f"{VASWANI_TABLE3A[h][1]:.2f}"
         ours = _pct(np.mean([r["accuracy"] for r in groups[h]])) if h in groups else "—"
         rows.append([h, 512 // h, bleu, ppl, d // h if h in groups else "—", ours])
     return rows
