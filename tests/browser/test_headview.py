@@ -85,3 +85,15 @@ def test_colours_follow_the_palette(page, server_url, scheme, palette):
     }""")
     assert colours["stroke"] == colours["accent"]
     assert colours["text"] != colours["background"]
+
+
+@pytest.mark.parametrize(("path", "scheme"), [("lab/real-model/", "light"), ("en/lab/real-model/", "dark")])
+def test_axe_on_the_head_view_while_a_token_is_selected(page, server_url, path, scheme):
+    from axe_playwright_python.sync_playwright import Axe
+
+    view = open_view(page, server_url + path, scheme)
+    view.locator(".headview-queries button").nth(QUERY).focus()
+    results = Axe().run(page, context=".headview").response
+    bad = [f"{v['id']}: {v['help']} e.g. {v['nodes'][0]['target']}" for v in results["violations"]
+           if v["impact"] in ("serious", "critical")]
+    assert not bad, "\n".join(bad)
