@@ -405,13 +405,6 @@ def cache_key(nb, root: Path = ROOT) -> str:
     return h.hexdigest()[:32]
 
 
-def nbformat_text(nb) -> str:
-    """The .ipynb file's text."""
-    import nbformat
-
-    return nbformat.writes(nb) + "\n"
-
-
 class NotebookError(RuntimeError):
     """A notebook cell failed, or its kernel died."""
 
@@ -423,25 +416,43 @@ def execute(nb, *, cache: bool = True, timeout: int = 1800, root: Path = ROOT):
     ran clean is read from .cache/notebooks/ instead of running again.
     """
     import nbformat
+
+    if cache:
+        return nbformat.read(executed_path(nb, timeout=timeout, root=root), as_version=4)
+    return _run(nb, timeout, root)
+
+
+def executed_path(nb, *, timeout: int = 1800, root: Path = ROOT) -> Path:
+    """The executed notebook's file in .cache/notebooks/, named by cache_key; runs it first if missing."""
+    import nbformat
+
+    path = CACHE_DIR / f"{cache_key(nb, root)}.ipynb"
+    if not path.is_file():
+        done = _run(nb, timeout, root)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        nbformat.write(done, tmp)
+        os.replace(tmp, path)  # atomic: concurrent builds never read half a file
+    return path
+
+
+def _run(nb, timeout: int, root: Path):
+    import nbformat
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
 
-    key = cache_key(nb, root)
-    path = CACHE_DIR / f"{key}.ipynb"
-    if cache and path.is_file():
-        return nbformat.read(path, as_version=4)
     done = nbformat.from_dict(json.loads(json.dumps(nb)))
     client = NotebookClient(done, kernel_name=KERNEL["name"], timeout=timeout, allow_errors=False,
                             record_timing=False, resources={"metadata": {"path": str(root)}})
-    with tempfile.TemporaryFile("w+") as log:
+    with tempfile.TemporaryFile("w+") as kernel_log:
         try:
-            client.execute(stderr=log)
+            client.execute(stderr=kernel_log)
         except CellExecutionError as e:
             plain = re.sub(r"\x1b\[[0-9;]*m", "", str(e))  # the traceback without terminal colours
             raise NotebookError(f"{nb.metadata['mha']['page']}: a cell failed\n{plain}") from None
         except Exception as e:  # the kernel died or timed out
-            log.seek(0)
-            raise NotebookError(f"{nb.metadata['mha']['page']}: {type(e).__name__}: {e}\n{log.read()[-3000:]}") from e
+            kernel_log.seek(0)
+            raise NotebookError(f"{nb.metadata['mha']['page']}: {type(e).__name__}: {e}\n{kernel_log.read()[-3000:]}") from e
     for i, cell in enumerate(done.cells):
         # Warnings (a slow cache write, a library's notice) are not part of the lesson: keep stdout and
         # rich output, report stderr in the build log.
@@ -450,10 +461,6 @@ def execute(nb, *, cache: bool = True, timeout: int = 1800, root: Path = ROOT):
                 log.info("%s: cell %d wrote to stderr: %s", nb.metadata["mha"]["page"], i, out["text"][:500])
         if cell.cell_type == "code":
             cell.outputs = [o for o in cell.outputs if not (o.get("output_type") == "stream" and o.get("name") == "stderr")]
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(f".{os.getpid()}.tmp")
-    nbformat.write(done, tmp)
-    os.replace(tmp, path)  # atomic: concurrent builds never read half a file
     return done
 
 

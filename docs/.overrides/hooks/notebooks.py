@@ -55,6 +55,18 @@ def _language(config) -> tuple[str, str]:
     return i18n.current_language, i18n.default_language
 
 
+def on_config(config):
+    # mkdocs-jupyter caches rendered pages by notebook content, but after each build it deletes the
+    # entries that build did not use, and mkdocs-static-i18n builds once per language: one folder
+    # per language keeps the other language's pages cached.
+    jupyter = config.plugins.get("mkdocs-jupyter")
+    if jupyter is not None and jupyter.config.get("cache"):
+        i18n = config.plugins.get("i18n")
+        lang = (i18n.current_language or i18n.default_language) if i18n else "default"
+        jupyter.config["cache_dir"] = str(ROOT / ".cache" / "mkdocs-jupyter" / lang)
+    return config
+
+
 @event_priority(-200)  # after mkdocs-static-i18n's on_files (-100)
 def on_files(files, config):
     nb = _nb()
@@ -75,12 +87,11 @@ def on_files(files, config):
                                      expand=expand, source=f"docs/{page.src_uri}")
         if notebook is None:
             continue
-        executed = nb.execute(notebook)
+        cached = nb.executed_path(notebook)
         count += 1
-        cached = nb.CACHE_DIR / f"{nb.cache_key(notebook)}.ipynb"
         folder = f"notebooks/{stem}"
         name = f"{Path(stem).name}.{lang}.ipynb"
-        download = File.generated(config, f"{folder}/{name}", content=nb.nbformat_text(executed),
+        download = File.generated(config, f"{folder}/{name}", abs_src_path=str(cached),
                                   inclusion=InclusionLevel.NOT_IN_NAV)
         download.dest_uri = f"{prefix}{folder}/{name}"
         view = NotebookPage.generated(config, f"{folder}.{lang}.ipynb", abs_src_path=str(cached),
@@ -123,8 +134,10 @@ def on_page_markdown(markdown, page, config, files):
 
 
 _LOADERS = re.compile(
-    r'<script src="[^"]*"> </script>\s*<!-- MathJax configuration -->.*?<!-- End of mathjax configuration -->'
-    r'|<script type="module">(?:(?!</script>).)*?mermaid(?:(?!</script>).)*</script>',
+    r'(?:<!-- Load mathjax -->\s*)?<script src="[^"]*"> </script>\s*<!-- MathJax configuration -->.*?'
+    r"<!-- End of mathjax configuration -->"
+    r'|<script type="module">(?:(?!</script>).)*?mermaid(?:(?!</script>).)*</script>'
+    r"|<!-- End of mermaid configuration -->",
     re.S,
 )
 _WRAPPER = '<div class="jupyter-wrapper">'
