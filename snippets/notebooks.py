@@ -296,7 +296,8 @@ def build_notebook(markdown: str, stem: str, lang: str, *, site_url: str = "", e
     setup_text, setup_files = expand(f'--8<-- "{Path(__file__).relative_to(ROOT).as_posix()}:setup"')
     setup = Part("include", setup_text, files=setup_files)
     cells = [
-        new_markdown_cell(_heading(1, f"{title} · Notebook") + "\n\n" + text["intro"].format(title=title, url=page_url(stem, lang, site_url))),
+        new_markdown_cell(_heading(1, f"{title} · Notebook") + "\n\n"
+                          + text["intro"].format(title=title, url=page_url(stem, lang, site_url))),
         new_markdown_cell(text["setup"]),
     ]
     defined: set[str] = set()
@@ -340,7 +341,8 @@ def with_context(part: Part, defined: set[str], root: Path = ROOT) -> str:
     if not py:
         return part.text
     header = context_imports(py[0], [n for n in free_names(part.text) if n not in defined], root)
-    if "__future__.annotations" not in defined and "from __future__ import annotations" in (root / py[0]).read_text("utf-8"):
+    future = "from __future__ import annotations" in (root / py[0]).read_text("utf-8")
+    if future and "__future__.annotations" not in defined:
         header = "from __future__ import annotations\n" + header  # annotations stay unevaluated, as in the module
         defined.add("__future__.annotations")
     return f"{header.strip()}\n\n\n{part.text}" if header.strip() else part.text
@@ -436,13 +438,27 @@ def executed_path(nb, *, timeout: int = 1800, root: Path = ROOT) -> Path:
     return path
 
 
+def this_python_kernel():
+    """A KernelManager class for ipykernel on this very interpreter (the venv), whatever kernel specs are installed."""
+    from ipykernel.kernelspec import RESOURCES, get_kernel_dict
+    from jupyter_client.kernelspec import KernelSpec
+    from jupyter_client.manager import KernelManager
+
+    class ThisPython(KernelManager):
+        @property
+        def kernel_spec(self):
+            return KernelSpec(resource_dir=RESOURCES, **get_kernel_dict())
+
+    return ThisPython
+
+
 def _run(nb, timeout: int, root: Path):
     import nbformat
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
 
     done = nbformat.from_dict(json.loads(json.dumps(nb)))
-    client = NotebookClient(done, kernel_name=KERNEL["name"], timeout=timeout, allow_errors=False,
+    client = NotebookClient(done, kernel_manager_class=this_python_kernel(), timeout=timeout, allow_errors=False,
                             record_timing=False, resources={"metadata": {"path": str(root)}})
     with tempfile.TemporaryFile("w+") as kernel_log:
         try:
@@ -452,7 +468,8 @@ def _run(nb, timeout: int, root: Path):
             raise NotebookError(f"{nb.metadata['mha']['page']}: a cell failed\n{plain}") from None
         except Exception as e:  # the kernel died or timed out
             kernel_log.seek(0)
-            raise NotebookError(f"{nb.metadata['mha']['page']}: {type(e).__name__}: {e}\n{kernel_log.read()[-3000:]}") from e
+            tail = kernel_log.read()[-3000:]
+            raise NotebookError(f"{nb.metadata['mha']['page']}: {type(e).__name__}: {e}\n{tail}") from e
     for i, cell in enumerate(done.cells):
         # Warnings (a slow cache write, a library's notice) are not part of the lesson: keep stdout and
         # rich output, report stderr in the build log.
@@ -460,7 +477,7 @@ def _run(nb, timeout: int, root: Path):
             if out.get("output_type") == "stream" and out.get("name") == "stderr":
                 log.info("%s: cell %d wrote to stderr: %s", nb.metadata["mha"]["page"], i, out["text"][:500])
         if cell.cell_type == "code":
-            cell.outputs = [o for o in cell.outputs if not (o.get("output_type") == "stream" and o.get("name") == "stderr")]
+            cell.outputs = [o for o in cell.outputs if o.get("name") != "stderr"]
     return done
 
 

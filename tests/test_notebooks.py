@@ -151,7 +151,8 @@ def test_every_page_with_code_has_a_notebook_in_each_language():
 def test_cache_key_follows_the_snippets_a_notebook_uses(tmp_path):
     nb = NOTEBOOKS["article/3-pytorch", "en"]
     deps = nbs.dependencies(nb)
-    assert {"snippets/official.py", "snippets/multihead.py", "snippets/attention.py", "snippets/_checks.py"} <= set(deps)
+    used = {"snippets/official.py", "snippets/multihead.py", "snippets/attention.py", "snippets/_checks.py"}
+    assert used <= set(deps)
     assert "snippets/notebooks.py" not in deps and "snippets/bench.py" not in deps
     shutil.copytree(ROOT / "snippets", tmp_path / "snippets", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ROOT / "requirements.txt", tmp_path)
@@ -177,6 +178,19 @@ def test_check_reports_missing_and_stale_notebooks(tmp_path, capsys):
 
 
 # --- running ------------------------------------------------------------------------------------
+
+
+def test_kernel_is_this_interpreter_whatever_kernel_specs_say(tmp_path, monkeypatch):
+    """A fresh venv (CI) or a machine with another 'python3' kernel spec still runs the venv's Python."""
+    bogus = tmp_path / "kernels" / "python3"
+    bogus.mkdir(parents=True)
+    (bogus / "kernel.json").write_text(json.dumps(
+        {"argv": ["/bin/false", "{connection_file}"], "display_name": "broken", "language": "python"}))
+    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path))
+    nb = nbformat.v4.new_notebook(metadata={"kernelspec": nbs.KERNEL, "mha": {"page": "test"}})
+    nb.cells = [nbformat.v4.new_code_cell("import sys\nprint(sys.executable)")]
+    done = nbs.execute(nb, cache=False)
+    assert done.cells[0].outputs[0].text.strip() == __import__("sys").executable
 
 
 @pytest.mark.parametrize("key", sorted(NOTEBOOKS), ids="{0[0]}.{0[1]}".format)
@@ -248,7 +262,8 @@ def test_chapter_pages_link_their_notebook(built_site):
         assert (page.parent / m.group(2)).resolve() == (base / "notebooks" / stem / m.group(1)).resolve()
         m = re.search(rf'<a class="[^"]*notebook-link[^"]*" href="([^"]+)">{view}</a>', text)
         assert m, f"{page}: no {view} link"
-        assert (page.parent / m.group(1) / "index.html").resolve() == (base / "notebooks" / stem / "index.html").resolve()
+        rendered = base / "notebooks" / stem / "index.html"
+        assert (page.parent / m.group(1) / "index.html").resolve() == rendered.resolve()
 
 
 def test_notebook_pages_stay_out_of_search(built_site):
