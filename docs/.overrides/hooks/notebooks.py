@@ -144,6 +144,27 @@ _WRAPPER = '<div class="jupyter-wrapper">'
 _STYLE = re.compile(r"<style[^>]*>.*?</style>", re.S)
 _TRAILING_STYLE = re.compile(r"\s*<style>\s*\['.*?</style>\s*$", re.S)  # a str(list) of CSS already above
 STYLESHEET = "assets/notebook.css"
+# Code colours from the site's palette (Material's variables, light and dark), not nbconvert's
+# Pygments theme, whose purple operators and grey prompts fail WCAG contrast.
+_TOKENS = {
+    "operator": "o ow", "punctuation": "p", "string": "cpf l s s1 s2 sb sc si ss sa dl",
+    "special": "cp se sh sr sx", "number": "il m mb mf mh mi mo", "keyword": "k kd kn kp kr kt nd ni nl nt",
+    "name": "kc n", "constant": "bp nb no", "function": "nc ne nf nn fm", "comment": "c c1 ch cm cs sd",
+    "variable": "na nv vc vg vi vm", "generic": "ge gh go gp gr gs gt gu",
+}
+SITE_CSS = "\n".join(
+    ", ".join(f".md-typeset .highlight-ipynb .{t}" for t in tokens.split()) + f" {{ color: var(--md-code-hl-{k}-color); }}"
+    for k, tokens in _TOKENS.items()
+) + """
+.md-typeset .highlight-ipynb { color: var(--md-code-fg-color); }
+.md-typeset .jupyter-wrapper {
+  --jp-cell-inprompt-font-color: var(--md-default-fg-color--light);
+  --jp-cell-outprompt-font-color: var(--md-default-fg-color--light);
+  --jp-cell-prompt-not-active-font-color: var(--md-default-fg-color--light);
+  --jp-cell-prompt-not-active-opacity: 1;
+}
+"""
+_CODE_DIV = re.compile(r'<div class="highlight-ipynb ')
 _HEADING = re.compile(r"(<h[1-6][^>]*>)(.*?)(</h[1-6]>)", re.S)
 _MATH = re.compile(r"\$([^$<]+)\$")
 
@@ -156,11 +177,13 @@ def on_page_content(html_text, page, config, files):
     html_text = _LOADERS.sub("", html_text)
     head, wrapper, body = html_text.partition(_WRAPPER)
     css = "\n".join(m.group(0).split(">", 1)[1].rsplit("</style>", 1)[0] for m in _STYLE.finditer(head))
+    css += "\n" + SITE_CSS
     stylesheet = page.file.stylesheet
     if stylesheet.content_string and stylesheet.content_string != css:
         raise ValueError(f"expected the same notebook CSS on every notebook page, {page.file.src_uri} differs")
     stylesheet.content_string = css
     link = f'<link rel="stylesheet" href="{html.escape(stylesheet.url_relative_to(page.file))}">'
+    body = _CODE_DIV.sub('<div tabindex="0" class="highlight-ipynb ', body)  # keyboard users can scroll code
     html_text = link + _STYLE.sub("", head) + wrapper + _TRAILING_STYLE.sub("", body)
 
     def math(m):
