@@ -131,6 +131,15 @@ def is_offsite(url: str) -> bool:
     return parts.scheme not in ("data", "blob", "about") and parts.hostname != HOST
 
 
+def watch(pg, log: PageLog):
+    """Record pg's console errors, page errors and failed requests in log (for extra tabs: page.context.new_page())."""
+    pg.on("console", log.on_console)
+    pg.on("pageerror", log.on_page_error)
+    pg.on("requestfailed", log.on_request_failed)
+    pg.on("response", log.on_response)
+    return pg
+
+
 @pytest.fixture
 def page_log() -> PageLog:
     return PageLog()
@@ -148,11 +157,7 @@ def page(browser, page_log: PageLog):
             route.continue_()
 
     context.route("**/*", guard)
-    pg = context.new_page()
-    pg.on("console", page_log.on_console)
-    pg.on("pageerror", page_log.on_page_error)
-    pg.on("requestfailed", page_log.on_request_failed)
-    pg.on("response", page_log.on_response)
+    pg = watch(context.new_page(), page_log)
     try:
         yield pg
     finally:
