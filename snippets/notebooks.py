@@ -119,6 +119,7 @@ class Part:
     text: str  # heading text, the include's expanded code, or the exec block's code
     level: int = 0  # heading level
     html: bool = False  # exec block whose printed output is HTML
+    markdown: bool = False  # exec block whose printed output markdown-exec renders as Markdown (no result=)
     files: list[str] = field(default_factory=list)  # snippet files an include reads
 
 
@@ -154,8 +155,9 @@ def page_parts(markdown: str, expand=None) -> list[Part]:
         i = j + 1
         if options.get("exec", "").lower() in TRUE:
             if lang in ("python", "py"):
-                parts.append(Part("exec", textwrap.dedent("\n".join(body)).strip("\n"),
-                                  html=options.get("html", "").lower() in TRUE))
+                html = options.get("html", "").lower() in TRUE
+                parts.append(Part("exec", textwrap.dedent("\n".join(body)).strip("\n"), html=html,
+                                  markdown=not html and "result" not in options))
             elif lang == "pycon":
                 code = [ln[4:] for ln in body if ln.startswith((">>> ", "... "))]
                 parts.append(Part("exec", "\n".join(code), html=options.get("html", "").lower() in TRUE))
@@ -321,6 +323,10 @@ def build_notebook(markdown: str, stem: str, lang: str, *, site_url: str = "", e
             cells.append(new_code_cell("%%capture printed\n" + code))
             cells.append(new_code_cell("from IPython.display import HTML\n\nHTML(printed.stdout)"))
             defined |= {"printed", "HTML"}
+        elif part.kind == "exec" and part.markdown:
+            cells.append(new_code_cell("%%capture printed\n" + code))
+            cells.append(new_code_cell("from IPython.display import Markdown\n\nMarkdown(printed.stdout)"))
+            defined |= {"printed", "Markdown"}
         else:
             cells.append(new_code_cell(code))
         defined |= bound_names(ast.parse(_strip_magics(code)))

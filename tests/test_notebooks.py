@@ -87,10 +87,13 @@ def test_include_cell_is_the_section_with_its_imports():
     assert code[1].split("\n\n\n")[0] == (
         "from torch import Tensor\nfrom snippets._checks import check_divisible, check_tensor"
     )
-    # the setup cell comes first, html blocks print into a capture shown as HTML
+    # the setup cell comes first; a block whose output the page renders as Markdown prints into a
+    # capture shown as Markdown, and an html block into one shown as HTML
     assert code[0].endswith("ROOT = use_repo()")
-    assert code[3].startswith("%%capture printed\nfrom snippets.tables import md_table")
-    assert code[4] == "from IPython.display import HTML\n\nHTML(printed.stdout)"
+    assert code[2] == '%%capture printed\nfrom snippets.multihead import split_heads\nprint("hi")'
+    assert code[3] == "from IPython.display import Markdown\n\nMarkdown(printed.stdout)"
+    assert code[4].startswith("%%capture printed\nfrom snippets.tables import md_table")
+    assert code[5] == "from IPython.display import HTML\n\nHTML(printed.stdout)"
     # headings without code under them are left out
     md = [c.source for c in nb.cells if c.cell_type == "markdown"]
     assert md[0].startswith("# Title · Notebook\n\nThis is the notebook for “Title”")
