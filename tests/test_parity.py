@@ -62,12 +62,14 @@ def code_skeleton(code: str) -> str:
     except (tokenize.TokenError, IndentationError, SyntaxError):
         return " ".join(code.split())
     out = []
+    layout = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT}
+    strings = {tokenize.STRING} | {getattr(tokenize, n, -1) for n in ("FSTRING_START", "FSTRING_MIDDLE", "FSTRING_END")}
     for tok in tokens:
-        if tok.type == tokenize.COMMENT or tok.type in (tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT):
+        if tok.type in layout:
             if tok.type == tokenize.NEWLINE:
                 out.append(";")
             continue
-        if tok.type == tokenize.STRING or tok.type in {getattr(tokenize, n, -1) for n in ("FSTRING_START", "FSTRING_MIDDLE", "FSTRING_END")}:
+        if tok.type in strings:
             if not out or out[-1] != '"…"':
                 out.append('"…"')
             continue
@@ -189,7 +191,8 @@ DRIFTS = {
     "heading-order": r"headings #2 differ: zh 'h2 #split-heads' vs en 'h3 #shapes'",
     "heading-without-id": r"h2 \(no explicit id: '分头'\)",
     "include-missing": r"code blocks #2 differ: zh 'include snippets/multihead.py:merge_heads'",
-    "include-section": r"code blocks #1 differ: zh 'include snippets/multihead.py:split_heads' vs en 'include snippets/multihead.py:merge_heads'",
+    "include-section": r"code blocks #1 differ: zh 'include snippets/multihead.py:split_heads' "
+    r"vs en 'include snippets/multihead.py:merge_heads'",
     "exec-call": r"code blocks #3 differ: .*run_official.*num_heads = 8.*num_heads = 4",
     "exec-order": r"code blocks #3 differ",
     "exec-options": r"code blocks #3 differ: zh 'exec \[python exec=\"1\" source=\"tabbed-left\"\]",

@@ -48,7 +48,9 @@ def figure_texts(html: str) -> list[tuple[str, str]]:
     for body in FIGURE.findall(html):
         alt = re.search(r'<svg\b[^>]*\baria-label="([^"]*)"', body) or re.search(r'<img\b[^>]*\balt="([^"]*)"', body)
         caption = re.search(r"<figcaption>(.*?)</figcaption>", body, re.S)
-        out.append((alt.group(1).strip() if alt else "", re.sub(r"<[^>]+>", "", caption.group(1)).strip() if caption else ""))
+        alt_text = alt.group(1).strip() if alt else ""
+        caption_text = re.sub(r"<[^>]+>", "", caption.group(1)).strip() if caption else ""
+        out.append((alt_text, caption_text))
     return out
 
 
