@@ -266,3 +266,24 @@ def test_vaswani_rows_keep_the_papers_numbers():
     assert rows[0][2:] == ["24.9", "5.29", 32, "50.0%"]
     assert rows[1][2:4] == ["—", "—"] and rows[2][3] == "5.00"  # h = 2 is not in the paper's row (A)
     assert rows[5][4:] == ["—", "—"] and VASWANI_TABLE3A[16] == (25.8, 4.91)
+
+
+def _fake_run(h: int, acc: float) -> dict:
+    return {"num_heads": h, "seed": 0, "steps": 10, "d_model": 32, "accuracy": acc, "loss": 1 - acc,
+            "loss_curve": [1.0] * 60, "acc_by_offset": [acc] * len(OFFSETS), "seconds": 6.0}
+
+
+def test_sweep_stats_plateau_ends_where_accuracy_falls_off():
+    runs = [_fake_run(h, a) for h, a in ((1, 0.3), (2, 0.7), (4, 1.0), (8, 0.995), (16, 0.95), (32, 0.999))]
+    stats = report.sweep_stats(runs)
+    assert (stats["best"], stats["best_h"], stats["plateau"], stats["plateau_end"], stats["widest"]) == (1.0, 4, 4, 8, 32)
+    assert stats["minutes"] == pytest.approx(0.6)
+
+
+def test_role_stats_and_point_values_on_a_small_run():
+    run = train.train_run(num_heads=4, seed=5, steps=40, batch_size=16)
+    shares, roles = analysis.specialisation(run)
+    stats = report.role_stats(run)
+    assert stats["weakest"] == pytest.approx(float(shares.max(axis=1).min()))
+    assert stats["covered"] == len(set(OFFSETS) & set(roles)) and (stats["n_heads"], stats["n_targets"]) == (4, 4)
+    assert report.pruning_stats([run])["tolerance_points"] == pytest.approx(1.0)

@@ -18,7 +18,7 @@ from .task import EVENTS, OFFSETS, event_names, make_batch
 __all__ = [
     "SAMPLE_SEED", "VASWANI_TABLE3A", "fmt_offset", "sweep_rows", "sweep_stats", "sweep_figure", "width_rows",
     "vaswani_rows", "share_rows", "role_rows", "sample_heatmaps", "ablation_rows", "ablation_stats",
-    "pruning_rows", "pruning_stats", "share_stats", "sentence", "timeline_rows",
+    "pruning_rows", "pruning_stats", "share_stats", "role_stats", "sentence", "timeline_rows",
 ]
 
 SAMPLE_SEED = 7  # the stream drawn in the heatmaps
@@ -73,7 +73,9 @@ def sweep_rows(runs: list[dict]) -> list[list[str]]:
 def sweep_stats(runs: list[dict]) -> dict:
     """Numbers for the page's sentences: acc_<h> (mean), lo_<h>, hi_<h>, loss_<h>, train_loss_<h>,
     best_offset_<h> / other_offsets_<h> (mean accuracy on each seed's best target / on the rest),
-    plateau (fewest heads within 1 point of the best mean), n_models, n_seeds, minutes (training time)."""
+    best / best_h (highest mean accuracy and its head count), plateau / plateau_end (first and last head count
+    of the run of consecutive head counts, starting with the fewest, whose mean is within 1 point of the best),
+    widest (most heads), n_models, n_seeds, minutes (training time)."""
     groups = _by_heads(runs)
     stats: dict = {"n_models": len(runs), "n_seeds": len(next(iter(groups.values()))),
                    "minutes": sum(r["seconds"] for r in runs) / 60, "steps": runs[0]["steps"]}
@@ -85,8 +87,14 @@ def sweep_stats(runs: list[dict]) -> dict:
                       f"loss_{h}": float(np.mean([r["loss"] for r in rs])),
                       f"train_loss_{h}": float(np.mean([_train_loss(r) for r in rs]))})
     best = max(stats[f"acc_{h}"] for h in groups)
-    stats["plateau"] = min(h for h in groups if stats[f"acc_{h}"] >= best - 0.01)
-    stats["widest"] = max(groups)
+    hs = list(groups)
+    within = [stats[f"acc_{h}"] >= best - 0.01 for h in hs]
+    start = within.index(True)
+    end = start
+    while end + 1 < len(hs) and within[end + 1]:
+        end += 1
+    stats.update({"best": best, "best_h": max(hs, key=lambda h: stats[f"acc_{h}"]),
+                  "plateau": hs[start], "plateau_end": hs[end], "widest": max(groups)})
     return stats
 
 
@@ -185,7 +193,8 @@ def ablation_rows(run: dict, labels: dict[str, str]) -> list[list[str]]:
 
 def ablation_stats(run: dict) -> dict:
     """own_drop: mean accuracy lost on a head's own offset when it is removed; other_drop: the largest
-    loss on any other offset; own_alone / other_alone: mean accuracy with the head alone, on its offset / the others."""
+    loss on any other offset (both also in percentage points, *_pts); own_alone / other_alone: mean accuracy with
+    the head alone, on its offset / the others."""
     roles = specialisation(run)[1]
     res = ablation(run)
     full = np.array(res[0][2]["acc_by_offset"])
@@ -204,8 +213,9 @@ def ablation_stats(run: dict) -> dict:
             other_alone.append(acc[others].mean())
     if not own_drop:
         raise ValueError("no head of this run has a single-offset role; ablation_stats needs at least one")
-    return {"own_drop": float(np.mean(own_drop)), "other_drop": float(np.max(other_drop)),
-            "own_alone": float(np.mean(own_alone)), "other_alone": float(np.mean(other_alone)),
+    stats = {"own_drop": float(np.mean(own_drop)), "other_drop": float(np.max(other_drop)),
+             "own_alone": float(np.mean(own_alone)), "other_alone": float(np.mean(other_alone))}
+    return {**stats, "own_drop_pts": 100 * stats["own_drop"], "other_drop_pts": 100 * stats["other_drop"],
             "n_roles": len(own_drop), "n_heads": len(roles)}
 
 
@@ -223,9 +233,10 @@ def pruning_rows(runs: list[dict]) -> list[list[str]]:
 
 
 def pruning_stats(runs: list[dict], tolerance: float = 0.01) -> dict:
-    """removable_<h>: fewest heads removable in any seed while accuracy stays within tolerance of all heads;
+    """removable_<h>: fewest heads removable in any seed while accuracy stays within tolerance (absolute, so
+    0.01 is one percentage point, also given as tolerance_points) of the accuracy with all heads;
     removable_max_<h>: the most, over seeds."""
-    stats: dict = {"tolerance": tolerance}
+    stats: dict = {"tolerance": tolerance, "tolerance_points": 100 * tolerance}
     for h, rs in _by_heads(runs).items():
         counts = []
         for r in rs:
@@ -246,6 +257,14 @@ def share_stats(runs: list[dict]) -> dict:
         stats[f"top_{h}"] = float(max(s.max() for s, _ in measured))
         stats[f"roles_{h}"] = float(np.mean([sum(o is not None for o in roles) for _, roles in measured]))
     return stats
+
+
+def role_stats(run: dict) -> dict:
+    """For one run: weakest (the smallest share any head puts on its best offset), covered (how many target
+    offsets some head has as its role), n_heads, n_targets."""
+    shares, roles = specialisation(run)
+    return {"weakest": float(shares.max(axis=1).min()), "covered": len(set(OFFSETS) & set(roles)),
+            "n_heads": len(roles), "n_targets": len(OFFSETS)}
 
 
 def sentence(template: str, stats: dict) -> str:
