@@ -415,6 +415,8 @@ VASWANI = "https://arxiv.org/abs/1706.03762"
 T5 = "https://arxiv.org/abs/1910.10683"
 
 # Cited facts, copied from each paper. d_kv is set only where the paper fixes it apart from d_model / h.
+# Layers of encoder-decoder models (Transformer, T5) count each stack. GPT-3 XL and 13B are left out:
+# their rows in Table 2.1 do not multiply out (24 heads × 128 vs d_model 2048; 40 × 128 vs 5140).
 MODEL_CONFIGS = [
     # model, parameters, layers, heads, d_model, d_kv, source url, where in the source
     ("Transformer base", "65M", 6, 8, 512, None, VASWANI, "Table 3"),

@@ -209,6 +209,7 @@ def test_config_rows_compute_head_dims():
     assert rows["BERT-base"][5] == 64 and rows["BERT-large"][5] == 64
     assert rows["GPT-3 175B"][3:6] == (96, 12288, 128)
     assert rows["GPT-3 2.7B"][5] == 80
+    assert "GPT-3 XL" not in rows and "GPT-3 13B" not in rows  # inconsistent rows in Table 2.1
     assert rows["T5-11B"][6] == "no (16384)" and rows["BERT-base"][6] == "yes"
     assert all(r[7].startswith("[arXiv ") for r in rows.values())
     assert "表 2.1" in dict((r[0], r[7]) for r in faq.config_rows("zh"))["GPT-3 175B"]
