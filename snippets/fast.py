@@ -19,9 +19,9 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from ._checks import check_divisible, check_mask_dtype, check_tensor
+from ._checks import check_divisible, check_tensor
 from .attention import scaled_dot_product_attention
-from .multihead import _additive, merge_heads
+from .multihead import _additive, fold_masks, merge_heads
 
 __all__ = ["FastMultiHeadAttention", "load_fast_from_torch", "equivalence_report"]
 
@@ -97,21 +97,7 @@ class FastMultiHeadAttention(nn.Module):
             raise ValueError("pass either is_causal=True or an attn_mask, not both")
         if is_causal and L != S:
             raise ValueError(f"is_causal=True needs L == S, got L={L}, S={S}")
-        mask = None
-        if attn_mask is not None:
-            check_mask_dtype(attn_mask, "attn_mask")
-            shapes = [(L, S), (N * self.num_heads, L, S)]
-            if tuple(attn_mask.shape) not in shapes:
-                raise ValueError(f"attn_mask must have shape {shapes[0]} or {shapes[1]}, got {tuple(attn_mask.shape)}")
-            mask = _additive(attn_mask, query.dtype)
-            mask = mask.view(N, self.num_heads, L, S) if mask.dim() == 3 else mask  # (N, h, L, S) or (L, S)
-        if key_padding_mask is not None:
-            check_mask_dtype(key_padding_mask, "key_padding_mask")
-            if tuple(key_padding_mask.shape) != (N, S):
-                raise ValueError(f"key_padding_mask must have shape (N, S) = {(N, S)}, got {tuple(key_padding_mask.shape)}")
-            pad = _additive(key_padding_mask, query.dtype).view(N, 1, 1, S)  # (N, 1, 1, S)
-            mask = pad if mask is None else mask + pad
-        return mask
+        return fold_masks(attn_mask, key_padding_mask, N, self.num_heads, L, S, query.dtype)
 
 
 # --8<-- [start:load]

@@ -95,21 +95,27 @@ class MultiHeadAttention(nn.Module):
             )
         if key.size(0) != N:
             raise ValueError(f"query and key must have the same batch size, got {N} and {key.size(0)}")
-        mask = None
-        if attn_mask is not None:
-            check_mask_dtype(attn_mask, "attn_mask")
-            shapes = [(L, S), (N * self.num_heads, L, S)]
-            if tuple(attn_mask.shape) not in shapes:
-                raise ValueError(f"attn_mask must have shape {shapes[0]} or {shapes[1]}, got {tuple(attn_mask.shape)}")
-            mask = _additive(attn_mask, query.dtype)
-            mask = mask.view(N, self.num_heads, L, S) if mask.dim() == 3 else mask  # (N, h, L, S) or (L, S)
-        if key_padding_mask is not None:
-            check_mask_dtype(key_padding_mask, "key_padding_mask")
-            if tuple(key_padding_mask.shape) != (N, S):
-                raise ValueError(f"key_padding_mask must have shape (N, S) = {(N, S)}, got {tuple(key_padding_mask.shape)}")
-            pad = _additive(key_padding_mask, query.dtype).view(N, 1, 1, S)  # (N, 1, 1, S)
-            mask = pad if mask is None else mask + pad
-        return mask
+        return fold_masks(attn_mask, key_padding_mask, N, self.num_heads, L, S, query.dtype)
+
+
+def fold_masks(attn_mask: Tensor | None, key_padding_mask: Tensor | None, N: int, num_heads: int,
+               L: int, S: int, dtype: torch.dtype) -> Tensor | None:
+    """Check nn.MultiheadAttention-style masks and fold them into one additive mask, (N, h, L, S) or (L, S)."""
+    mask = None
+    if attn_mask is not None:
+        check_mask_dtype(attn_mask, "attn_mask")
+        shapes = [(L, S), (N * num_heads, L, S)]
+        if tuple(attn_mask.shape) not in shapes:
+            raise ValueError(f"attn_mask must have shape {shapes[0]} or {shapes[1]}, got {tuple(attn_mask.shape)}")
+        mask = _additive(attn_mask, dtype)
+        mask = mask.view(N, num_heads, L, S) if mask.dim() == 3 else mask  # (N, h, L, S) or (L, S)
+    if key_padding_mask is not None:
+        check_mask_dtype(key_padding_mask, "key_padding_mask")
+        if tuple(key_padding_mask.shape) != (N, S):
+            raise ValueError(f"key_padding_mask must have shape (N, S) = {(N, S)}, got {tuple(key_padding_mask.shape)}")
+        pad = _additive(key_padding_mask, dtype).view(N, 1, 1, S)  # (N, 1, 1, S)
+        mask = pad if mask is None else mask + pad
+    return mask
 
 
 # --8<-- [start:load_from_torch]
