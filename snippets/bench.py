@@ -104,8 +104,8 @@ def make_impls(N: int, L: int, d_model: int, num_heads: int, seed: int = 0) -> d
 
     return {
         "scratch": no_grad(lambda: scratch(x, x, x)),  # always builds (N, h, L, L) weights
-        "mha_default": no_grad(lambda: official(x, x, x)),  # need_weights=True: averaged weights
-        "mha_no_weights": no_grad(lambda: training(x, x, x, need_weights=False)),  # SDPA inside
+        "mha_default": no_grad(lambda: official(x, x, x)),  # fast path too, also returns averaged weights
+        "mha_no_weights": no_grad(lambda: training(x, x, x, need_weights=False)),  # Python path, SDPA inside
         "mha_fastpath": no_grad(lambda: official(x, x, x, need_weights=False)),  # (1)!
         "fast": no_grad(lambda: fast(x, x, x)),
     }
@@ -259,7 +259,7 @@ def flop_table(lang: str, lengths: Sequence[int] = FULL["lengths"], N: int = 1, 
     """Where the work goes as L grows: projections (linear in L) vs attention (quadratic), and the weights' size."""
     lang = _lang(lang)
     head = {"zh": ["L", "总 GFLOP", "注意力部分占比", "N·h·L² 权重 (MiB)"],
-            "en": ["L", "total GFLOP", "share in q kᵀ and weights·v", "N·h·L² weights (MiB)"]}[lang]
+            "en": ["L", "total GFLOP", "share of q kᵀ and weights·v", "N·h·L² weights (MiB)"]}[lang]
     rows = []
     for L in lengths:
         total = attention_flops(N, L, d_model, num_heads)

@@ -145,9 +145,18 @@ def test_impls_agree_and_fast_path_is_taken():
             fn()
         return {e.name for e in prof.events()}
 
+    flash = "aten::_scaled_dot_product_flash_attention_for_cpu"
     assert "aten::_native_multi_head_attention" in ops(impls["mha_fastpath"])
+    assert "aten::_native_multi_head_attention" in ops(impls["mha_default"])  # need_weights is no fast-path condition
     assert "aten::_native_multi_head_attention" not in ops(impls["mha_no_weights"])
-    assert "aten::_scaled_dot_product_flash_attention_for_cpu" in ops(impls["fast"])
+    assert flash in ops(impls["mha_no_weights"]) and flash in ops(impls["fast"])
+    # on CPU the fast path builds the weights with bmm + softmax instead of calling SDPA
+    assert flash not in ops(impls["mha_fastpath"]) and "aten::bmm" in ops(impls["mha_fastpath"])
+    torch.backends.mha.set_fastpath_enabled(False)
+    try:  # with the fast path off, the eval-mode layer goes through SDPA
+        assert flash in ops(impls["mha_fastpath"])
+    finally:
+        torch.backends.mha.set_fastpath_enabled(True)
 
 
 def test_peak_bytes_sees_the_weights_matrix():
