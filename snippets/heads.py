@@ -53,7 +53,7 @@ def per_head_projection_error(d_model: int = 512, num_heads: int = 8, seed: int 
     together = split_heads(m.W_q(x), num_heads)  # (N, h, L, d_k)
     d_k, worst = d_model // num_heads, 0.0
     for i in range(num_heads):
-        W_i = m.W_q.weight[i * d_k:(i + 1) * d_k]  # (d_k, E): head i's own projection W_i^Q
+        W_i = m.W_q.weight[i * d_k:(i + 1) * d_k]  # (d_k, E): head i's own projection, (W_i^Q)ᵀ in the paper's notation
         b_i = m.W_q.bias[i * d_k:(i + 1) * d_k]  # (d_k,)
         alone = x @ W_i.T + b_i  # (N, L, d_k)
         worst = max(worst, (alone - together[:, i]).abs().max().item())
