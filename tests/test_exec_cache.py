@@ -53,8 +53,21 @@ def test_sessions_always_run(hook, tmp_path):
     assert ran.read_text() == "xx"
 
 
-def test_changing_snippets_changes_the_key(hook, tmp_path):
+def test_a_new_cached_result_changes_the_key(hook, tmp_path):
     before = hook._fingerprint(tmp_path / "cache")
     (tmp_path / "cache" / "joblib" / "f" / "abc").mkdir(parents=True)
     (tmp_path / "cache" / "joblib" / "f" / "abc" / "output.pkl").write_bytes(b"")
     assert hook._fingerprint(tmp_path / "cache") != before
+
+
+def test_a_new_build_benchmark_changes_the_key(hook, tmp_path, monkeypatch):
+    """The performance page prints .cache/buildbench.json: a new run must not show the old table."""
+    import snippets.buildbench
+
+    results = tmp_path / "buildbench.json"
+    monkeypatch.setattr(snippets.buildbench, "RESULTS", results)
+    missing = hook._fingerprint(tmp_path / "cache")
+    results.write_text('{"date": "2026-01-01"}')
+    first = hook._fingerprint(tmp_path / "cache")
+    results.write_text('{"date": "2026-01-02"}')
+    assert len({missing, first, hook._fingerprint(tmp_path / "cache")}) == 3

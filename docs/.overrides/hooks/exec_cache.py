@@ -1,8 +1,8 @@
 """Build hook: a warm build reuses each executed code block's output instead of running it again.
 
 markdown-exec runs every `exec="1"` block on every build, in both languages. Most of that work is
-pure: the output depends only on the block's code, the `snippets` package, the pinned packages and
-what the on-disk result cache (joblib, training runs) holds. This hook wraps markdown-exec's Python
+pure: the output depends only on the block's code, the `snippets` package, the pinned packages,
+what the on-disk result cache (joblib, training runs) holds and the build benchmark's results file. This hook wraps markdown-exec's Python
 runner with a disk cache keyed by exactly those inputs, so editing a snippet or a block, changing
 a pin, or adding a cached result re-runs the blocks; nothing else does.
 
@@ -34,6 +34,11 @@ def _fingerprint(cache_dir: Path) -> str:
     # New or removed results in the result cache (e.g. a full benchmark sweep run by hand).
     for out in sorted((cache_dir / "joblib").rglob("output.pkl")):
         h.update(out.relative_to(cache_dir).as_posix().encode())
+    # Results that blocks read from outside that cache (the build benchmark's latest run).
+    from snippets.buildbench import RESULTS
+
+    if RESULTS.is_file():
+        h.update(RESULTS.read_bytes())
     return h.hexdigest()
 
 
