@@ -22,10 +22,11 @@ from torch.utils.flop_counter import FlopCounterMode
 
 from ._checks import check_divisible, check_tensor
 from .attention import causal_mask, scaled_dot_product_attention
+from .heads import param_count
 from .multihead import MultiHeadAttention, merge_heads, split_heads
 
 __all__ = [
-    "projection_rows", "per_head_query_diff", "score_rank_rows", "divisibility_messages",
+    "projection_rows", "score_rank_rows", "divisibility_messages",
     "loop_over_heads", "loop_vs_batched", "self_and_cross_rows", "self_attention_q_ne_k",
     "attention_flops", "head_similarity", "similarity_rows", "head_mask_forward", "PrunedHeads",
     "prune_rows", "row_entropy", "entropy_rows", "mask_convention_maps", "mask_convention_figure",
@@ -82,21 +83,6 @@ def projection_rows(d_model: int = 512, num_heads: int = 8) -> list[tuple[str, t
 # --8<-- [end:projections]
 
 
-def per_head_query_diff(d_model: int = 64, num_heads: int = 8, head: int = 3, seed: int = 0) -> float:
-    """max |x @ W_q^(i)ᵀ - split_heads(W_q(x))[:, i]|: head i projects the whole x, not a slice of x."""
-    m = _layer(d_model, num_heads, seed)
-    if not 0 <= head < num_heads:
-        raise ValueError(f"head must be in [0, {num_heads}), got {head}")
-    d_k = m.d_k
-    x = torch.randn(2, 5, d_model)  # (N, L, E)
-    with torch.no_grad():
-        w_i = m.W_q.weight[head * d_k:(head + 1) * d_k]  # (d_k, E)
-        b_i = m.W_q.bias[head * d_k:(head + 1) * d_k]  # (d_k,)
-        q_i = x @ w_i.T + b_i  # (N, L, d_k), uses all E features of x
-        q_split = split_heads(m.W_q(x), num_heads)[:, head]  # (N, L, d_k)
-    return (q_i - q_split).abs().max().item()
-
-
 # --8<-- [start:score_rank]
 def score_rank_rows(d_model: int = 64, heads: Sequence[int] = (1, 8), seed: int = 0) -> list[tuple]:
     """Per head, the scores are x M_i xᵀ with M_i = W_q^(i)ᵀ W_k^(i) (E, E): its rank is at most d_k."""
@@ -107,8 +93,7 @@ def score_rank_rows(d_model: int = 64, heads: Sequence[int] = (1, 8), seed: int 
         W_k = m.W_k.weight.detach().double().view(h, m.d_k, d_model)  # (h, d_k, E)
         M = W_q.transpose(1, 2) @ W_k  # (h, E, E), one bilinear form per head
         ranks = torch.linalg.matrix_rank(M).tolist()
-        params = sum(p.numel() for p in m.parameters())
-        rows.append((h, m.d_k, max(ranks), h, f"{params:,}"))
+        rows.append((h, m.d_k, max(ranks), h, f"{param_count(m):,}"))
     return rows
 # --8<-- [end:score_rank]
 
@@ -288,9 +273,8 @@ def prune_rows(lang: str = "zh", d_model: int = 64, num_heads: int = 8, seed: in
     small = PrunedHeads(m, keep)
     with torch.no_grad():
         diff = (head_mask_forward(m, x, mask) - small(x)).abs().max().item()
-    count = lambda mod: f"{sum(p.numel() for p in mod.parameters()):,}"  # noqa: E731
-    return [(_label("full", lang), num_heads, count(m), "—"),
-            (_label("pruned", lang), small.num_heads, count(small), _fmt(diff))]
+    return [(_label("full", lang), num_heads, f"{param_count(m):,}", "—"),
+            (_label("pruned", lang), small.num_heads, f"{param_count(small):,}", _fmt(diff))]
 
 
 # --8<-- [start:entropy]
@@ -392,7 +376,7 @@ def token_counts(lang: str = "zh", image_size: int = 224, patch: int = 16) -> li
     rows = []
     names = ("每个像素一个 token", f"每个 {patch}×{patch} 块一个 token") if lang == "zh" else (
         "one token per pixel", f"one token per {patch}×{patch} patch")
-    for name, T in zip(names, (image_size * image_size, (image_size // patch) ** 2)):
+    for name, T in zip(names, (image_size * image_size, (image_size // patch) ** 2), strict=True):
         rows.append((name, f"{T:,}", f"{T * T:,}"))
     return rows
 

@@ -8,11 +8,12 @@
 from __future__ import annotations
 
 import torch
+
 from ._checks import check_divisible
 from .attention import scaled_dot_product_attention
 from .multihead import MultiHeadAttention, split_heads
 
-__all__ = ["one_head_vs_two", "fetched_table", "per_head_projection_error", "parameter_table"]
+__all__ = ["one_head_vs_two", "fetched_table", "per_head_projection_error", "parameter_table", "param_count"]
 
 
 # --8<-- [start:one_head_vs_two]
@@ -61,7 +62,10 @@ def per_head_projection_error(d_model: int = 512, num_heads: int = 8, seed: int 
 # --8<-- [end:per_head_projection]
 
 
-def _param_count(module: torch.nn.Module) -> int:
+def param_count(module: torch.nn.Module) -> int:
+    """Number of parameters of a module."""
+    if not isinstance(module, torch.nn.Module):
+        raise ValueError(f"module must be a torch.nn.Module, got {type(module).__name__}")
     return sum(p.numel() for p in module.parameters())
 
 
@@ -69,7 +73,7 @@ def parameter_table(d_model: int = 512, heads: tuple[int, ...] = (1, 2, 4, 8, 16
     """(h, d_k, parameters of the layer, attention distributions per query) for each head count."""
     for h in heads:
         check_divisible(d_model, h)
-    return [(h, d_model // h, _param_count(MultiHeadAttention(d_model, h)), h) for h in heads]
+    return [(h, d_model // h, param_count(MultiHeadAttention(d_model, h)), h) for h in heads]
 
 
 def fetched_table(result: dict) -> list[tuple[str, str, str, str]]:

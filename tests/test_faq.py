@@ -32,12 +32,6 @@ def test_projection_rows_show_per_head_blocks_of_d_model_by_d_k():
     assert rows["out_proj.weight.view(E, h, d_k)[:, i]"] == (96, 16)
 
 
-def test_head_uses_all_input_features():
-    assert faq.per_head_query_diff(d_model=64, num_heads=8, head=3) < 1e-5
-    with pytest.raises(ValueError, match=r"head must be in \[0, 8\), got 8"):
-        faq.per_head_query_diff(d_model=64, num_heads=8, head=8)
-
-
 def test_score_rank_is_bounded_by_d_k_and_params_are_equal():
     (h1, dk1, r1, n1, p1), (h8, dk8, r8, n8, p8) = faq.score_rank_rows(d_model=64, heads=(1, 8))
     assert (h1, dk1, r1, n1) == (1, 64, 64, 1)

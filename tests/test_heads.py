@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from snippets.heads import fetched_table, one_head_vs_two, parameter_table, per_head_projection_error
+from snippets.heads import fetched_table, one_head_vs_two, param_count, parameter_table, per_head_projection_error
 from snippets.logline import log_tokens
 from snippets.tables import check_rows, rounded
 
@@ -36,3 +36,9 @@ def test_parameter_count_does_not_depend_on_heads():
 def test_print_helpers():
     assert rounded(torch.tensor([0.12345, 2.0])) == [0.123, 2.0]
     assert check_rows([("x", 3e-7, True)]) == [("x", "3.0e-07", "✅")]
+
+
+def test_param_count_counts_every_parameter():
+    assert param_count(torch.nn.Linear(4, 3)) == 4 * 3 + 3
+    with pytest.raises(ValueError, match="module must be a torch.nn.Module, got list"):
+        param_count([])

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..figures import heatmap_grid, svg_figure
-from ..multihead import MultiHeadAttention
+from ..heads import parameter_table
 from .analysis import ablation, attention_maps, pruning, specialisation
 from .task import EVENTS, OFFSETS, event_names, make_batch
 
@@ -114,7 +114,7 @@ def sweep_figure(runs: list[dict], xlabel: str, acc_label: str, loss_label: str,
             vals = [np.array([r[key] * (100 if key == "accuracy" else 1) for r in groups[h]]) for h in hs]
             ax.fill_between(hs, [v.min() for v in vals], [v.max() for v in vals], color="C0", alpha=0.2,
                             linewidth=0, label=legend[2])
-            for i, (h, v) in enumerate(zip(hs, vals)):
+            for i, (h, v) in enumerate(zip(hs, vals, strict=True)):
                 ax.scatter([h] * len(v), v, s=12, color="C1", zorder=3, label=legend[1] if i == 0 else None)
             ax.plot(hs, [v.mean() for v in vals], "o-", color="C0", zorder=4, label=legend[0])
             ax.set_xscale("log", base=2)
@@ -136,11 +136,7 @@ def width_rows(d_model: int = 512, heads: Sequence[int] = (1, 8, 64)) -> list[li
     >>> width_rows(512, (1, 8))[1]
     [8, 64, 512, 1050624, 8]
     """
-    rows = []
-    for h in heads:
-        layer = MultiHeadAttention(d_model, h)
-        rows.append([h, d_model // h, h * (d_model // h), sum(p.numel() for p in layer.parameters()), h])
-    return rows
+    return [[h, d_k, h * d_k, params, n] for h, d_k, params, n in parameter_table(d_model, tuple(heads))]
 
 
 def vaswani_rows(runs: list[dict]) -> list[list[str]]:
@@ -161,7 +157,7 @@ def share_rows(run: dict, head_label: str = "{}", none: str = "—") -> list[lis
     """Head × offset table: share at each offset, the rest elsewhere, and the head's role."""
     shares, roles = specialisation(run)
     return [[head_label.format(i), *[_pct(float(v)) for v in s], _pct(1 - float(s.sum())), fmt_offset(r, none)]
-            for i, (s, r) in enumerate(zip(shares, roles))]
+            for i, (s, r) in enumerate(zip(shares, roles, strict=True))]
 
 
 def role_rows(runs: list[dict], none: str = "—") -> list[list[object]]:
