@@ -251,7 +251,7 @@ def machine_table(lang: str, result: dict | None = None) -> str:
     keys = {"zh": ["CPU 型号", "CPU 核数", "基准测试线程数", "SIMD 指令集", "torch 版本", "Python 版本"],
             "en": ["CPU model", "CPU cores", "benchmark threads", "SIMD level", "torch version", "Python version"]}[lang]
     head = {"zh": ["项目", "值"], "en": ["Item", "Value"]}[lang]
-    return md_table(head, list(zip(keys, info.values())))
+    return md_table(head, list(zip(keys, info.values(), strict=True)))
 
 
 def flop_table(lang: str, lengths: Sequence[int] = FULL["lengths"], N: int = 1, d_model: int = 768,
@@ -322,12 +322,13 @@ def memory_slope(result: dict, impl: str) -> float:
 
 
 def _plot(result: dict, lang: str, key: str, ylabel: str, alt: str, caption: str) -> str:
-    from .figures import svg_figure
     import matplotlib.pyplot as plt
+
+    from .figures import svg_figure
 
     def draw():
         fig, ax = plt.subplots(figsize=(6.4, 3.8), layout="constrained")
-        markers = dict(zip(IMPLS, "osD^v"))
+        markers = dict(zip(IMPLS, "osD^v", strict=True))
         for i in IMPLS:
             ys = [_row(result, i, L)[key] for L in result["lengths"]]
             ys = [y * 1e3 for y in ys] if key == "min_s" else [y / 2**20 for y in ys]

@@ -54,7 +54,7 @@ def _clean_svg(svg: str, prefix: str) -> str:
     return svg
 
 
-def svg_figure(draw: Callable[[], "plt.Figure"], alt: str, caption: str | None = None) -> str:
+def svg_figure(draw: Callable[[], plt.Figure], alt: str, caption: str | None = None) -> str:
     """Call draw() under the site's style; return a <figure> with the inline SVG and alt text."""
     if not alt or not alt.strip():
         raise ValueError("alt must be a non-empty description of the figure")

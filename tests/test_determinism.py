@@ -14,7 +14,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from conftest import build_site
 
 

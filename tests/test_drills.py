@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from conftest import ROOT, build_site
 
 LEAVE_OUT_PLUGINS = {"mkdocs-jupyter"}

@@ -5,10 +5,9 @@ from __future__ import annotations
 import importlib.util
 
 import pytest
+from conftest import ROOT
 from markdown_exec._internal.formatters import python as runner
 from markdown_exec._internal.formatters.base import ExecutionError
-
-from conftest import ROOT
 
 
 def append_x(path) -> str:

@@ -5,7 +5,7 @@ import re
 import pytest
 import torch
 
-from snippets.figures import heatmap_grid, head_titles
+from snippets.figures import head_titles, heatmap_grid
 
 
 def test_heatmap_is_deterministic_inline_svg_with_alt_text():

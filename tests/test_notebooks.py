@@ -10,8 +10,8 @@ from pathlib import Path
 
 import nbformat
 import pytest
-
 from conftest import ROOT
+
 from snippets import notebooks as nbs
 
 PAGE = """# Title { #title }
@@ -234,7 +234,7 @@ def test_served_notebooks_are_current_and_clean(built_site):
 
 
 def test_rendered_notebook_pages_in_both_languages(built_site):
-    for (stem, lang), nb in NOTEBOOKS.items():
+    for stem, lang in NOTEBOOKS:
         page = site_dir(built_site, lang) / "notebooks" / stem / "index.html"
         assert page.is_file(), f"{page} not rendered"
         text = page.read_text(encoding="utf-8")
@@ -255,7 +255,7 @@ def test_rendered_notebook_pages_in_both_languages(built_site):
 
 def test_chapter_pages_link_their_notebook(built_site):
     labels = {"zh": ("下载 Notebook", "查看 Notebook"), "en": ("Download notebook", "View notebook")}
-    for (stem, lang), nb in NOTEBOOKS.items():
+    for stem, lang in NOTEBOOKS:
         base = site_dir(built_site, lang)
         page = base / ("index.html" if stem == "index" else f"{stem}/index.html")
         text = page.read_text(encoding="utf-8")

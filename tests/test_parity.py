@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, page_stems
 
 DOCS = ROOT / "docs"
@@ -130,7 +129,7 @@ def outline(text: str) -> Outline:
 def diff_sequence(what: str, zh: list[str], en: list[str]) -> list[str]:
     if zh == en:
         return []
-    for k, (a, b) in enumerate(zip(zh, en)):
+    for k, (a, b) in enumerate(zip(zh, en, strict=False)):
         if a != b:
             return [f"{what} #{k + 1} differ: zh {a!r} vs en {b!r}"]
     longer, lang = (zh, "zh") if len(zh) > len(en) else (en, "en")

@@ -6,8 +6,6 @@ import json
 import re
 from pathlib import Path
 
-import pytest
-
 from conftest import LANGS, ROOT, page_stems
 
 DOCS = ROOT / "docs"

@@ -9,8 +9,8 @@ import torch
 from snippets.multihead import MultiHeadAttention
 from snippets.whatif import analysis, report, train
 from snippets.whatif.analysis import head_roles, heads_off, offset_shares
-from snippets.whatif.report import fmt_offset, width_rows
 from snippets.whatif.model import TimelineModel
+from snippets.whatif.report import fmt_offset, width_rows
 from snippets.whatif.task import EVENTS, IGNORE, OFFSETS, SEQ_LEN, make_batch
 
 

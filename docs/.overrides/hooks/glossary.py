@@ -14,7 +14,6 @@ import re
 from markdown import Extension
 from markdown.extensions.abbr import AbbrTreeprocessor
 
-
 SKIP = {"h1", "h2", "h3", "h4", "h5", "h6"}  # headings stay plain: they also feed the table of contents
 
 
