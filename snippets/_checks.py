@@ -6,6 +6,11 @@ import torch
 from torch import Tensor
 
 
+def check_positive_int(value: object, name: str) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+
+
 def check_divisible(d_model: int, num_heads: int) -> None:
     if not isinstance(num_heads, int) or num_heads < 1:
         raise ValueError(f"num_heads must be a positive integer, got {num_heads!r}")

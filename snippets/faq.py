@@ -20,7 +20,7 @@ from torch import Tensor, nn
 from torch.nn.attention import SDPBackend, sdpa_kernel
 from torch.utils.flop_counter import FlopCounterMode
 
-from ._checks import check_divisible, check_tensor
+from ._checks import check_divisible, check_positive_int, check_tensor
 from .attention import causal_mask, scaled_dot_product_attention
 from .heads import param_count
 from .multihead import MultiHeadAttention, merge_heads, split_heads
@@ -100,6 +100,8 @@ def score_rank_rows(d_model: int = 64, heads: Sequence[int] = (1, 8), seed: int 
 
 def divisibility_messages(d_model: int = 10, num_heads: int = 3) -> list[tuple[str, str, str]]:
     """The error each implementation raises when d_model is not a multiple of num_heads."""
+    check_positive_int(d_model, "d_model")
+    check_positive_int(num_heads, "num_heads")
     if d_model % num_heads == 0:
         raise ValueError(f"expected d_model not divisible by num_heads, got {d_model} and {num_heads}")
     rows = []
@@ -228,6 +230,7 @@ def similarity_rows(lang: str = "zh", d_model: int = 64, num_heads: int = 8, L: 
 def head_mask_forward(m: MultiHeadAttention, x: Tensor, head_mask: Tensor) -> Tensor:
     """Self-attention with head i's output multiplied by head_mask[i] before W_o; (N, L, E)."""
     check_tensor(x, "x", 3)
+    check_tensor(head_mask, "head_mask", 1)
     if tuple(head_mask.shape) != (m.num_heads,):
         raise ValueError(f"head_mask must have shape ({m.num_heads},), got {tuple(head_mask.shape)}")
     q, k, v = (split_heads(W(x), m.num_heads) for W in (m.W_q, m.W_k, m.W_v))  # (N, h, L, d_k)
@@ -353,6 +356,9 @@ def default_weight_shapes(d_model: int = 64, num_heads: int = 8, L: int = 5, S: 
 def patch_sequence_rows(image_size: int = 32, patch: int = 8, channels: int = 3, d_model: int = 64,
                         num_heads: int = 4, seed: int = 0) -> list[tuple[str, tuple[int, ...]]]:
     """ViT-style: cut an image into patches, embed each patch as one token, attend over patches."""
+    check_positive_int(image_size, "image_size")
+    check_positive_int(patch, "patch")
+    check_divisible(d_model, num_heads)
     if image_size % patch:
         raise ValueError(f"image_size must be a multiple of patch, got {image_size} and {patch}")
     torch.manual_seed(seed)
@@ -371,6 +377,8 @@ def patch_sequence_rows(image_size: int = 32, patch: int = 8, channels: int = 3,
 def token_counts(lang: str = "zh", image_size: int = 224, patch: int = 16) -> list[tuple]:
     """Tokens, and attention-weight entries per head, if every pixel or every patch is a token."""
     _check_lang(lang)
+    check_positive_int(image_size, "image_size")
+    check_positive_int(patch, "patch")
     if image_size % patch:
         raise ValueError(f"image_size must be a multiple of patch, got {image_size} and {patch}")
     rows = []
@@ -439,6 +447,8 @@ def config_rows(lang: str = "zh") -> list[tuple]:
 def gqa_rows(num_heads: int = 8, kv_heads: Sequence[int] = (8, 4, 2, 1), d_k: int = 16, L: int = 10,
              seed: int = 0) -> list[tuple]:
     """g K/V heads shared by groups of h/g query heads: SDPA's enable_gqa vs repeating K and V."""
+    for name, value in (("num_heads", num_heads), ("d_k", d_k), ("L", L), *(("kv_heads", g) for g in kv_heads)):
+        check_positive_int(value, name)
     g_gen = torch.Generator().manual_seed(seed)
     q = torch.randn(1, num_heads, L, d_k, generator=g_gen)  # (N, h, L, d_k)
     rows = []
@@ -460,6 +470,9 @@ def gqa_rows(num_heads: int = 8, kv_heads: Sequence[int] = (8, 4, 2, 1), d_k: in
 def kv_cache_rows(layers: int = 96, num_heads: int = 96, d_k: int = 128, L: int = 2048,
                   kv_heads: Sequence[int] = (96, 8, 1), bytes_per: int = 2) -> list[tuple]:
     """KV cache of one sequence: 2 (K and V) × layers × g × d_k × L values."""
+    for name, value in (("layers", layers), ("num_heads", num_heads), ("d_k", d_k), ("L", L),
+                        ("bytes_per", bytes_per), *(("kv_heads", g) for g in kv_heads)):
+        check_positive_int(value, name)
     rows = []
     for g in kv_heads:
         if num_heads % g:

@@ -20,6 +20,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from ._checks import check_positive_int  # noqa: E402
+
 __all__ = ["svg_figure", "heatmap_grid", "head_titles", "FG"]
 
 FG = "#010203"  # placeholder foreground colour, replaced by currentColor in the SVG
@@ -92,8 +94,7 @@ def heatmap_grid(weights, row_labels: Sequence[str], col_labels: Sequence[str] |
         )
     if titles is not None and len(titles) != h:
         raise ValueError(f"expected {h} titles (one per map), got {len(titles)}")
-    if not isinstance(ncols, int) or ncols < 1:
-        raise ValueError(f"ncols must be a positive integer, got {ncols!r}")
+    check_positive_int(ncols, "ncols")
     ncols = min(ncols, h)
     nrows = -(-h // ncols)
     vmax = float(w.max()) if vmax is None else vmax
@@ -122,8 +123,7 @@ def head_titles(num_heads: int, template: str) -> list[str]:
     >>> head_titles(3, "head {}")
     ['head 0', 'head 1', 'head 2']
     """
-    if not isinstance(num_heads, int) or num_heads < 1:
-        raise ValueError(f"num_heads must be a positive integer, got {num_heads!r}")
+    check_positive_int(num_heads, "num_heads")
     if "{}" not in template:
         raise ValueError(f"template must contain '{{}}' for the head index, got {template!r}")
     return [template.format(i) for i in range(num_heads)]

@@ -99,6 +99,7 @@ def shape_trace(x: Tensor, num_heads: int) -> list[tuple[str, tuple[int, ...]]]:
 def dropout_row_sums(x: Tensor, num_heads: int = 8, p: float = 0.1, seed: int = 0) -> tuple[Tensor, Tensor]:
     """Row sums of the returned weights with dropout=p, in train() and in eval() mode."""
     check_tensor(x, "x", 3)
+    check_divisible(x.size(-1), num_heads)
     if not 0.0 <= p < 1.0:
         raise ValueError(f"p must be in [0, 1), got {p}")
     torch.manual_seed(seed)

@@ -48,6 +48,8 @@ def test_divisibility_messages():
     assert rows[1][1] == "ValueError" and "10 % 3 = 1" in rows[1][2]
     with pytest.raises(ValueError, match="expected d_model not divisible"):
         faq.divisibility_messages(d_model=12, num_heads=3)
+    with pytest.raises(ValueError, match="num_heads must be a positive integer, got 0"):
+        faq.divisibility_messages(d_model=12, num_heads=0)
 
 
 # Q5 -------------------------------------------------------------------------------------
@@ -118,6 +120,8 @@ def test_head_mask_of_ones_is_the_layer():
         assert_close(faq.head_mask_forward(m, x, torch.ones(4, dtype=torch.float64)), m(x, x, x)[0])
     with pytest.raises(ValueError, match=r"head_mask must have shape \(4,\), got \(3,\)"):
         faq.head_mask_forward(m, x, torch.ones(3))
+    with pytest.raises(ValueError, match="head_mask must be a torch.Tensor, got list"):
+        faq.head_mask_forward(m, x, [1.0] * 4)
 
 
 def test_pruned_heads_equal_masked_heads():
@@ -218,6 +222,19 @@ def test_gqa_matches_repeated_kv():
     assert [r[4] for r in rows] == [256, 128, 32]
     with pytest.raises(ValueError, match="num_heads must be a multiple of each kv_heads value, got 8 and 3"):
         faq.gqa_rows(num_heads=8, kv_heads=(3,))
+    with pytest.raises(ValueError, match="kv_heads must be a positive integer, got 0"):
+        faq.gqa_rows(num_heads=8, kv_heads=(0,))
+
+
+def test_sizes_must_be_positive():
+    with pytest.raises(ValueError, match="kv_heads must be a positive integer, got 0"):
+        faq.kv_cache_rows(kv_heads=(0,))
+    with pytest.raises(ValueError, match="layers must be a positive integer, got -1"):
+        faq.kv_cache_rows(layers=-1)
+    with pytest.raises(ValueError, match="patch must be a positive integer, got 0"):
+        faq.token_counts("en", patch=0)
+    with pytest.raises(ValueError, match="patch must be a positive integer, got 0"):
+        faq.patch_sequence_rows(patch=0)
 
 
 def test_kv_cache_rows():

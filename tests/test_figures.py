@@ -49,3 +49,7 @@ def test_heatmap_errors(kwargs, message):
 def test_head_titles_errors():
     with pytest.raises(ValueError, match="template must contain"):
         head_titles(2, "head")
+    with pytest.raises(ValueError, match="num_heads must be a positive integer, got 0"):
+        head_titles(0, "head {}")
+    with pytest.raises(ValueError, match="num_heads must be a positive integer, got True"):
+        head_titles(True, "head {}")

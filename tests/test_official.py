@@ -38,6 +38,8 @@ def test_dropout_breaks_row_sums_only_in_train_mode():
     assert (train_sums - 1).abs().max() > 0.05
     with pytest.raises(ValueError, match=r"p must be in \[0, 1\), got 1.5"):
         dropout_row_sums(torch.randn(1, 4, 8), num_heads=2, p=1.5)
+    with pytest.raises(ValueError, match="d_model must be divisible by num_heads: got d_model=8, num_heads=3"):
+        dropout_row_sums(torch.randn(1, 4, 8), num_heads=3)
 
 
 def test_logline_tokens_and_embedding():
