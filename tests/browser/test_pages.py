@@ -76,6 +76,7 @@ def test_pages_outside_docs(page, page_log, server_url, built_site):
     too. They are opened a few tabs at a time, so their waits for a quiet network overlap."""
     known = {page_path(stem, lang) for stem, lang in source_pages()}
     extra = [p for p in built_pages(built_site) if p not in known]
+    assert extra, "expected generated pages (the rendered notebooks) besides the docs/ pages"
     for start in range(0, len(extra), TABS):
         tabs = []
         for path in extra[start : start + TABS]:
