@@ -20,8 +20,9 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from ._checks import check_divisible, check_tensor
-from .attention import scaled_dot_product_attention
-from .multihead import _additive, fold_masks, merge_heads
+from .attention import causal_mask, scaled_dot_product_attention
+from .multihead import MultiHeadAttention, _additive, fold_masks, load_from_torch, merge_heads
+from .tables import check_rows
 
 __all__ = ["FastMultiHeadAttention", "load_fast_from_torch", "equivalence_report"]
 
@@ -134,9 +135,6 @@ def equivalence_report(d_model: int = 64, num_heads: int = 8, N: int = 2, L: int
                        seed: int = 0, tol: float = 1e-6) -> list[tuple[str, str, str, str]]:
     """Ours against nn.MultiheadAttention and the from-scratch version on shared weights:
     table rows (case, reference, max |difference|, ✅ if within tol else ❌)."""
-    from .attention import causal_mask
-    from .multihead import MultiHeadAttention, load_from_torch
-
     check_divisible(d_model, num_heads)
     torch.manual_seed(seed)
     official = nn.MultiheadAttention(d_model, num_heads, batch_first=True).eval()
@@ -163,5 +161,5 @@ def equivalence_report(d_model: int = 64, num_heads: int = 8, N: int = 2, L: int
     with torch.no_grad():
         for case, ref, ours, theirs in cases:
             diff = (ours() - theirs()).abs().max().item()
-            rows.append((case, ref, f"{diff:.1e}", "✅" if diff <= tol else "❌"))
-    return rows
+            rows.append((case, ref, diff, diff <= tol))
+    return check_rows(rows)

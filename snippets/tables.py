@@ -39,10 +39,15 @@ def rounded(values, digits: int = 3) -> list[float]:
     return [round(float(v), digits) for v in values]
 
 
-def check_rows(rows) -> list[tuple[str, str, str]]:
-    """(name, max difference, passed) rows as printable cells: '1.2e-07', '✅' / '❌'.
+def check_rows(rows) -> list[tuple[str, ...]]:
+    """(label cells ..., max difference, passed) rows as printable cells: labels, '1.2e-07', '✅' / '❌'.
 
     >>> check_rows([("a", 1.2e-07, True), ("b", 0.5, False)])
     [('a', '1.2e-07', '✅'), ('b', '5.0e-01', '❌')]
+    >>> check_rows([("case", "reference", 0.0, True)])
+    [('case', 'reference', '0.0e+00', '✅')]
     """
-    return [(name, f"{diff:.1e}", "✅" if ok else "❌") for name, diff, ok in rows]
+    for i, row in enumerate(rows):
+        if len(row) < 2:
+            raise ValueError(f"row {i} must end with (max difference, passed), got {row!r}")
+    return [(*labels, f"{diff:.1e}", "✅" if ok else "❌") for *labels, diff, ok in rows]

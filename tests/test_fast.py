@@ -9,7 +9,7 @@ from torch.testing import assert_close
 
 from snippets import bench
 from snippets.attention import causal_mask
-from snippets.fast import FastMultiHeadAttention, load_fast_from_torch
+from snippets.fast import FastMultiHeadAttention, equivalence_report, load_fast_from_torch
 from snippets.multihead import MultiHeadAttention, load_from_torch
 
 E, H = 32, 4
@@ -214,3 +214,15 @@ def test_buildbench_config_and_table():
     assert "| warm ÷ execution off (target ≤ 2) | 1.50 | ✅ met |" in table
     with pytest.raises(ValueError, match="lang must be one of"):
         buildbench.results_table(results, "de")
+
+
+def test_equivalence_report_rows_all_pass():
+    rows = equivalence_report(d_model=32, num_heads=4, tol=1e-6)
+    assert [r[:2] for r in rows] == [
+        ("self-attention", "nn.MultiheadAttention"), ("self-attention", "from scratch"),
+        ("is_causal=True vs causal attn_mask", "nn.MultiheadAttention"),
+        ("cross-attention L≠S + key_padding_mask", "nn.MultiheadAttention"),
+        ("need_weights=True, per-head weights", "nn.MultiheadAttention"),
+    ]
+    assert all(float(diff) <= 1e-6 and ok == "✅" for _, _, diff, ok in rows)
+    assert equivalence_report(d_model=32, num_heads=4, tol=-1.0)[0][3] == "❌"  # the check can fail
