@@ -42,8 +42,9 @@ class FastMultiHeadAttention(nn.Module):
 
     def forward(self, query, key, value, attn_mask=None, key_padding_mask=None,
                 need_weights=False, average_attn_weights=True, is_causal=False):
-        if not self.batch_first:  # (L, N, E) -> (N, L, E)
-            query, key, value = (t.transpose(0, 1) for t in (query, key, value))
+        if not self.batch_first:  # (L, N, E) -> (N, L, E); self-attention's one tensor stays one tensor
+            seq_first = {id(t): t.transpose(0, 1) for t in (query, key, value)}
+            query, key, value = seq_first[id(query)], seq_first[id(key)], seq_first[id(value)]
         mask = self._mask(query, key, value, attn_mask, key_padding_mask, is_causal)  # (N, h, L, S) or None
         q, k, v = self._project(query, key, value)  # each (N, h, ·, d_k)
         flag_only = is_causal and mask is None and not need_weights  # SDPA can skip future blocks itself

@@ -226,3 +226,16 @@ def test_equivalence_report_rows_all_pass():
     ]
     assert all(float(diff) <= 1e-6 and ok == "✅" for _, _, diff, ok in rows)
     assert equivalence_report(d_model=32, num_heads=4, tol=-1.0)[0][3] == "❌"  # the check can fail
+
+
+@pytest.mark.parametrize("batch_first", [True, False])
+def test_self_attention_takes_the_fused_projection(batch_first):
+    """x, x, x is projected by one (3E, E) matmul also when batch_first=False."""
+    fast = FastMultiHeadAttention(16, 4, batch_first=batch_first).eval()
+    calls = []
+    fast.in_proj.register_forward_hook(lambda *args: calls.append(1))
+    x = torch.randn(3, 2, 16)
+    fast(x, x, x)
+    assert len(calls) == 1
+    fast(x, x.clone(), x)  # separate tensors: three projections with slices of the same weight
+    assert len(calls) == 1
