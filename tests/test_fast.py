@@ -239,3 +239,14 @@ def test_self_attention_takes_the_fused_projection(batch_first):
     assert len(calls) == 1
     fast(x, x.clone(), x)  # separate tensors: three projections with slices of the same weight
     assert len(calls) == 1
+
+
+def test_sequence_first_matches_official():
+    torch.manual_seed(0)
+    official = nn.MultiheadAttention(16, 4, batch_first=False).eval()
+    fast = load_fast_from_torch(FastMultiHeadAttention(16, 4, batch_first=False), official).eval()
+    x, mem = torch.randn(5, 2, 16), torch.randn(7, 2, 16)  # (L, N, E), (S, N, E)
+    with torch.no_grad():
+        assert_close(fast(x, x, x)[0], official(x, x, x, need_weights=False)[0])
+        assert_close(fast(x, mem, mem)[0], official(x, mem, mem, need_weights=False)[0])
+        assert fast(x, mem, mem)[0].shape == (5, 2, 16)
