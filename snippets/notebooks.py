@@ -404,8 +404,11 @@ def dependencies(nb, root: Path = ROOT) -> list[str]:
 
 
 def cache_key(nb, root: Path = ROOT) -> str:
-    """Hash of the notebook and of every snippet file it depends on, and of the pinned requirements."""
+    """Hash of the notebook, every snippet file it depends on, the pinned requirements and which results exist."""
+    from .cache import results_fingerprint
+
     h = hashlib.sha256(json.dumps(nb, sort_keys=True).encode())
+    h.update(results_fingerprint().encode())
     for f in dependencies(nb, root) + ["requirements.txt"]:
         if (root / f).is_file():
             h.update(f.encode() + b"\0" + (root / f).read_bytes() + b"\0")

@@ -167,6 +167,23 @@ def test_cache_key_follows_the_snippets_a_notebook_uses(tmp_path):
     assert nbs.cache_key(nb, tmp_path) == before
 
 
+def test_cache_key_follows_the_results_that_exist(tmp_path, monkeypatch):
+    """A notebook printing cached results re-runs when one appears (e.g. a full sweep or build benchmark run by hand)."""
+    import snippets.buildbench
+    import snippets.cache
+
+    monkeypatch.setattr(snippets.cache, "CACHE_DIR", tmp_path / "cache")
+    monkeypatch.setattr(snippets.buildbench, "RESULTS", tmp_path / "buildbench.json")
+    nb = NOTEBOOKS["lab/performance", "en"]
+    before = nbs.cache_key(nb)
+    result = tmp_path / "cache" / "joblib" / "snippets" / "bench" / "sweep" / "abc" / "output.pkl"
+    result.parent.mkdir(parents=True)
+    result.write_bytes(b"")
+    with_result = nbs.cache_key(nb)
+    (tmp_path / "buildbench.json").write_text('{"date": "2026-01-01"}')
+    assert len({before, with_result, nbs.cache_key(nb)}) == 3
+
+
 def test_check_reports_missing_and_stale_notebooks(tmp_path, capsys):
     assert nbs.main(["--check", "--out", str(tmp_path)]) == 1
     assert "missing or out of date" in capsys.readouterr().err

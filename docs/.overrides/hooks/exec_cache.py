@@ -31,14 +31,9 @@ def _fingerprint(cache_dir: Path) -> str:
         h.update(path.read_bytes())
     h.update((ROOT / "requirements.txt").read_bytes())
     h.update(sys.version.encode())
-    # New or removed results in the result cache (e.g. a full benchmark sweep run by hand).
-    for out in sorted((cache_dir / "joblib").rglob("output.pkl")):
-        h.update(out.relative_to(cache_dir).as_posix().encode())
-    # Results that blocks read from outside that cache (the build benchmark's latest run).
-    from snippets.buildbench import RESULTS
+    from snippets.cache import results_fingerprint
 
-    if RESULTS.is_file():
-        h.update(RESULTS.read_bytes())
+    h.update(results_fingerprint(cache_dir).encode())  # new or removed results, e.g. a full sweep run by hand
     return h.hexdigest()
 
 
