@@ -75,6 +75,8 @@ def drill_config(tmp: Path) -> Path:
     config["docs_dir"] = str(tmp / "docs")
     config["theme"]["custom_dir"] = str(ROOT / config["theme"]["custom_dir"])
     config["hooks"] = [str(ROOT / h) for h in config.get("hooks", []) if Path(h).name not in LEAVE_OUT_HOOKS]
+    if "watch" in config:  # relative paths would resolve against the temporary config's folder
+        config["watch"] = [str(ROOT / w) for w in config["watch"]]
     plugins = []
     for plugin in config["plugins"]:
         name = plugin if isinstance(plugin, str) else next(iter(plugin))
