@@ -129,10 +129,10 @@ def load_from_torch(mine: MultiHeadAttention, official: nn.MultiheadAttention) -
         )
     if official.in_proj_weight is None:
         raise ValueError("official layer uses separate kdim/vdim projections; expected a packed in_proj_weight")
-    for ours, w in zip((mine.W_q, mine.W_k, mine.W_v), official.in_proj_weight.chunk(3)):
+    for ours, w in zip((mine.W_q, mine.W_k, mine.W_v), official.in_proj_weight.chunk(3), strict=True):
         ours.weight.copy_(w)  # (E, E)
     if official.in_proj_bias is not None:
-        for ours, b in zip((mine.W_q, mine.W_k, mine.W_v), official.in_proj_bias.chunk(3)):
+        for ours, b in zip((mine.W_q, mine.W_k, mine.W_v), official.in_proj_bias.chunk(3), strict=True):
             ours.bias.copy_(b)  # (E,)
     mine.W_o.weight.copy_(official.out_proj.weight)
     if official.out_proj.bias is not None:

@@ -12,7 +12,6 @@ torch.Size([2, 16, 4, 16])
 
 from __future__ import annotations
 
-import torch
 from torch import Tensor, nn
 
 from ..multihead import MultiHeadAttention

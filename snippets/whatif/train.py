@@ -16,6 +16,7 @@ import numpy as np
 import torch
 from torch import Tensor, nn
 
+from .._checks import check_divisible, check_positive_int
 from ..cache import memory
 from .model import D_MODEL, TimelineModel
 from .task import IGNORE, make_batch
@@ -73,11 +74,11 @@ def _train(num_heads: int, seed: int, steps: int, batch_size: int, lr: float, d_
 # --8<-- [end:train]
 
 
-@memory.cache(ignore=["threads"])
+@memory.cache
 def _train_cached(num_heads: int, seed: int, steps: int, batch_size: int, lr: float, d_model: int,
-                  code: str, threads: int = 1) -> dict:
+                  code: str) -> dict:
     old = torch.get_num_threads()
-    torch.set_num_threads(threads)  # a tiny model: one thread is fastest and leaves the other core free
+    torch.set_num_threads(1)  # a tiny model: one thread is fastest and leaves the other core free
     try:
         return _train(num_heads, seed, steps, batch_size, lr, d_model)
     finally:
@@ -87,11 +88,9 @@ def _train_cached(num_heads: int, seed: int, steps: int, batch_size: int, lr: fl
 def train_run(num_heads: int, seed: int, steps: int = 1000, batch_size: int = 64, lr: float = 3e-3,
               d_model: int = D_MODEL) -> dict:
     """Train one model (or read it from the cache): plain floats, lists and numpy arrays."""
-    for name, v in (("num_heads", num_heads), ("steps", steps), ("batch_size", batch_size), ("d_model", d_model)):
-        if not isinstance(v, int) or v < 1:
-            raise ValueError(f"{name} must be a positive integer, got {v!r}")
-    if d_model % num_heads:
-        raise ValueError(f"d_model must be divisible by num_heads: got d_model={d_model}, num_heads={num_heads}")
+    for name, v in (("steps", steps), ("batch_size", batch_size)):
+        check_positive_int(v, name)
+    check_divisible(d_model, num_heads)
     if not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     if not lr > 0:
