@@ -1,9 +1,11 @@
 """Build hook: a Jupyter notebook for every page that has code, in the page's language.
 
 For each page of the language being built (after mkdocs-static-i18n has picked that language's
-files), snippets.notebooks builds the notebook from the page and its snippet includes, and runs
-it top to bottom with nbclient; a notebook whose cells and snippet dependencies have not changed
-since it last ran clean is read from .cache/notebooks/ instead. A failing cell fails the build.
+files), sitebuild.notebooks builds the notebook from the page and its snippet includes, and runs
+it top to bottom with nbclient; a notebook whose cells and code dependencies have not changed
+since it last ran clean is read from the cache (<cache root>/notebooks/) instead. A failing cell
+fails the build. The rendered page's headings get the chapter page's ids, so anchors are the
+same in both languages.
 
 Each notebook is served twice, under the page's language prefix (none for Chinese, en/ for English):
   notebooks/<page>/<name>.<lang>.ipynb  the file to download and open in Jupyter
@@ -20,7 +22,6 @@ from __future__ import annotations
 import html
 import logging
 import re
-import sys
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -28,7 +29,10 @@ from types import SimpleNamespace
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, InclusionLevel
 
-ROOT = Path(__file__).resolve().parents[3]
+from resultcache import cache_root
+from sitebuild import notebooks as nb
+from snippets.i18n import texts
+
 log = logging.getLogger("mkdocs.hooks.notebooks")
 
 
@@ -37,14 +41,6 @@ class NotebookPage(File):
 
     def is_documentation_page(self) -> bool:
         return True
-
-
-def _nb():
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
-    from snippets import notebooks
-
-    return notebooks
 
 
 def _language(config) -> tuple[str, str]:
@@ -63,13 +59,12 @@ def on_config(config):
     if jupyter is not None and jupyter.config.get("cache"):
         i18n = config.plugins.get("i18n")
         lang = (i18n.current_language or i18n.default_language) if i18n else "default"
-        jupyter.config["cache_dir"] = str(ROOT / ".cache" / "mkdocs-jupyter" / lang)
+        jupyter.config["cache_dir"] = str(cache_root() / "mkdocs-jupyter" / lang)
     return config
 
 
 @event_priority(-200)  # after mkdocs-static-i18n's on_files (-100)
 def on_files(files, config):
-    nb = _nb()
     lang, default = _language(config)
     prefix = "" if lang == default else f"{lang}/"
     snippet_options = config.mdx_configs.get("pymdownx.snippets", {})
@@ -104,6 +99,7 @@ def on_files(files, config):
             for code in nb.LANGS
         }
         view.notebook_of, view.download, view.stylesheet = page, download, stylesheet
+        view.heading_ids = nb.heading_ids(notebook)
         page.notebook = SimpleNamespace(download=download, view=view)
         files.append(download)
         files.append(view)
@@ -121,7 +117,7 @@ def on_page_markdown(markdown, page, config, files):
         return markdown
     if notebook is None:
         return markdown
-    text = _nb().TEXT[_language(config)[0]]
+    text = texts(_language(config)[0], "notebooks")
     up = "../" * page.file.src_uri.count("/")
     links = (
         f'[{text["download"]}]({up}{notebook.download.src_uri}){{ .md-button .notebook-link '
@@ -169,6 +165,40 @@ _HEADING = re.compile(r"(<h[1-6][^>]*>)(.*?)(</h[1-6]>)", re.S)
 _MATH = re.compile(r"\$([^$<]+)\$")
 
 
+_ID = re.compile(r'\bid="[^"]*"')
+_HREF = re.compile(r'href="#[^"]*"')
+
+
+def _toc_items(items):
+    for item in items:
+        yield item
+        yield from _toc_items(item.children)
+
+
+def _page_ids(html_text: str, page) -> str:
+    """Give the notebook's headings (and its table of contents) the chapter page's ids, in order.
+
+    nbconvert derives ids from the heading text, which differs between languages; the page's
+    { #id } are the same in both, so the language switcher keeps the reader's place.
+    """
+    ids = page.file.heading_ids
+    head, wrapper, body = html_text.partition(_WRAPPER)
+    found = _HEADING.findall(body)
+    toc = list(_toc_items(page.toc.items)) if page.toc else []
+    if len(found) != len(ids) or (toc and len(toc) != len(ids)):
+        raise ValueError(f"{page.file.src_uri}: expected {len(ids)} headings with page ids, the rendered notebook "
+                         f"has {len(found)} headings and {len(toc)} table-of-contents entries")
+    new = iter(ids)
+
+    def swap(m):
+        ident = next(new)
+        return _ID.sub(f'id="{ident}"', m.group(1), count=1) + _HREF.sub(f'href="#{ident}"', m.group(2)) + m.group(3)
+
+    for item, ident in zip(toc, ids, strict=False):
+        item.id = ident
+    return head + wrapper + _HEADING.sub(swap, body)
+
+
 def on_page_content(html_text, page, config, files):
     if getattr(page.file, "notebook_of", None) is None:
         return html_text
@@ -192,7 +222,8 @@ def on_page_content(html_text, page, config, files):
         return m.group(1) + _MATH.sub(lambda t: convert(html.unescape(t.group(1))), m.group(2)) + m.group(3)
 
     html_text = _HEADING.sub(math, html_text)
-    text = _nb().TEXT[_language(config)[0]]
+    html_text = _page_ids(html_text, page)
+    text = texts(_language(config)[0], "notebooks")
     chapter = page.file.notebook_of
     back = chapter.url_relative_to(page.file)
     bar = (

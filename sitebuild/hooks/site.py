@@ -1,4 +1,4 @@
-"""Build hooks: make `snippets` importable, render math to MathML at build time, fix the build date.
+"""Build hooks: render math to MathML at build time, fix the build date.
 
 Math is written as $...$ / $$...$$; pymdownx.arithmatex (generic mode) marks it up and this
 hook replaces the marked-up TeX with MathML from latex2mathml, so pages need no script and
@@ -10,10 +10,6 @@ from __future__ import annotations
 import html
 import os
 import re
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[3]
 
 # Reproducible builds: the sitemap's dates and anything else that reads the build date.
 os.environ.setdefault("SOURCE_DATE_EPOCH", "1700000000")
@@ -22,13 +18,6 @@ from latex2mathml.converter import convert  # noqa: E402
 
 _BLOCK = re.compile(r'<div class="arithmatex">\\\[(.*?)\\\]</div>', re.S)
 _INLINE = re.compile(r'<span class="arithmatex">\\\((.*?)\\\)</span>', re.S)
-
-
-def on_config(config):
-    # mkdocs restores sys.path after importing a hook, so add the project root here.
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
-    return config
 
 
 def tex_to_mathml(tex: str, display: str) -> str:

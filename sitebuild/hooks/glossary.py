@@ -1,6 +1,6 @@
 """Glossary tooltips that also work in Chinese text.
 
-The glossary (docs/.overrides/glossary.md) is appended to every page by pymdownx.snippets'
+The glossary (docs/.snippets/glossary.md) is appended to every page by pymdownx.snippets'
 auto_append and read by Python-Markdown's abbr extension. That extension only matches a term
 between regex word boundaries (\\b), and Chinese text has none between characters, so a term
 like 多头注意力 inside a sentence is never found. This hook adds a small extension that swaps in

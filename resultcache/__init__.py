@@ -1,0 +1,194 @@
+"""Where expensive results are kept, and the fingerprint that says when one is stale.
+
+Both wings of the project stand on this small package: the lesson code in ``snippets/`` caches
+its training runs, benchmarks and real-model measurements with it, and the site machinery in
+``sitebuild/`` keys executed code blocks and notebooks with it. It imports neither wing.
+
+One cache root, one environment variable: ``MHA_CACHE_DIR`` (default ``.cache/`` in the
+repository), git-ignored and safe to delete. Inside it:
+
+    joblib/          results of functions decorated with ``memory.cache``
+    markdown-exec/   the output of each executed code block
+    notebooks/       executed chapter notebooks
+    mkdocs-jupyter/  rendered notebook pages
+
+A cached result is keyed by its arguments and by ``fingerprint(...)`` of the code that
+produced it: the source of every project module that code imports, followed transitively, plus
+the versions of the packages it depends on (torch at least) and, for timings, the machine.
+Editing any of those files, upgrading torch, or moving to another CPU computes it again;
+editing a module it does not import leaves it valid.
+
+>>> sorted(module_files(["resultcache"]))
+['resultcache/__init__.py']
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import hashlib
+import importlib.util
+import os
+import platform
+import sys
+from collections.abc import Iterable
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+from joblib import Memory
+
+__all__ = [
+    "ROOT", "PROJECT_PACKAGES", "ENV", "cache_root", "memory", "module_files", "code_imports",
+    "fingerprint", "machine_facts", "results_fingerprint",
+]
+
+ROOT = Path(__file__).resolve().parents[1]
+PROJECT_PACKAGES = ("snippets", "sitebuild", "resultcache")
+ENV = "MHA_CACHE_DIR"
+DEFAULT_PACKAGES = ("torch", "numpy")
+
+
+def cache_root() -> Path:
+    """The one folder holding every cached result: $MHA_CACHE_DIR, else .cache/ in the repository."""
+    return Path(os.environ.get(ENV) or ROOT / ".cache")
+
+
+memory = Memory(cache_root(), verbose=0)  # results under <root>/joblib/
+
+
+def _resolve(name: str, root: Path) -> list[str]:
+    """Files (relative to root) of a dotted project module and of the packages above it."""
+    parts = name.split(".")
+    found = []
+    for k in range(1, len(parts) + 1):
+        for cand in (Path(*parts[:k]).with_suffix(".py"), Path(*parts[:k]) / "__init__.py"):
+            if (root / cand).is_file():
+                found.append(cand.as_posix())
+    return found
+
+
+def _module_of(rel: str) -> str:
+    p = Path(rel).with_suffix("")
+    return ".".join(p.parts[:-1] if p.name == "__init__" else p.parts)
+
+
+def _imported(tree: ast.AST, module: str, is_package: bool) -> list[str]:
+    """Dotted names a module's code imports (each `from x import y` also as x.y: y may be a submodule)."""
+    package = module if is_package else module.rpartition(".")[0]
+    names = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = (importlib.util.resolve_name("." * node.level + (node.module or ""), package)
+                    if node.level else node.module or "")
+            names += [base] + [f"{base}.{a.name}" for a in node.names]
+    return [n for n in names if n.split(".")[0] in PROJECT_PACKAGES]
+
+
+def _closure(start: list[tuple[str, ast.AST, bool]], root: Path) -> list[str]:
+    todo, found = list(start), set()
+    while todo:
+        module, tree, is_package = todo.pop()
+        for name in _imported(tree, module, is_package):
+            for rel in _resolve(name, root):
+                if rel not in found:
+                    found.add(rel)
+                    text = (root / rel).read_text(encoding="utf-8")
+                    todo.append((_module_of(rel), ast.parse(text), rel.endswith("__init__.py")))
+    return sorted(found)
+
+
+def module_files(modules: Iterable[str], root: Path | None = None) -> list[str]:
+    """Project files (relative paths) that importing these dotted modules reads, transitively."""
+    root = ROOT if root is None else Path(root)
+    modules = list(modules)
+    bad = [m for m in modules if not isinstance(m, str) or m.split(".")[0] not in PROJECT_PACKAGES]
+    if bad:
+        raise ValueError(f"expected dotted names of project modules ({', '.join(PROJECT_PACKAGES)}), got {bad!r}")
+    missing = [m for m in modules if not _resolve(m, root)]
+    if missing:
+        raise ValueError(f"expected modules that exist under {root}, found no file for {missing!r}")
+    code = "\n".join(f"import {m}" for m in modules)
+    return _closure([("__main__", ast.parse(code), False)], root)
+
+
+def code_imports(code: str, root: Path | None = None) -> list[str]:
+    """Project files that a piece of code (a page's code block, a notebook's cells) imports, transitively.
+
+    IPython magics (lines starting with %) are ignored.
+    """
+    root = ROOT if root is None else Path(root)
+    source = "\n".join("" if ln.lstrip().startswith("%") else ln for ln in code.splitlines())
+    return _closure([("__main__", ast.parse(source), False)], root)
+
+
+def _cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+@functools.lru_cache(maxsize=None)
+def machine_facts(num_threads: int = 1) -> dict[str, object]:
+    """What a timing depends on besides the code: CPU model, core count, threads used, SIMD level."""
+    import torch
+
+    return {"cpu": _cpu_model(), "cores": os.cpu_count(), "threads": num_threads,
+            "simd": torch.backends.cpu.get_cpu_capability()}
+
+
+def _version(dist: str) -> str:
+    try:
+        return version(dist)
+    except PackageNotFoundError:
+        return "not installed"
+
+
+def fingerprint(modules: Iterable[str] = (), *, code: str | None = None, packages: Iterable[str] = DEFAULT_PACKAGES,
+                machine: bool = False, num_threads: int = 1, extra: Iterable[str] = (),
+                root: Path | None = None) -> str:
+    """The fingerprint of a result: 32 hex digits that change when anything it was computed from changes.
+
+    modules: dotted names of the project modules that produce it (their imports are followed);
+    code: or instead, a piece of code that imports them; packages: installed distributions whose
+    version matters (torch and numpy by default); machine: add machine_facts(num_threads), for
+    timings; extra: any other strings that the result depends on.
+    """
+    root = ROOT if root is None else Path(root)
+    files = set(module_files(modules, root))
+    if code is not None:
+        files |= set(code_imports(code, root))
+    h = hashlib.sha256()
+    for rel in sorted(files):
+        h.update(rel.encode() + b"\0" + (root / rel).read_bytes() + b"\0")
+    for dist in sorted(set(packages)):
+        h.update(f"{dist}=={_version(dist)}\0".encode())
+    h.update(f"python {platform.python_version()}\0".encode())
+    if machine:
+        h.update(repr(sorted(machine_facts(num_threads).items())).encode())
+    for item in extra:
+        h.update(str(item).encode() + b"\0")
+    return h.hexdigest()[:32]
+
+
+def results_fingerprint(root: Path | None = None) -> str:
+    """Which optional results exist: the benchmark sweeps in the cache, and the build benchmark's latest run.
+
+    Code that prints whether such a result is there (page blocks, notebooks) must run again when
+    one is added or removed, e.g. a full benchmark sweep or a build benchmark run by hand. Results
+    that code computes when missing (training runs) are left out: their presence changes no output.
+    """
+    root = cache_root() if root is None else Path(root)
+    h = hashlib.sha256()
+    for out in sorted((root / "joblib" / "snippets" / "bench").rglob("output.pkl")):
+        h.update(out.relative_to(root).as_posix().encode())
+    bench = root / "buildbench.json"
+    if bench.is_file():
+        h.update(bench.read_bytes())
+    return h.hexdigest()
