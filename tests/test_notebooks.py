@@ -11,8 +11,9 @@ from pathlib import Path
 import nbformat
 import pytest
 from conftest import ROOT
+from test_architecture import PATH_HACKS
 
-from snippets import notebooks as nbs
+from sitebuild import notebooks as nbs
 
 PAGE = """# Title { #title }
 
@@ -73,6 +74,7 @@ def test_page_parts_in_page_order():
         ("heading", 2), ("exec", False), ("exec", True),
     ]
     assert [p.text for p in parts if p.kind == "heading"] == ["Title", "First", "Only prose", "Still prose", "Second"]
+    assert [p.id for p in parts if p.kind == "heading"] == ["title", "first", "prose", "still", "second"]
     include = parts[2]
     assert include.text == section_lines(ROOT / "snippets/multihead.py", "split_heads")
     assert include.files == ["snippets/multihead.py"]
@@ -83,22 +85,24 @@ def test_include_cell_is_the_section_with_its_imports():
     nb = nbs.build_notebook(PAGE, "demo", "en", site_url="http://127.0.0.1:8000/")
     code = [c.source for c in nb.cells if c.cell_type == "code"]
     section = section_lines(ROOT / "snippets/multihead.py", "split_heads")
-    assert code[1].endswith(section)
-    assert code[1].split("\n\n\n")[0] == (
+    assert code[0].endswith(section)
+    assert code[0].split("\n\n\n")[0] == (
         "from torch import Tensor\nfrom snippets._checks import check_divisible, check_tensor"
     )
-    # the setup cell comes first; a block whose output the page renders as Markdown prints into a
-    # capture shown as Markdown, and an html block into one shown as HTML
-    assert code[0].endswith("ROOT = use_repo()")
-    assert code[2] == '%%capture printed\nfrom snippets.multihead import split_heads\nprint("hi")'
-    assert code[3] == "from IPython.display import Markdown\n\nMarkdown(printed.stdout)"
-    assert code[4].startswith("%%capture printed\nfrom snippets.tables import md_table")
-    assert code[5] == "from IPython.display import HTML\n\nHTML(printed.stdout)"
+    # no setup cell (the cells import the installed package); a block whose output the page renders
+    # as Markdown prints into a capture shown as Markdown, and an html block into one shown as HTML
+    assert code[1] == '%%capture printed\nfrom snippets.multihead import split_heads\nprint("hi")'
+    assert code[2] == "from IPython.display import Markdown\n\nMarkdown(printed.stdout)"
+    assert code[3].startswith("%%capture printed\nfrom snippets.tables import md_table")
+    assert code[4] == "from IPython.display import HTML\n\nHTML(printed.stdout)"
     # headings without code under them are left out
     md = [c.source for c in nb.cells if c.cell_type == "markdown"]
     assert md[0].startswith("# Title · Notebook\n\nThis is the notebook for “Title”")
     assert "(http://127.0.0.1:8000/en/demo/)" in md[0]
-    assert md[2:] == ["## First", "## Second"]
+    assert md[1:] == ["## First", "## Second"]
+    # the page's heading ids travel with the cells, for the rendered notebook's anchors
+    assert nbs.heading_ids(nb) == ["title", "first", "second"]
+    assert not [hack for hack in PATH_HACKS if hack in json.dumps(nb)]
     assert [c.id for c in nb.cells] == [f"cell-{i}" for i in range(len(nb.cells))]
 
 
@@ -114,7 +118,7 @@ def test_pages_without_code_get_no_notebook():
 
 
 def test_unknown_language_is_rejected():
-    with pytest.raises(ValueError, match=r"lang must be one of \['en', 'zh'\], got 'fr'"):
+    with pytest.raises(ValueError, match=r"lang must be one of \('zh', 'en'\), got 'fr'"):
         nbs.build_notebook(PAGE, "demo", "fr")
 
 
@@ -127,17 +131,6 @@ def test_page_url():
     assert nbs.page_url("article/3-pytorch", "zh", "http://h/") == "http://h/article/3-pytorch/"
     assert nbs.page_url("article/3-pytorch", "en", "http://h/") == "http://h/en/article/3-pytorch/"
     assert nbs.page_url("index", "en", "http://h/") == "http://h/en/"
-
-
-def test_use_repo_finds_the_clone_from_a_subfolder(tmp_path, monkeypatch):
-    monkeypatch.chdir(ROOT)
-    monkeypatch.setattr("sys.path", list(__import__("sys").path))
-    assert nbs.use_repo(ROOT / "docs" / "article") == ROOT
-    assert Path.cwd() == ROOT
-    monkeypatch.setenv("MHA_REPO", str(ROOT / "snippets"))
-    assert nbs.use_repo() == ROOT
-    with pytest.raises(ValueError, match=r"expected a clone of the repository .* at or above .*found none"):
-        nbs.use_repo(tmp_path)
 
 
 def test_every_page_with_code_has_a_notebook_in_each_language():
@@ -156,27 +149,27 @@ def test_cache_key_follows_the_snippets_a_notebook_uses(tmp_path):
     deps = nbs.dependencies(nb)
     used = {"snippets/official.py", "snippets/multihead.py", "snippets/attention.py", "snippets/_checks.py"}
     assert used <= set(deps)
-    assert "snippets/notebooks.py" not in deps and "snippets/bench.py" not in deps
-    shutil.copytree(ROOT / "snippets", tmp_path / "snippets", ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(ROOT / "requirements.txt", tmp_path)
+    assert not [d for d in deps if d.startswith("sitebuild/")] and "snippets/bench.py" not in deps
+    for package in ("snippets", "sitebuild", "resultcache"):
+        shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__"))
     before = nbs.cache_key(nb, tmp_path)
     with open(tmp_path / "snippets/attention.py", "a", encoding="utf-8") as f:
         f.write("\n# changed\n")
     assert nbs.cache_key(nb, tmp_path) != before
     (tmp_path / "snippets/attention.py").write_text((ROOT / "snippets/attention.py").read_text("utf-8"), "utf-8")
     assert nbs.cache_key(nb, tmp_path) == before
+    # the machinery that builds and runs notebooks is not an input of what they print
+    with open(tmp_path / "sitebuild/notebooks/run.py", "a", encoding="utf-8") as f:
+        f.write("\n# changed\n")
+    assert nbs.cache_key(nb, tmp_path) == before
 
 
 def test_cache_key_follows_the_results_that_exist(tmp_path, monkeypatch):
     """A notebook printing cached results re-runs when one appears (e.g. a full sweep or build benchmark run by hand)."""
-    import snippets.buildbench
-    import snippets.cache
-
-    monkeypatch.setattr(snippets.cache, "CACHE_DIR", tmp_path / "cache")
-    monkeypatch.setattr(snippets.buildbench, "RESULTS", tmp_path / "buildbench.json")
+    monkeypatch.setenv("MHA_CACHE_DIR", str(tmp_path))
     nb = NOTEBOOKS["lab/performance", "en"]
     before = nbs.cache_key(nb)
-    result = tmp_path / "cache" / "joblib" / "snippets" / "bench" / "sweep" / "abc" / "output.pkl"
+    result = tmp_path / "joblib" / "snippets" / "bench" / "_sweep_cached" / "abc" / "output.pkl"
     result.parent.mkdir(parents=True)
     result.write_bytes(b"")
     with_result = nbs.cache_key(nb)

@@ -1,0 +1,95 @@
+"""Which imports an included section needs, so that each notebook cell runs on its own."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import importlib.util
+from pathlib import Path
+
+from resultcache import ROOT
+
+from .parse import Part
+
+__all__ = ["module_name", "strip_magics", "bound_names", "free_names", "context_imports", "with_context"]
+
+
+def module_name(path: str) -> str:
+    """'snippets/bert/heads.py' -> 'snippets.bert.heads'."""
+    p = Path(path).with_suffix("")
+    parts = p.parts[:-1] if p.name == "__init__" else p.parts
+    return ".".join(parts)
+
+
+def strip_magics(code: str) -> str:
+    """Code with IPython magic lines (%%capture ...) blanked, so that ast can parse it."""
+    return "\n".join("" if ln.lstrip().startswith("%") else ln for ln in code.splitlines())
+
+
+def bound_names(tree: ast.AST) -> set[str]:
+    """Every name a piece of code binds anywhere (assignments, defs, imports, arguments...)."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            names.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names |= {(a.asname or a.name).split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            names.add(node.name)
+    return names
+
+
+def free_names(code: str) -> list[str]:
+    """Names a piece of code reads but does not bind, builtins excluded, in order of first use."""
+    tree = ast.parse(strip_magics(code))
+    bound = bound_names(tree)
+    seen: dict[str, None] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            if node.id not in bound and not hasattr(builtins, node.id):
+                seen.setdefault(node.id)
+    return list(seen)
+
+
+def context_imports(path: str, names: list[str], root: Path = ROOT) -> str:
+    """Import lines that give names the meaning they have inside the module at path."""
+    module = module_name(path)
+    package = module if path.endswith("__init__.py") else module.rpartition(".")[0]
+    tree = ast.parse((root / path).read_text(encoding="utf-8"))
+    wanted, lines = set(names), []
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            keep = [a for a in node.names if (a.asname or a.name.split(".")[0]) in wanted]
+            if keep:
+                lines.append("import " + ", ".join(a.name + (f" as {a.asname}" if a.asname else "") for a in keep))
+                wanted -= {a.asname or a.name.split(".")[0] for a in keep}
+        elif isinstance(node, ast.ImportFrom) and node.module != "__future__":
+            keep = [a for a in node.names if (a.asname or a.name) in wanted]
+            if keep:
+                source = importlib.util.resolve_name("." * node.level + (node.module or ""), package)
+                lines.append(f"from {source} import "
+                             + ", ".join(a.name + (f" as {a.asname}" if a.asname else "") for a in keep))
+                wanted -= {a.asname or a.name for a in keep}
+    defined = bound_names(ast.Module(body=[n for n in tree.body if not isinstance(n, (ast.Import, ast.ImportFrom))],
+                                     type_ignores=[]))
+    own = [n for n in names if n in wanted and n in defined]
+    if own:
+        lines.append(f"from {module} import {', '.join(own)}")
+    return "\n".join(lines)
+
+
+def with_context(part: Part, defined: set[str], root: Path = ROOT) -> str:
+    """An include's code, preceded by the imports it needs from its module that earlier cells did not bind."""
+    py = [f for f in part.files if f.endswith(".py")]
+    if not py:
+        return part.text
+    header = context_imports(py[0], [n for n in free_names(part.text) if n not in defined], root)
+    future = "from __future__ import annotations" in (root / py[0]).read_text("utf-8")
+    if future and "__future__.annotations" not in defined:
+        header = "from __future__ import annotations\n" + header  # annotations stay unevaluated, as in the module
+        defined.add("__future__.annotations")
+    return f"{header.strip()}\n\n\n{part.text}" if header.strip() else part.text

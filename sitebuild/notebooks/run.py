@@ -1,0 +1,119 @@
+"""Executing a notebook with nbclient, the result cached by content.
+
+A notebook's cache key is the notebook itself plus ``resultcache.fingerprint`` of the code it
+runs: every project module its cells and included snippets import, transitively, and the pinned
+versions. Editing the site machinery (this package included) leaves executed notebooks valid.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import re
+import tempfile
+from pathlib import Path
+
+from resultcache import ROOT, cache_root, code_imports, fingerprint, results_fingerprint
+
+from .imports import module_name, strip_magics
+
+__all__ = ["NotebookError", "dependencies", "cache_key", "execute", "executed_path", "this_python_kernel"]
+
+log = logging.getLogger("mkdocs.hooks.notebooks")
+
+
+def _code(nb) -> str:
+    return "\n".join(strip_magics(c.source) for c in nb.cells if c.cell_type == "code")
+
+
+def dependencies(nb, root: Path = ROOT) -> list[str]:
+    """Project files the notebook's code reads: included files and every module imported, transitively."""
+    files = nb.metadata.get("mha", {}).get("files", [])
+    imports = "\n".join(f"import {module_name(f)}" for f in files if f.endswith(".py"))
+    return sorted(set(code_imports(_code(nb) + "\n" + imports, root)) | {f for f in files if f.endswith(".py")})
+
+
+def cache_key(nb, root: Path = ROOT) -> str:
+    """Hash of the notebook, the fingerprint of the code it runs, and which optional results exist."""
+    files = nb.metadata.get("mha", {}).get("files", [])
+    imports = "\n".join(f"import {module_name(f)}" for f in files if f.endswith(".py"))
+    h = hashlib.sha256(json.dumps(nb, sort_keys=True).encode())
+    h.update(fingerprint(code=_code(nb) + "\n" + imports, root=root).encode())
+    h.update(results_fingerprint().encode())
+    return h.hexdigest()[:32]
+
+
+class NotebookError(RuntimeError):
+    """A notebook cell failed, or its kernel died."""
+
+
+def execute(nb, *, cache: bool = True, timeout: int = 1800, root: Path = ROOT):
+    """Run every cell top to bottom in a fresh kernel (nbclient); return the executed notebook.
+
+    With cache=True a notebook whose cells and dependencies are unchanged since it last ran
+    clean is read from the cache instead of running again.
+    """
+    import nbformat
+
+    if cache:
+        return nbformat.read(executed_path(nb, timeout=timeout, root=root), as_version=4)
+    return _run(nb, timeout, root)
+
+
+def executed_path(nb, *, timeout: int = 1800, root: Path = ROOT) -> Path:
+    """The executed notebook's file in <cache root>/notebooks/, named by cache_key; runs it first if missing."""
+    import nbformat
+
+    path = cache_root() / "notebooks" / f"{cache_key(nb, root)}.ipynb"
+    if not path.is_file():
+        done = _run(nb, timeout, root)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        nbformat.write(done, tmp)
+        os.replace(tmp, path)  # atomic: concurrent builds never read half a file
+    return path
+
+
+def this_python_kernel():
+    """A KernelManager class for ipykernel on this very interpreter (the venv), whatever kernel specs are installed."""
+    from ipykernel.kernelspec import RESOURCES, get_kernel_dict
+    from jupyter_client.kernelspec import KernelSpec
+    from jupyter_client.manager import KernelManager
+
+    class ThisPython(KernelManager):
+        @property
+        def kernel_spec(self):
+            return KernelSpec(resource_dir=RESOURCES, **get_kernel_dict())
+
+    return ThisPython
+
+
+def _run(nb, timeout: int, root: Path):
+    import nbformat
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+
+    done = nbformat.from_dict(json.loads(json.dumps(nb)))
+    client = NotebookClient(done, kernel_manager_class=this_python_kernel(), timeout=timeout, allow_errors=False,
+                            record_timing=False, resources={"metadata": {"path": str(root)}})
+    with tempfile.TemporaryFile("w+") as kernel_log:
+        try:
+            client.execute(stderr=kernel_log)
+        except CellExecutionError as e:
+            plain = re.sub(r"\x1b\[[0-9;]*m", "", str(e))  # the traceback without terminal colours
+            raise NotebookError(f"{nb.metadata['mha']['page']}: a cell failed\n{plain}") from None
+        except Exception as e:  # the kernel died or timed out
+            kernel_log.seek(0)
+            tail = kernel_log.read()[-3000:]
+            raise NotebookError(f"{nb.metadata['mha']['page']}: {type(e).__name__}: {e}\n{tail}") from e
+    for i, cell in enumerate(done.cells):
+        # Warnings (a slow cache write, a library's notice) are not part of the lesson: keep stdout and
+        # rich output, report stderr in the build log.
+        for out in cell.get("outputs", []):
+            if out.get("output_type") == "stream" and out.get("name") == "stderr":
+                log.info("%s: cell %d wrote to stderr: %s", nb.metadata["mha"]["page"], i, out["text"][:500])
+        if cell.cell_type == "code":
+            cell.outputs = [o for o in cell.outputs if o.get("name") != "stderr"]
+    return done
