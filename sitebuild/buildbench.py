@@ -1,10 +1,10 @@
 """How long the site takes to build, and how long `mkdocs serve` takes to show an edit.
 
-    python -m snippets.buildbench            # all four measurements (a few minutes)
-    python -m snippets.buildbench --no-cold  # skip the cold build
+    python -m sitebuild.buildbench            # all four measurements (a few minutes)
+    python -m sitebuild.buildbench --no-cold  # skip the cold build
 
-1. cold: strict build with empty caches (fresh MHA_CACHE_DIR and MHA_NOTEBOOK_CACHE), so
-   every cached experiment, benchmark and notebook runs again;
+1. cold: strict build with empty caches (a fresh MHA_CACHE_DIR: results, executed blocks,
+   notebooks and mkdocs-jupyter's pages), so every experiment, benchmark and notebook runs again;
 2. warm: the same build again, reading that cache;
 3. no-exec: the same build with markdown-exec left out of the config (read from stdin),
    so code blocks are shown but not run: the floor for the warm build (not strict: anchors
@@ -12,7 +12,7 @@
 4. serve: `mkdocs serve`, append a comment to a page with executed code, and time until
    the server hands out the rebuilt page (it holds requests while a rebuild runs).
 
-Results go to .cache/buildbench.json and are printed as a Markdown table.
+Results go to buildbench.json in the cache root (.cache/) and are printed as a Markdown table.
 Target: warm <= 2 x no-exec.
 """
 
@@ -31,12 +31,13 @@ import time
 import urllib.request
 from pathlib import Path
 
-from .tables import md_table
+from resultcache import ENV, ROOT, cache_root
+from snippets.i18n import text, texts
+from snippets.tables import md_table
 
 __all__ = ["RESULTS", "run_all", "results_table", "latest_table"]
 
-ROOT = Path(__file__).resolve().parents[1]
-RESULTS = ROOT / ".cache" / "buildbench.json"
+RESULTS = cache_root() / "buildbench.json"
 EDIT_PAGE = ROOT / "docs" / "lab" / "performance.zh.md"  # a page whose exec blocks run at build
 EDIT_URL = "lab/performance/"
 TARGET = 2.0
@@ -125,11 +126,11 @@ def serve_reload(env: dict[str, str], timeout: float = 600.0) -> dict:
 
 def run_all(cold: bool = True, serve: bool = True) -> dict:
     """Run the measurements; the cold and warm builds use a fresh cache directory of their own."""
-    from .bench import machine_info
+    from snippets.bench import machine_info
 
     cache = tempfile.mkdtemp(prefix="buildbench-cache-")
-    # Every on-disk cache the build reads: results (joblib) and executed notebooks.
-    env = os.environ | {"MHA_CACHE_DIR": cache, "MHA_NOTEBOOK_CACHE": os.path.join(cache, "notebooks")}
+    # One variable moves every on-disk cache the build reads (see resultcache).
+    env = os.environ | {ENV: cache}
     results: dict = {"date": dt.date.today().isoformat(), "machine": machine_info()}
     try:
         if cold:
@@ -150,22 +151,9 @@ def run_all(cold: bool = True, serve: bool = True) -> dict:
     return results
 
 
-LABELS = {
-    "zh": {"cold": "冷构建（空缓存，--strict）", "warm": "热构建（--strict）", "no_exec": "关闭代码执行的构建（非 strict）",
-           "serve": "mkdocs serve：改页面到拿到新页面", "ratio": "热构建 ÷ 关闭执行的构建（目标 ≤ 2）",
-           "head": ["测量", "秒", "通过"], "met": "达成", "not_met": "未达成", "failed": "失败"},
-    "en": {"cold": "cold build (empty cache, --strict)", "warm": "warm build (--strict)",
-           "no_exec": "build with code execution off (not strict)", "serve": "mkdocs serve: edit to rebuilt page",
-           "ratio": "warm ÷ execution off (target ≤ 2)", "head": ["Measurement", "Seconds", "Passed"],
-           "met": "met", "not_met": "not met", "failed": "failed"},
-}
-
-
 def results_table(results: dict, lang: str = "en") -> str:
     """The measurements as a Markdown table."""
-    if lang not in LABELS:
-        raise ValueError(f"lang must be one of {sorted(LABELS)}, got {lang!r}")
-    t = LABELS[lang]
+    t = texts(lang, "buildbench")
     rows = []
     for key in ("cold", "warm", "no_exec", "serve"):
         if key in results:
@@ -179,16 +167,12 @@ def results_table(results: dict, lang: str = "en") -> str:
 
 def latest_table(lang: str) -> str:
     """The latest results from .cache/buildbench.json with their date and machine, or how to produce them."""
-    if lang not in LABELS:
-        raise ValueError(f"lang must be one of {sorted(LABELS)}, got {lang!r}")
+    t = texts(lang, "buildbench")
     if not RESULTS.exists():
-        return {"zh": "还没有构建测量结果：在仓库根目录运行 `python -m snippets.buildbench`，再重新构建。",
-                "en": "No build measurements yet: run `python -m snippets.buildbench` at the repository root, "
-                      "then rebuild."}[lang]
+        return t["none"]
     results = json.loads(RESULTS.read_text(encoding="utf-8"))
     m = results["machine"]
-    where = (f"{results['date']}，{m['cpu']}，{m['cores']} 核，torch {m['torch']}" if lang == "zh"
-             else f"{results['date']}, {m['cpu']}, {m['cores']} cores, torch {m['torch']}")
+    where = text(lang, "buildbench.where", date=results["date"], cpu=m["cpu"], cores=m["cores"], torch=m["torch"])
     return f"{where}\n\n{results_table(results, lang)}"
 
 

@@ -3,6 +3,9 @@
 Text is kept as SVG text (``svg.fonttype: none``) so the browser draws it in the page's
 font; the foreground colour is ``currentColor`` so it follows the palette. Ids are
 prefixed per figure so several figures can share a page.
+
+Figures are ``matplotlib.figure.Figure`` objects drawn straight to SVG: nothing here touches
+pyplot's global state or the backend, so importing this module leaves a notebook's plots alone.
 """
 
 from __future__ import annotations
@@ -15,14 +18,12 @@ import warnings
 from collections.abc import Callable, Sequence
 
 import matplotlib
+import numpy as np
+from matplotlib.figure import Figure
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+from ._checks import check_positive_int
 
-from ._checks import check_positive_int  # noqa: E402
-
-__all__ = ["svg_figure", "heatmap_grid", "head_titles", "FG"]
+__all__ = ["svg_figure", "heatmap_grid", "head_titles", "FG", "Figure"]
 
 FG = "#010203"  # placeholder foreground colour, replaced by currentColor in the SVG
 RC = {
@@ -56,17 +57,16 @@ def _clean_svg(svg: str, prefix: str) -> str:
     return svg
 
 
-def svg_figure(draw: Callable[[], plt.Figure], alt: str, caption: str | None = None) -> str:
+def svg_figure(draw: Callable[[], Figure], alt: str, caption: str | None = None) -> str:
     """Call draw() under the site's style; return a <figure> with the inline SVG and alt text."""
     if not alt or not alt.strip():
         raise ValueError("alt must be a non-empty description of the figure")
-    with plt.rc_context(RC), warnings.catch_warnings():
+    with matplotlib.rc_context(RC), warnings.catch_warnings():
         # Without a CJK font installed, layout is measured with fallback glyph widths; the page still renders the text.
         warnings.filterwarnings("ignore", message="Glyph .* missing from font", category=UserWarning)
         fig = draw()
         buf = io.StringIO()
         fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None}, bbox_inches="tight")
-        plt.close(fig)
     svg = buf.getvalue()
     prefix = "f" + hashlib.sha1((alt + svg).encode()).hexdigest()[:8]
     svg = _clean_svg(svg, prefix)
@@ -100,8 +100,8 @@ def heatmap_grid(weights, row_labels: Sequence[str], col_labels: Sequence[str] |
     vmax = float(w.max()) if vmax is None else vmax
 
     def draw():
-        fig, axes = plt.subplots(nrows, ncols, figsize=(ncols * (S * cell + 1.2), nrows * (L * cell + 1.2)),
-                                 squeeze=False, layout="constrained")
+        fig = Figure(figsize=(ncols * (S * cell + 1.2), nrows * (L * cell + 1.2)), layout="constrained")
+        axes = fig.subplots(nrows, ncols, squeeze=False)
         for i, ax in enumerate(axes.flat):
             if i >= h:
                 ax.axis("off")

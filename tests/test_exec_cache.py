@@ -1,13 +1,20 @@
-"""The build hook that caches executed code blocks: hits, misses and failures."""
+"""The build hook that caches executed code blocks, driven through markdown-exec's public entry point.
+
+Blocks are rendered the way the site renders them: Python-Markdown with pymdownx.superfences and
+markdown-exec's public `validator` / `formatter`. If an upgrade of markdown-exec stops calling the
+runner the hook replaces, these tests fail (a block runs twice, or the cache stays empty).
+"""
 
 from __future__ import annotations
 
-import importlib.util
+import shutil
 
+import markdown
 import pytest
 from conftest import ROOT
-from markdown_exec._internal.formatters import python as runner
-from markdown_exec._internal.formatters.base import ExecutionError
+from markdown_exec import formatter, validator
+
+from sitebuild.hooks import exec_cache
 
 
 def append_x(path) -> str:
@@ -15,58 +22,100 @@ def append_x(path) -> str:
     return f"from pathlib import Path\np = Path({str(path)!r})\np.write_text((p.read_text() if p.exists() else '') + 'x')"
 
 
+def render(code: str, lang: str = "python", options: str = 'exec="1"') -> str:
+    """One fenced block through markdown-exec, as mkdocs renders a page."""
+    fences = [{"name": name, "class": name, "validator": validator, "format": formatter} for name in ("python", "pycon")]
+    md = markdown.Markdown(extensions=["pymdownx.superfences"],
+                           extension_configs={"pymdownx.superfences": {"custom_fences": fences}})
+    return md.convert(f"```{lang} {options}\n{code}\n```\n")
+
+
 @pytest.fixture
 def hook(tmp_path, monkeypatch):
-    import snippets.cache
+    from markdown_exec._internal.formatters import pycon
+    from markdown_exec._internal.formatters import python as runner
 
-    monkeypatch.setattr(snippets.cache, "CACHE_DIR", tmp_path / "cache")
-    monkeypatch.setattr(runner, "_run_python", getattr(runner, "_uncached_run_python", runner._run_python))
-    spec = importlib.util.spec_from_file_location("exec_cache", ROOT / "docs/.overrides/hooks/exec_cache.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    module.on_config({})
-    return module
+    monkeypatch.setenv("MHA_CACHE_DIR", str(tmp_path / "cache"))
+    for module in (runner, pycon):  # undone after the test
+        monkeypatch.setattr(module, "_run_python", getattr(runner, "_uncached_run_python", runner._run_python))
+    monkeypatch.setattr(exec_cache, "STATS", {"hits": 0, "misses": 0, "sessions": 0})
+    exec_cache.on_config({})
+    return exec_cache
 
 
-def test_second_run_is_read_from_disk(hook, tmp_path):
+def stored(tmp_path) -> list:
+    return list((tmp_path / "cache" / "markdown-exec").rglob("*.txt"))
+
+
+def test_second_render_is_read_from_disk(hook, tmp_path):
     ran = tmp_path / "ran.txt"
     code = append_x(ran) + "\nprint('hello')"
-    assert runner._run_python(code) == "hello\n"
-    assert runner._run_python(code) == "hello\n"
+    assert "hello" in render(code)
+    assert "hello" in render(code)
     assert ran.read_text() == "x"  # executed once
-    assert len(list((tmp_path / "cache" / "markdown-exec").rglob("*.txt"))) == 1
+    assert len(stored(tmp_path)) == 1
+    assert hook.STATS == {"hits": 1, "misses": 1, "sessions": 0}
+    hook.on_post_build({})  # blocks went through the cache: the build may pass
+
+
+def test_pycon_blocks_are_cached_too(hook, tmp_path):
+    ran = tmp_path / "ran.txt"
+    code = "\n".join(">>> " + line for line in append_x(ran).splitlines()) + "\n>>> print('hi')"
+    assert "hi" in render(code, "pycon")
+    assert "hi" in render(code, "pycon")
+    assert ran.read_text() == "x"
+    assert len(stored(tmp_path)) == 1
 
 
 def test_failures_are_not_cached(hook, tmp_path):
     for _ in range(2):
-        with pytest.raises(ExecutionError):
-            runner._run_python("raise RuntimeError('boom')")
-    assert not list((tmp_path / "cache").rglob("*.txt"))
+        assert "boom" in render("raise RuntimeError('boom')")  # markdown-exec shows the traceback and logs a warning
+    assert not stored(tmp_path)
 
 
 def test_sessions_always_run(hook, tmp_path):
     ran = tmp_path / "ran.txt"
-    code = append_x(ran)
-    runner._run_python(code, session="s")
-    runner._run_python(code, session="s")
+    render(append_x(ran), options='exec="1" session="s"')
+    render(append_x(ran), options='exec="1" session="s"')
     assert ran.read_text() == "xx"
 
 
-def test_a_new_cached_result_changes_the_key(hook, tmp_path):
-    before = hook._fingerprint(tmp_path / "cache")
-    (tmp_path / "cache" / "joblib" / "f" / "abc").mkdir(parents=True)
-    (tmp_path / "cache" / "joblib" / "f" / "abc" / "output.pkl").write_bytes(b"")
-    assert hook._fingerprint(tmp_path / "cache") != before
+def test_a_build_with_no_block_through_the_cache_fails(hook):
+    """What on_post_build sees if markdown-exec stops calling the runner the hook replaced."""
+    with pytest.raises(RuntimeError, match="expected executed code blocks to go through the exec cache"):
+        hook.on_post_build({})
 
 
-def test_a_new_build_benchmark_changes_the_key(hook, tmp_path, monkeypatch):
-    """The performance page prints .cache/buildbench.json: a new run must not show the old table."""
-    import snippets.buildbench
+def test_a_new_optional_result_changes_the_key(hook, tmp_path):
+    """The performance page prints whether a full sweep or a build benchmark exists: a new one must show."""
+    from resultcache import results_fingerprint
 
-    results = tmp_path / "buildbench.json"
-    monkeypatch.setattr(snippets.buildbench, "RESULTS", results)
-    missing = hook._fingerprint(tmp_path / "cache")
-    results.write_text('{"date": "2026-01-01"}')
-    first = hook._fingerprint(tmp_path / "cache")
-    results.write_text('{"date": "2026-01-02"}')
-    assert len({missing, first, hook._fingerprint(tmp_path / "cache")}) == 3
+    before = results_fingerprint()
+    sweep = tmp_path / "cache" / "joblib" / "snippets" / "bench" / "_sweep_cached" / "abc" / "output.pkl"
+    sweep.parent.mkdir(parents=True)
+    sweep.write_bytes(b"")
+    with_sweep = results_fingerprint()
+    (tmp_path / "cache" / "buildbench.json").write_text('{"date": "2026-01-01"}')
+    assert len({before, with_sweep, results_fingerprint()}) == 3
+
+
+def test_key_follows_the_lesson_code_a_block_imports_not_the_machinery(tmp_path, monkeypatch):
+    """Editing machinery code leaves every cached block valid; editing a snippet the block imports does not."""
+    import resultcache
+
+    for package in ("snippets", "sitebuild", "resultcache"):
+        shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(resultcache, "ROOT", tmp_path)
+    code = "from snippets.multihead import split_heads\nprint(1)"
+    key = exec_cache.block_key(code, {}, "r")
+
+    def edit(rel):
+        with open(tmp_path / rel, "a", encoding="utf-8") as f:
+            f.write("\n# edited\n")
+
+    for machinery in ("sitebuild/notebooks/run.py", "sitebuild/hooks/exec_cache.py", "sitebuild/benchreport.py",
+                      "snippets/bench.py", "snippets/whatif/train.py"):
+        edit(machinery)
+        assert exec_cache.block_key(code, {}, "r") == key, machinery
+    edit("snippets/_checks.py")  # imported by multihead, transitively
+    assert exec_cache.block_key(code, {}, "r") != key

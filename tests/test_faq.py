@@ -246,7 +246,7 @@ def test_kv_cache_rows():
 # Glossary ----------------------------------------------------------------------------------
 
 def _glossary_extension():
-    spec = importlib.util.spec_from_file_location("glossary_hook", ROOT / "docs/.overrides/hooks/glossary.py")
+    spec = importlib.util.spec_from_file_location("glossary_hook", ROOT / "sitebuild/hooks/glossary.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod.CJKAbbrExtension()
@@ -262,7 +262,7 @@ def test_glossary_matches_chinese_inside_sentences_but_not_code():
 
 
 def test_glossary_file_has_both_directions():
-    text = (ROOT / "docs/.overrides/glossary.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs/.snippets/glossary.md").read_text(encoding="utf-8")
     terms = dict(re.findall(r"^\*\[(.+?)\]: (.+)$", text, flags=re.M))
     assert terms["多头注意力"] == "multi-head attention" and terms["multi-head attention"] == "多头注意力"
     assert len(terms) >= 40

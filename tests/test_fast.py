@@ -7,6 +7,7 @@ import torch
 from torch import nn
 from torch.testing import assert_close
 
+from sitebuild import benchreport
 from snippets import bench
 from snippets.attention import causal_mask
 from snippets.fast import FastMultiHeadAttention, equivalence_report, load_fast_from_torch
@@ -176,8 +177,8 @@ def test_time_fns_and_tables():
     with pytest.raises(ValueError, match="min_run_time > 0"):
         bench.time_fns({"noop": lambda: None}, min_run_time=0)
     with pytest.raises(ValueError, match="lang must be one of"):
-        bench.machine_table("fr")
-    assert "| CPU cores | " in bench.machine_table("en")
+        benchreport.machine_table("fr")
+    assert "| CPU cores | " in benchreport.machine_table("en")
 
 
 def test_goals_from_a_synthetic_result():
@@ -194,14 +195,14 @@ def test_goals_from_a_synthetic_result():
     assert g["time"]["ratio"] == pytest.approx(1.02) and g["time"]["met"]
     assert g["speedup"]["ratio"] == pytest.approx(3 / 1.02) and g["speedup"]["met"]
     assert g["memory"]["ratio"] == pytest.approx(1.0) and g["memory"]["naive"] == pytest.approx(2.0)
-    assert "✅ met" in bench.goals_table("en", result)
-    fig = bench.memory_figure(result, "zh", alt="峰值内存图", caption="说明")
+    assert "✅ met" in benchreport.goals_table("en", result)
+    fig = benchreport.memory_figure(result, "zh", alt="峰值内存图", caption="说明")
     assert fig.startswith('<figure class="mha-fig"><svg role="img" aria-label="峰值内存图"') and "序列长度 L" in fig
-    assert "| exponent p (L=1024→2048) | 2.00 | 1.00 | 1.00 | 1.00 | 1.00 |" in bench.memory_table(result, "en")
+    assert "| exponent p (L=1024→2048) | 2.00 | 1.00 | 1.00 | 1.00 | 1.00 |" in benchreport.memory_table(result, "en")
 
 
 def test_buildbench_config_and_table():
-    from snippets import buildbench
+    from sitebuild import buildbench
 
     config = buildbench._no_exec_config()
     assert "markdown-exec" not in config and "i18n" in config

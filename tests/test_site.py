@@ -44,7 +44,7 @@ def code_blocks(text: str):
         i += 1
 
 
-IMPORT = re.compile(r"^from snippets(\.[\w.]+)? import [\w, ()]+$")
+IMPORT = re.compile(r"^from (?:snippets|sitebuild)(\.[\w.]+)? import [\w, ()]+$")
 CALL = re.compile(r"^(?:[A-Za-z_][\w, ]*=\s*)?([A-Za-z_]\w*)[\w.]*\(.*$")
 CONT = re.compile(r"^[\s\w\"'.,=:()\[\]{}<>|+*/%-]*\)?$")
 

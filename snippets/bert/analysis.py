@@ -9,7 +9,7 @@ from __future__ import annotations
 import torch
 from torch import Tensor
 
-from ..cache import memory
+from resultcache import memory
 from ..logline import LOG_LINE
 from ..tables import md_table
 from .heads import CATEGORIES, THRESHOLDS, classify, head_stats

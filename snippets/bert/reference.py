@@ -9,7 +9,7 @@ import functools
 
 import torch
 
-from ..cache import memory
+from resultcache import memory
 from .loader import encode, load_model, model_dir, source_hash
 
 __all__ = ["TOLERANCE", "reference_outputs", "compare_with_reference", "equivalence_rows", "equivalence_summary"]

@@ -16,18 +16,16 @@ Shape letters: N batch, h heads, L queries, S keys, O offsets.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 import torch
 from torch import Tensor, nn
 
-from ..cache import memory
+from resultcache import fingerprint, memory
 from .model import D_MODEL
 from .task import make_batch
-from .train import CODE_VERSION, EVAL_SEED, EVAL_SIZE, evaluate, load_model, train_run
+from .train import EVAL_SEED, EVAL_SIZE, evaluate, load_model, train_run
 
 __all__ = [
     "HEADS", "SEEDS", "SHARE_OFFSETS", "sweep", "offset_shares", "head_roles", "attention_maps",
@@ -163,12 +161,7 @@ def _pruning(run: dict) -> list[float]:
     return accs
 
 
-def _analysis_version() -> str:
-    """This module's source plus the trained code's version: editing either recomputes the measurements."""
-    return hashlib.sha1(Path(__file__).read_bytes() + CODE_VERSION.encode()).hexdigest()[:12]
-
-
-ANALYSIS_VERSION = _analysis_version()
+ANALYSIS_VERSION = fingerprint([__name__])  # this module and all it imports, training included
 _MEASURES = {"specialisation": _specialisation, "ablation": _ablation, "pruning": _pruning}
 
 

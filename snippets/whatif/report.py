@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..figures import heatmap_grid, svg_figure
+from ..figures import Figure, heatmap_grid, svg_figure
 from ..heads import parameter_table
 from .analysis import ablation, attention_maps, pruning, specialisation
 from .task import EVENTS, OFFSETS, event_names, make_batch
@@ -106,10 +106,9 @@ def sweep_figure(runs: list[dict], xlabel: str, acc_label: str, loss_label: str,
     groups = _by_heads(runs)
     hs = list(groups)
     d = runs[0]["d_model"]
-    import matplotlib.pyplot as plt
-
     def draw():
-        fig, axes = plt.subplots(1, 2, figsize=(8.4, 3.2), layout="constrained")
+        fig = Figure(figsize=(8.4, 3.2), layout="constrained")
+        axes = fig.subplots(1, 2)
         for ax, key, label in ((axes[0], "accuracy", acc_label), (axes[1], "loss", loss_label)):
             vals = [np.array([r[key] * (100 if key == "accuracy" else 1) for r in groups[h]]) for h in hs]
             ax.fill_between(hs, [v.min() for v in vals], [v.max() for v in vals], color="C0", alpha=0.2,

@@ -8,16 +8,14 @@
 
 from __future__ import annotations
 
-import hashlib
 import time
-from pathlib import Path
 
 import numpy as np
 import torch
 from torch import Tensor, nn
 
 from .._checks import check_divisible, check_positive_int
-from ..cache import memory
+from resultcache import fingerprint, memory
 from .model import D_MODEL, TimelineModel
 from .task import IGNORE, make_batch
 
@@ -27,15 +25,9 @@ EVAL_SEED = 10_000  # held-out streams; training seeds are seed * 100_000 + step
 EVAL_SIZE = 2048
 
 
-def _code_version() -> str:
-    """Hash of this sub-package's source and the attention it trains, so any code edit recomputes."""
-    here = Path(__file__).resolve().parent
-    files = [here / n for n in ("task.py", "model.py", "train.py")]
-    files += [here.parent / n for n in ("multihead.py", "attention.py")]
-    return hashlib.sha1(b"".join(f.read_bytes() for f in files)).hexdigest()[:12]
-
-
-CODE_VERSION = _code_version()
+# Every project file this module imports, transitively, and the torch and numpy versions:
+# editing any of them trains again.
+CODE_VERSION = fingerprint([__name__])
 
 
 @torch.no_grad()

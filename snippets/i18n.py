@@ -1,0 +1,204 @@
+"""Every word that code prints into a page, in both languages: one table, one way to look it up.
+
+Prose lives in the pages; but table headers, row labels, verdicts and sentences with measured
+numbers are printed by code, so they live here, keyed by ``area.name``. Both wings read it:
+lesson code (``snippets``) and the site machinery (``sitebuild``). tests/test_parity.py checks
+that every key exists in both languages with the same placeholders, and that Chinese entries
+are written in Chinese (except the few listed in ``SAME_IN_BOTH``, such as code names).
+
+A value is a string, a template for ``str.format``, or a list of strings (a table header).
+
+>>> text("en", "faq.uniform")
+'uniform row'
+>>> text("fr", "faq.uniform")
+Traceback (most recent call last):
+...
+ValueError: lang must be one of ('zh', 'en'), got 'fr'
+"""
+
+from __future__ import annotations
+
+__all__ = ["LANGS", "TEXT", "SAME_IN_BOTH", "check_lang", "text", "texts"]
+
+LANGS = ("zh", "en")
+
+TEXT: dict[str, dict[str, str | list[str]]] = {
+    "zh": {
+        # snippets.heads: §1's one head vs several
+        "heads.one": "1 个头",
+        "heads.many": "{h} 个头",
+        "heads.head": "头 {i}",
+        # snippets.faq
+        "faq.random": "随机初始化的层",
+        "faq.copies": "8 个头都复制头 0",
+        "faq.full": "完整的层",
+        "faq.pruned": "只保留头 0、2、5",
+        "faq.one-hot": "one-hot 行（全部给一个键）",
+        "faq.uniform": "均匀行",
+        "faq.init-mean": "未训练的 8 头层，所有行的平均",
+        "faq.init-min": "未训练的 8 头层，最集中的一行",
+        "faq.per_pixel": "每个像素一个 token",
+        "faq.per_patch": "每个 {patch}×{patch} 块一个 token",
+        "faq.table": "表",
+        "faq.yes": "是",
+        "faq.no": "否（{n}）",
+        # sitebuild.benchreport: the performance page
+        "bench.scratch": "从零手写",
+        "bench.mha_default": "nn.MHA 默认",
+        "bench.mha_no_weights": "nn.MHA need_weights=False",
+        "bench.mha_fastpath": "nn.MHA 推理快速路径",
+        "bench.fast": "融合 QKV + SDPA",
+        "bench.machine_keys": ["CPU 型号", "CPU 核数", "基准测试线程数", "SIMD 指令集", "torch 版本", "Python 版本"],
+        "bench.machine_head": ["项目", "值"],
+        "bench.flop_head": ["L", "总 GFLOP", "注意力部分占比", "N·h·L² 权重 (MiB)"],
+        "bench.exponent": "指数 p（L={a}→{b}）",
+        "bench.matmul": ("本机实测稠密矩阵乘法（1024×1024 float32）：**{gflops:.0f} GFLOP/s**，下表的百分比都以它为 100%。"
+                         "某格超过 100%，说明测矩阵乘法参照时机器正忙，参照被低估了。"),
+        "bench.length": "序列长度 L",
+        "bench.time_axis": "每次前向（毫秒，最小值）",
+        "bench.memory_axis": "峰值内存（MiB）",
+        "bench.met": "✅ 达成",
+        "bench.not_met": "❌ 未达成",
+        "bench.goal_time": "融合 QKV + SDPA 的用时 ÷ nn.MHA 最快配置",
+        "bench.goal_time_value": "{ratio:.3f}（L={at}，最差）",
+        "bench.goal_speedup": "从零手写用时 ÷ 融合 QKV + SDPA 用时",
+        "bench.goal_speedup_value": "{ratio:.2f}（L=2048）",
+        "bench.goal_memory": "峰值内存 ∝ Lᵖ 的指数 p（融合 / 手写）",
+        "bench.goal_memory_value": "{ratio:.2f} / {naive:.2f}（L={a}→{b}）",
+        "bench.goals_head": ["目标", "要求", "实测", "结论"],
+        "bench.time_label": "用时（毫秒，最小 / 中位）",
+        "bench.throughput_label": "吞吐（GFLOP/s，括号里是占矩阵乘法的百分比）",
+        "bench.memory_label": "峰值内存（MiB）",
+        "bench.no_full_sweep": ("缓存里还没有完整扫描的结果。在仓库根目录运行 `python -m snippets.bench --full`"
+                                "（几分钟），再重新构建网站，这里就会出现表格和图。"),
+        "bench.machine_label": "测得这些数字的机器",
+        "bench.no_plots": "（完整扫描尚未运行，暂无图。）",
+        # sitebuild.buildbench
+        "buildbench.cold": "冷构建（空缓存，--strict）",
+        "buildbench.warm": "热构建（--strict）",
+        "buildbench.no_exec": "关闭代码执行的构建（非 strict）",
+        "buildbench.serve": "mkdocs serve：改页面到拿到新页面",
+        "buildbench.ratio": "热构建 ÷ 关闭执行的构建（目标 ≤ 2）",
+        "buildbench.head": ["测量", "秒", "通过"],
+        "buildbench.met": "达成",
+        "buildbench.not_met": "未达成",
+        "buildbench.failed": "失败",
+        "buildbench.none": "还没有构建测量结果：在仓库根目录运行 `python -m sitebuild.buildbench`，再重新构建。",
+        "buildbench.where": "{date}，{cpu}，{cores} 核，torch {torch}",
+        # sitebuild.notebooks and its hook
+        "notebooks.intro": (
+            "这是《{title}》一节的 Notebook：代码和[网页]({url})上的完全一样，都来自仓库里的 `snippets/` 包，"
+            "由网页自动生成。\n\n"
+            "**怎么运行**：克隆本站的代码仓库，按 README 安装（`pip install -r requirements.txt`，其中包括本仓库自己），"
+            "然后在任意位置用这个环境的内核打开本文件，从上到下运行。\n\n"
+            "展示函数定义的单元和网页上的代码框一致；后面调用它们的单元从 `snippets` 包导入同名函数。"
+            "想改代码做实验，就改 `snippets/` 里的文件，或者在定义单元里改完后删掉调用单元里对应的 import。"
+        ),
+        "notebooks.download": "下载 Notebook",
+        "notebooks.view": "查看 Notebook",
+        "notebooks.back": "返回本节网页",
+    },
+    "en": {
+        "heads.one": "1 head",
+        "heads.many": "{h} heads",
+        "heads.head": "head {i}",
+        "faq.random": "randomly initialised layer",
+        "faq.copies": "every head a copy of head 0",
+        "faq.full": "full layer",
+        "faq.pruned": "heads 0, 2, 5 kept",
+        "faq.one-hot": "one-hot row (all on one key)",
+        "faq.uniform": "uniform row",
+        "faq.init-mean": "untrained 8-head layer, mean over rows",
+        "faq.init-min": "untrained 8-head layer, most peaked row",
+        "faq.per_pixel": "one token per pixel",
+        "faq.per_patch": "one token per {patch}×{patch} patch",
+        "faq.table": "Table",
+        "faq.yes": "yes",
+        "faq.no": "no ({n})",
+        "bench.scratch": "from scratch",
+        "bench.mha_default": "nn.MHA default",
+        "bench.mha_no_weights": "nn.MHA need_weights=False",
+        "bench.mha_fastpath": "nn.MHA inference fast path",
+        "bench.fast": "fused QKV + SDPA",
+        "bench.machine_keys": ["CPU model", "CPU cores", "benchmark threads", "SIMD level", "torch version",
+                               "Python version"],
+        "bench.machine_head": ["Item", "Value"],
+        "bench.flop_head": ["L", "total GFLOP", "share of q kᵀ and weights·v", "N·h·L² weights (MiB)"],
+        "bench.exponent": "exponent p (L={a}→{b})",
+        "bench.matmul": ("Measured dense matmul on this machine (1024×1024 float32): **{gflops:.0f} GFLOP/s**, which "
+                         "is 100% below. A share above 100% means the machine was busy while the matmul reference "
+                         "was timed."),
+        "bench.length": "sequence length L",
+        "bench.time_axis": "ms per forward (min)",
+        "bench.memory_axis": "peak memory (MiB)",
+        "bench.met": "✅ met",
+        "bench.not_met": "❌ not met",
+        "bench.goal_time": "fused QKV + SDPA time ÷ fastest nn.MHA",
+        "bench.goal_time_value": "{ratio:.3f} (L={at}, worst)",
+        "bench.goal_speedup": "from-scratch time ÷ fused QKV + SDPA time",
+        "bench.goal_speedup_value": "{ratio:.2f} (L=2048)",
+        "bench.goal_memory": "exponent p in peak ∝ Lᵖ (fused / from scratch)",
+        "bench.goal_memory_value": "{ratio:.2f} / {naive:.2f} (L={a}→{b})",
+        "bench.goals_head": ["Goal", "Target", "Measured", "Verdict"],
+        "bench.time_label": "Time (ms, min / median)",
+        "bench.throughput_label": "Throughput (GFLOP/s; in brackets, share of matmul)",
+        "bench.memory_label": "Peak memory (MiB)",
+        "bench.no_full_sweep": ("The cache holds no full sweep yet. Run `python -m snippets.bench --full` at the "
+                                "repository root (a few minutes), then rebuild the site; tables and plots will "
+                                "appear here."),
+        "bench.machine_label": "Machine these numbers came from",
+        "bench.no_plots": "(No plots until the full sweep has been run.)",
+        "buildbench.cold": "cold build (empty cache, --strict)",
+        "buildbench.warm": "warm build (--strict)",
+        "buildbench.no_exec": "build with code execution off (not strict)",
+        "buildbench.serve": "mkdocs serve: edit to rebuilt page",
+        "buildbench.ratio": "warm ÷ execution off (target ≤ 2)",
+        "buildbench.head": ["Measurement", "Seconds", "Passed"],
+        "buildbench.met": "met",
+        "buildbench.not_met": "not met",
+        "buildbench.failed": "failed",
+        "buildbench.none": ("No build measurements yet: run `python -m sitebuild.buildbench` at the repository root, "
+                            "then rebuild."),
+        "buildbench.where": "{date}, {cpu}, {cores} cores, torch {torch}",
+        "notebooks.intro": (
+            "This is the notebook for “{title}”: the same code as on the [web page]({url}), all of it from the "
+            "repository's `snippets/` package, generated from the page.\n\n"
+            "**How to run it**: clone the site's repository, install it as its README says "
+            "(`pip install -r requirements.txt`, which installs the repository itself too), then open this file "
+            "anywhere with that environment's kernel and run it top to bottom.\n\n"
+            "Cells that define functions match the page's code boxes; the cells that call them import the same "
+            "functions from the `snippets` package. To experiment, edit the files in `snippets/`, or edit a "
+            "definition cell and drop the matching import from the calling cell."
+        ),
+        "notebooks.download": "Download notebook",
+        "notebooks.view": "View notebook",
+        "notebooks.back": "Back to the page",
+    },
+}
+
+# Entries written the same way in both languages on purpose (code names, symbols).
+SAME_IN_BOTH = frozenset({"bench.mha_no_weights"})
+
+
+def check_lang(lang: object) -> str:
+    """lang itself if it is one of LANGS, else ValueError."""
+    if lang not in LANGS:
+        raise ValueError(f"lang must be one of {LANGS}, got {lang!r}")
+    return lang
+
+
+def text(lang: str, key: str, **values) -> str | list[str]:
+    """The entry for key in lang, filled in with values when given."""
+    entry = TEXT[check_lang(lang)].get(key)
+    if entry is None:
+        raise ValueError(f"expected a key of snippets.i18n.TEXT, got {key!r}")
+    return entry.format(**values) if values else entry
+
+
+def texts(lang: str, area: str) -> dict[str, str | list[str]]:
+    """Every entry of one area, without the prefix: texts('en', 'bench')['fast'] == 'fused QKV + SDPA'."""
+    prefix = f"{area}."
+    found = {k[len(prefix):]: v for k, v in TEXT[check_lang(lang)].items() if k.startswith(prefix)}
+    if not found:
+        raise ValueError(f"expected an area of snippets.i18n.TEXT, got {area!r}")
+    return found
