@@ -7,15 +7,20 @@ from torch import Tensor
 
 
 def check_positive_int(value: object, name: str) -> None:
+    """The one positive-integer check: bool is not an integer here (True would pass as 1).
+
+    >>> check_positive_int(True, "num_heads")
+    Traceback (most recent call last):
+    ...
+    ValueError: num_heads must be a positive integer, got True
+    """
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
         raise ValueError(f"{name} must be a positive integer, got {value!r}")
 
 
 def check_divisible(d_model: int, num_heads: int) -> None:
-    if not isinstance(num_heads, int) or num_heads < 1:
-        raise ValueError(f"num_heads must be a positive integer, got {num_heads!r}")
-    if not isinstance(d_model, int) or d_model < 1:
-        raise ValueError(f"d_model must be a positive integer, got {d_model!r}")
+    check_positive_int(num_heads, "num_heads")
+    check_positive_int(d_model, "d_model")
     if d_model % num_heads != 0:
         raise ValueError(
             f"d_model must be divisible by num_heads: got d_model={d_model}, num_heads={num_heads} "

@@ -19,7 +19,7 @@ import math
 import torch
 from torch import Tensor
 
-from ._checks import check_mask_dtype, check_tensor
+from ._checks import check_mask_dtype, check_positive_int, check_tensor
 
 __all__ = ["scaled_dot_product_attention", "causal_mask"]
 
@@ -77,6 +77,5 @@ def causal_mask(length: int) -> Tensor:
             [ True,  True, False],
             [ True,  True,  True]])
     """
-    if not isinstance(length, int) or length < 1:
-        raise ValueError(f"length must be a positive integer, got {length!r}")
+    check_positive_int(length, "length")
     return torch.ones(length, length, dtype=torch.bool).tril()

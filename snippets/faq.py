@@ -23,13 +23,14 @@ from torch.utils.flop_counter import FlopCounterMode
 from ._checks import check_divisible, check_positive_int, check_tensor
 from .attention import causal_mask, scaled_dot_product_attention
 from .heads import param_count
+from .i18n import check_lang, text
 from .multihead import MultiHeadAttention, merge_heads, split_heads
 
 __all__ = [
     "projection_rows", "score_rank_rows", "divisibility_messages",
     "loop_over_heads", "loop_vs_batched", "self_and_cross_rows", "self_attention_q_ne_k",
-    "attention_flops", "head_similarity", "similarity_rows", "head_mask_forward", "PrunedHeads",
-    "prune_rows", "row_entropy", "entropy_rows", "mask_convention_maps", "mask_convention_figure",
+    "flop_rows", "head_similarity", "similarity_rows", "head_mask_forward", "PrunedHeads",
+    "prune_rows", "normalised_entropy", "entropy_rows", "mask_convention_maps", "mask_convention_figure",
     "nan_rows", "default_weight_shapes", "patch_sequence_rows", "token_counts", "permutation_check",
     "MODEL_CONFIGS", "config_rows", "gqa_rows", "kv_cache_rows",
 ]
@@ -39,26 +40,8 @@ def _fmt(x: float) -> str:
     return f"{x:.1e}"
 
 
-def _check_lang(lang: str) -> None:
-    if lang not in ("zh", "en"):
-        raise ValueError(f"lang must be 'zh' or 'en', got {lang!r}")
-
-
-LABELS = {
-    "random": ("随机初始化的层", "randomly initialised layer"),
-    "copies": ("8 个头都复制头 0", "every head a copy of head 0"),
-    "full": ("完整的层", "full layer"),
-    "pruned": ("只保留头 0、2、5", "heads 0, 2, 5 kept"),
-    "one-hot": ("one-hot 行（全部给一个键）", "one-hot row (all on one key)"),
-    "uniform": ("均匀行", "uniform row"),
-    "init-mean": ("未训练的 8 头层，所有行的平均", "untrained 8-head layer, mean over rows"),
-    "init-min": ("未训练的 8 头层，最集中的一行", "untrained 8-head layer, most peaked row"),
-}
-
-
 def _label(key: str, lang: str) -> str:
-    _check_lang(lang)
-    return LABELS[key][0 if lang == "zh" else 1]
+    return text(lang, f"faq.{key}")  # row labels in the page's language (snippets.i18n)
 
 
 def _layer(d_model: int, num_heads: int, seed: int) -> MultiHeadAttention:
@@ -171,7 +154,7 @@ def _count(fn) -> int:
     return counter.get_total_flops()
 
 
-def attention_flops(d_model: int = 512, L: int = 128, heads: Sequence[int] = (1, 8, 16)) -> list[tuple]:
+def flop_rows(d_model: int = 512, L: int = 128, heads: Sequence[int] = (1, 8, 16)) -> list[tuple]:
     """Counted FLOPs of one self-attention layer (N = 1), and the size of its weights tensor."""
     rows = []
     for h in heads:
@@ -281,7 +264,7 @@ def prune_rows(lang: str = "zh", d_model: int = 64, num_heads: int = 8, seed: in
 
 
 # --8<-- [start:entropy]
-def row_entropy(weights: Tensor) -> Tensor:
+def normalised_entropy(weights: Tensor) -> Tensor:
     """Entropy of each attention row divided by ln S: 0 = all on one key, 1 = uniform."""
     check_tensor(weights, "weights", tuple(range(2, 6)))
     S = weights.size(-1)
@@ -303,10 +286,10 @@ def entropy_rows(lang: str = "zh", seed: int = 0) -> list[tuple[str, str]]:
     m = _layer(512, 8, seed)
     with torch.no_grad():
         w = m(x, x, x, average_attn_weights=False)[1]  # (1, 8, 8, 8)
-    ent = row_entropy(w)  # (1, h, L)
+    ent = normalised_entropy(w)  # (1, h, L)
     return [
-        (_label("one-hot", lang), f"{row_entropy(one_hot).mean().item():.3f}"),
-        (_label("uniform", lang), f"{row_entropy(uniform).mean().item():.3f}"),
+        (_label("one-hot", lang), f"{normalised_entropy(one_hot).mean().item():.3f}"),
+        (_label("uniform", lang), f"{normalised_entropy(uniform).mean().item():.3f}"),
         (_label("init-mean", lang), f"{ent.mean().item():.3f}"),
         (_label("init-min", lang), f"{ent.min().item():.3f}"),
     ]
@@ -376,14 +359,13 @@ def patch_sequence_rows(image_size: int = 32, patch: int = 8, channels: int = 3,
 
 def token_counts(lang: str = "zh", image_size: int = 224, patch: int = 16) -> list[tuple]:
     """Tokens, and attention-weight entries per head, if every pixel or every patch is a token."""
-    _check_lang(lang)
+    check_lang(lang)
     check_positive_int(image_size, "image_size")
     check_positive_int(patch, "patch")
     if image_size % patch:
         raise ValueError(f"image_size must be a multiple of patch, got {image_size} and {patch}")
     rows = []
-    names = ("每个像素一个 token", f"每个 {patch}×{patch} 块一个 token") if lang == "zh" else (
-        "one token per pixel", f"one token per {patch}×{patch} patch")
+    names = (text(lang, "faq.per_pixel"), text(lang, "faq.per_patch", patch=patch))
     for name, T in zip(names, (image_size * image_size, (image_size // patch) ** 2), strict=True):
         rows.append((name, f"{T:,}", f"{T * T:,}"))
     return rows
@@ -428,17 +410,15 @@ MODEL_CONFIGS = [
 
 def config_rows(lang: str = "zh") -> list[tuple]:
     """MODEL_CONFIGS with the head dimension computed, and whether h × d_head equals d_model."""
-    _check_lang(lang)
-    where = {"Table": "表", "§": "§"} if lang == "zh" else {}
+    check_lang(lang)
     rows = []
     for name, params, layers, h, d_model, d_kv, url, loc in MODEL_CONFIGS:
         d_head = d_kv if d_kv is not None else d_model // h
         if d_kv is None and d_model % h:
             raise ValueError(f"{name}: d_model={d_model} is not divisible by heads={h}")
-        for a, b in where.items():
-            loc = loc.replace(a, b)
-        same = ("是", "yes") if h * d_head == d_model else (f"否（{h * d_head}）", f"no ({h * d_head})")
-        rows.append((name, params, layers, h, d_model, d_head, same[0 if lang == "zh" else 1],
+        loc = loc.replace("Table", text(lang, "faq.table"))
+        same = text(lang, "faq.yes") if h * d_head == d_model else text(lang, "faq.no", n=h * d_head)
+        rows.append((name, params, layers, h, d_model, d_head, same,
                      f"[arXiv {url.rsplit('/', 1)[1]}]({url}), {loc}"))
     return rows
 

@@ -24,7 +24,7 @@ from .attention import causal_mask, scaled_dot_product_attention
 from .multihead import MultiHeadAttention, _additive, fold_masks, load_from_torch, merge_heads
 from .tables import check_rows
 
-__all__ = ["FastMultiHeadAttention", "load_fast_from_torch", "equivalence_report"]
+__all__ = ["FastMultiHeadAttention", "load_fast_from_torch", "equivalence_rows"]
 
 
 # --8<-- [start:class]
@@ -132,7 +132,7 @@ def load_fast_from_torch(fast: FastMultiHeadAttention, official: nn.MultiheadAtt
 # --8<-- [end:load]
 
 
-def equivalence_report(d_model: int = 64, num_heads: int = 8, N: int = 2, L: int = 8, S: int = 11,
+def equivalence_rows(d_model: int = 64, num_heads: int = 8, N: int = 2, L: int = 8, S: int = 11,
                        seed: int = 0, tol: float = 1e-6) -> list[tuple[str, str, str, str]]:
     """Ours against nn.MultiheadAttention and the from-scratch version on shared weights:
     table rows (case, reference, max |difference|, ✅ if within tol else ❌)."""

@@ -11,6 +11,7 @@ import torch
 
 from ._checks import check_divisible
 from .attention import scaled_dot_product_attention
+from .i18n import check_lang, text
 from .multihead import MultiHeadAttention, split_heads
 
 __all__ = ["one_head_vs_two", "fetched_table", "per_head_projection_error", "parameter_table", "param_count"]
@@ -21,7 +22,7 @@ def one_head_vs_two(tokens: list[str], wanted: tuple[str, str], sharpness: float
     """Hand-set (untrained) attention: can one query fetch the values of two tokens at full strength?
 
     Keys and values are one-hot per position, so the output *is* the share of each value fetched.
-    Returns {setup: (weight on wanted[0], weight on wanted[1], output rows)}.
+    Returns {number of heads: (weight on wanted[0], weight on wanted[1], output rows)}.
     """
     for t in wanted:
         if t not in tokens:
@@ -37,8 +38,8 @@ def one_head_vs_two(tokens: list[str], wanted: tuple[str, str], sharpness: float
     q_two = torch.stack([sharpness * eye[a], sharpness * eye[b]]).view(2, 1, T)  # (h=2, 1, T)
     out_two, w_two = scaled_dot_product_attention(q_two, k.expand(2, T, T), v.expand(2, T, T))  # (2, 1, T)
     return {
-        "1 head": (w_one[0, 0, a].item(), w_one[0, 0, b].item(), out_one[0, 0]),
-        "2 heads": (w_two[0, 0, a].item(), w_two[1, 0, b].item(), out_two[:, 0].flatten()),
+        1: (w_one[0, 0, a].item(), w_one[0, 0, b].item(), out_one[0, 0]),
+        2: (w_two[0, 0, a].item(), w_two[1, 0, b].item(), out_two[:, 0].flatten()),
     }
 # --8<-- [end:one_head_vs_two]
 
@@ -76,8 +77,13 @@ def parameter_table(d_model: int = 512, heads: tuple[int, ...] = (1, 2, 4, 8, 16
     return [(h, d_model // h, param_count(MultiHeadAttention(d_model, h)), h) for h in heads]
 
 
-def fetched_table(result: dict) -> list[tuple[str, str, str, str]]:
-    """Rows for printing one_head_vs_two's result."""
-    return [(name, f"{wa:.3f}", f"{wb:.3f}", " ".join(f"{x:.2f}" for x in out.tolist()))
-            for name, (wa, wb, out) in result.items()]
+def fetched_table(result: dict, lang: str) -> list[tuple[str, str, str, str]]:
+    """Rows for printing one_head_vs_two's result, labelled in the page's language ('1 head' / '1 个头')."""
+    check_lang(lang)
+
+    def label(h: int) -> str:
+        return text(lang, "heads.one") if h == 1 else text(lang, "heads.many", h=h)
+
+    return [(label(h), f"{wa:.3f}", f"{wb:.3f}", " ".join(f"{x:.2f}" for x in out.tolist()))
+            for h, (wa, wb, out) in result.items()]
 

@@ -42,6 +42,48 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "faq.table": "表",
         "faq.yes": "是",
         "faq.no": "否（{n}）",
+        # snippets.bert.analysis, snippets.bert.headfigures: the real-model page
+        "bert.prev": "前一个词",
+        "bert.next": "后一个词",
+        "bert.sep": "[SEP]",
+        "bert.cls": "[CLS]",
+        "bert.broad": "宽泛",
+        "bert.other": "其他",
+        "bert.short.prev": "←",
+        "bert.short.next": "→",
+        "bert.short.sep": "SEP",
+        "bert.short.cls": "CLS",
+        "bert.short.broad": "≈",
+        "bert.short.other": "·",
+        "bert.layer": "层 {}",
+        "bert.head": "头 {}",
+        "bert.corner": "层 ＼ 头",
+        "bert.text": "文本",
+        "bert.words": "空格分词",
+        "bert.pieces": "WordPiece（含 [CLS] [SEP]）",
+        "bert.stats": ["层", "头", "熵 (nats)", "熵 / ln T", "[CLS]", "[SEP]", "前一个词", "后一个词", "类别"],
+        "bert.cats": ["类别", "判据", "头数", "哪些头（层-头：数值）"],
+        "bert.rule_share": "{what} 上的平均份额 > {t:.0%}",
+        "bert.rule_broad": "不属于以上，且 熵 / ln T ≥ {t:.0%}",
+        "bert.rule_other": "以上都不是",
+        "bert.field": "日志字段",
+        "bert.split": "WordPiece 切分",
+        "bert.finding": ("{n} 个头里，{cls} 个把一半以上的注意力放在 [CLS] 上，放在 [SEP] 上的有 {sep} 个。"
+                         "所有头平均，[CLS] 拿到 {cls_mean:.0%} 的注意力，[SEP] 拿到 {sep_mean:.0%}。"
+                         "第 0 层的 {first} 个头里有 {broad_first} 个是宽泛的；"
+                         "专看前一个词的头有 {prev} 个，专看后一个词的有 {next} 个。"),
+        "bert.entropy": "[CLS] 类的头，熵 / ln T 平均为 {cls:.2f}；宽泛类的头为 {broad:.2f}；完全均匀的分布是 1。",
+        # snippets.bert.viewer: the interactive head view (sent to headview.js in this order)
+        "headview.text": "文本",
+        "headview.layer": "层",
+        "headview.head": "头",
+        "headview.tokens": "查询 token（悬停或用 Tab 键聚焦）",
+        "headview.keys": "被看的 token",
+        "headview.hint": ("把鼠标移到左列的 token 上，或用 Tab / ↑ ↓ 键选中它，看它把注意力分给了谁。"
+                          "没有选中时，画出的是所有 token 的注意力。"),
+        "headview.attends": "{token} 的注意力最多给了：",
+        "headview.all": "所有 token 的注意力",
+        "headview.nojs": "交互式头视图需要 JavaScript。",
         # sitebuild.benchreport: the performance page
         "bench.scratch": "从零手写",
         "bench.mha_default": "nn.MHA 默认",
@@ -115,6 +157,48 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "faq.table": "Table",
         "faq.yes": "yes",
         "faq.no": "no ({n})",
+        "bert.prev": "previous token",
+        "bert.next": "next token",
+        "bert.sep": "[SEP]",
+        "bert.cls": "[CLS]",
+        "bert.broad": "broad",
+        "bert.other": "other",
+        "bert.short.prev": "←",
+        "bert.short.next": "→",
+        "bert.short.sep": "SEP",
+        "bert.short.cls": "CLS",
+        "bert.short.broad": "≈",
+        "bert.short.other": "·",
+        "bert.layer": "layer {}",
+        "bert.head": "head {}",
+        "bert.corner": "layer ＼ head",
+        "bert.text": "text",
+        "bert.words": "whitespace words",
+        "bert.pieces": "WordPieces (with [CLS] [SEP])",
+        "bert.stats": ["layer", "head", "entropy (nats)", "entropy / ln T", "[CLS]", "[SEP]", "previous", "next",
+                       "category"],
+        "bert.cats": ["category", "criterion", "heads", "which (layer-head: value)"],
+        "bert.rule_share": "mean share on {what} > {t:.0%}",
+        "bert.rule_broad": "none of the above, and entropy / ln T ≥ {t:.0%}",
+        "bert.rule_other": "none of the above",
+        "bert.field": "log field",
+        "bert.split": "WordPiece split",
+        "bert.finding": ("Of the {n} heads, {cls} put more than half of their attention on [CLS]; "
+                         "{sep} do so on [SEP]. Averaged over all heads, [CLS] receives {cls_mean:.0%} of the "
+                         "attention and [SEP] {sep_mean:.0%}. {broad_first} of the {first} heads in layer 0 are broad. "
+                         "Heads attending mostly to the previous token: {prev}; to the next token: {next}."),
+        "bert.entropy": ("Heads in the [CLS] category have a mean entropy / ln T of {cls:.2f}; broad heads "
+                         "{broad:.2f}; a perfectly uniform distribution scores 1."),
+        "headview.text": "Text",
+        "headview.layer": "Layer",
+        "headview.head": "Head",
+        "headview.tokens": "Query tokens (hover or focus with Tab)",
+        "headview.keys": "Attended tokens",
+        "headview.hint": ("Hover over a token in the left column, or reach it with Tab / ↑ ↓, "
+                          "to see where it attends. With nothing selected, every token's attention is drawn."),
+        "headview.attends": "{token} attends most to:",
+        "headview.all": "Attention of all tokens",
+        "headview.nojs": "The interactive head view needs JavaScript.",
         "bench.scratch": "from scratch",
         "bench.mha_default": "nn.MHA default",
         "bench.mha_no_weights": "nn.MHA need_weights=False",
@@ -177,7 +261,10 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
 }
 
 # Entries written the same way in both languages on purpose (code names, symbols).
-SAME_IN_BOTH = frozenset({"bench.mha_no_weights"})
+SAME_IN_BOTH = frozenset({
+    "bench.mha_no_weights", "bert.sep", "bert.cls", "bert.short.prev", "bert.short.next", "bert.short.sep",
+    "bert.short.cls", "bert.short.broad", "bert.short.other",
+})
 
 
 def check_lang(lang: object) -> str:

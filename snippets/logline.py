@@ -11,9 +11,10 @@ from __future__ import annotations
 import torch
 from torch import Tensor
 
+from ._checks import check_positive_int
+
 __all__ = ["LOG_LINE", "log_tokens", "embed_tokens"]
 
-# --8<-- [start:logline]
 LOG_LINE = (
     "2024-01-15 10:30:45 ERROR [order-api] connection_timeout "
     "retry=3 duration=5000ms service=database"
@@ -31,11 +32,9 @@ def embed_tokens(tokens: list[str], d_model: int, seed: int = 0) -> Tensor:
     """A fixed random vector per distinct token: (1, T, d_model). Untrained, so it carries no meaning."""
     if not tokens:
         raise ValueError("tokens must be a non-empty list of strings, got an empty list")
-    if not isinstance(d_model, int) or d_model < 1:
-        raise ValueError(f"d_model must be a positive integer, got {d_model!r}")
+    check_positive_int(d_model, "d_model")
     vocab = sorted(set(tokens))
     g = torch.Generator().manual_seed(seed)
     table = torch.randn(len(vocab), d_model, generator=g)  # (V, E)
     ids = torch.tensor([vocab.index(t) for t in tokens])  # (T,)
     return table[ids].unsqueeze(0)  # (1, T, E)
-# --8<-- [end:logline]

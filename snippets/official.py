@@ -95,7 +95,6 @@ def shape_trace(x: Tensor, num_heads: int) -> list[tuple[str, tuple[int, ...]]]:
     ]
 
 
-# --8<-- [start:dropout_rows]
 def dropout_row_sums(x: Tensor, num_heads: int = 8, p: float = 0.1, seed: int = 0) -> tuple[Tensor, Tensor]:
     """Row sums of the returned weights with dropout=p, in train() and in eval() mode."""
     check_tensor(x, "x", 3)
@@ -109,4 +108,3 @@ def dropout_row_sums(x: Tensor, num_heads: int = 8, p: float = 0.1, seed: int = 
     mha.eval()
     _, w_eval = mha(x, x, x, average_attn_weights=False)  # (N, h, L, S), plain softmax
     return w_train.sum(-1), w_eval.sum(-1)  # (N, h, L) each
-# --8<-- [end:dropout_rows]

@@ -14,7 +14,7 @@ from torch.testing import assert_close
 
 from snippets.bert.analysis import SENTENCES, TEXTS, attention_maps, category_rows, stats_table, wordpiece_rows
 from snippets.bert.encoder import BertConfig, BertEncoder, load_bert_weights
-from snippets.bert.heads import THRESHOLDS, classify, head_stats, row_entropy
+from snippets.bert.headstats import THRESHOLDS, classify, head_stats, row_entropy
 from snippets.bert.loader import encode, load_config, load_model, load_tokenizer, model_dir
 from snippets.bert.reference import TOLERANCE, compare_with_reference, reference_outputs
 from snippets.bert.viewer import SCALE, VIEW_TEXTS, decode_weights, headview_html, viewer_data
@@ -268,7 +268,7 @@ def test_viewer_errors():
 
 
 def test_all_heads_figure_is_one_image_with_labels():
-    from snippets.bert.figures import all_heads_figure
+    from snippets.bert.headfigures import all_heads_figure
 
     fig = all_heads_figure(LOG_LINE, "en", alt="all heads", caption="every head")
     assert fig.startswith('<figure class="mha-fig"><svg role="img" aria-label="all heads"')

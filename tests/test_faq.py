@@ -78,7 +78,7 @@ def test_self_attention_projections_differ():
 
 def test_flops_do_not_depend_on_heads_but_weights_do():
     E, L = 64, 16
-    rows = faq.attention_flops(d_model=E, L=L, heads=(1, 4, 8))
+    rows = faq.flop_rows(d_model=E, L=L, heads=(1, 4, 8))
     num = lambda s: int(s.replace(",", ""))  # noqa: E731
     for h, proj, core, default, weights, _ in rows:
         assert num(proj) == 4 * 2 * L * E * E  # four (L, E) @ (E, E) matmuls
@@ -107,7 +107,7 @@ def test_similarity_rows_copies_are_identical():
     assert rows[1] == ("every head a copy of head 0", "1.000")
     assert 0.5 < float(rows[0][1]) < 1.0
     assert faq.similarity_rows("zh")[0][0] == "随机初始化的层"
-    with pytest.raises(ValueError, match="lang must be 'zh' or 'en', got 'fr'"):
+    with pytest.raises(ValueError, match=r"lang must be one of \('zh', 'en'\), got 'fr'"):
         faq.similarity_rows("fr")
 
 
@@ -145,15 +145,15 @@ def test_prune_rows():
 
 # Q15 ------------------------------------------------------------------------------------
 
-def test_row_entropy():
-    assert row_entropy_of(torch.eye(5)) == pytest.approx(0.0, abs=1e-9)
-    assert row_entropy_of(torch.full((2, 5), 0.2)) == pytest.approx(1.0)
+def test_normalised_entropy():
+    assert normalised_entropy_of(torch.eye(5)) == pytest.approx(0.0, abs=1e-9)
+    assert normalised_entropy_of(torch.full((2, 5), 0.2)) == pytest.approx(1.0)
     with pytest.raises(ValueError, match="need at least 2 keys"):
-        faq.row_entropy(torch.ones(3, 1))
+        faq.normalised_entropy(torch.ones(3, 1))
 
 
-def row_entropy_of(w):
-    return faq.row_entropy(w).mean().item()
+def normalised_entropy_of(w):
+    return faq.normalised_entropy(w).mean().item()
 
 
 def test_entropy_rows_untrained_layer_is_near_uniform():

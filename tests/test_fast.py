@@ -10,7 +10,7 @@ from torch.testing import assert_close
 from sitebuild import benchreport
 from snippets import bench
 from snippets.attention import causal_mask
-from snippets.fast import FastMultiHeadAttention, equivalence_report, load_fast_from_torch
+from snippets.fast import FastMultiHeadAttention, equivalence_rows, load_fast_from_torch
 from snippets.multihead import MultiHeadAttention, load_from_torch
 
 E, H = 32, 4
@@ -217,8 +217,8 @@ def test_buildbench_config_and_table():
         buildbench.results_table(results, "de")
 
 
-def test_equivalence_report_rows_all_pass():
-    rows = equivalence_report(d_model=32, num_heads=4, tol=1e-6)
+def test_equivalence_rows_all_pass():
+    rows = equivalence_rows(d_model=32, num_heads=4, tol=1e-6)
     assert [r[:2] for r in rows] == [
         ("self-attention", "nn.MultiheadAttention"), ("self-attention", "from scratch"),
         ("is_causal=True vs causal attn_mask", "nn.MultiheadAttention"),
@@ -226,7 +226,7 @@ def test_equivalence_report_rows_all_pass():
         ("need_weights=True, per-head weights", "nn.MultiheadAttention"),
     ]
     assert all(float(diff) <= 1e-6 and ok == "✅" for _, _, diff, ok in rows)
-    assert equivalence_report(d_model=32, num_heads=4, tol=-1.0)[0][3] == "❌"  # the check can fail
+    assert equivalence_rows(d_model=32, num_heads=4, tol=-1.0)[0][3] == "❌"  # the check can fail
 
 
 @pytest.mark.parametrize("batch_first", [True, False])

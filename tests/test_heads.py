@@ -10,13 +10,14 @@ from snippets.tables import check_rows, rounded
 
 def test_one_head_splits_its_budget_two_heads_fetch_in_full():
     r = one_head_vs_two(log_tokens(), ("[order-api]", "duration=5000ms"))
-    wa, wb, out = r["1 head"]
+    wa, wb, out = r[1]
     assert wa == pytest.approx(0.5, abs=1e-6) and wb == pytest.approx(0.5, abs=1e-6)
     assert out.sum().item() == pytest.approx(1.0, abs=1e-6) and out.shape == (8,)
-    wa, wb, out = r["2 heads"]
+    wa, wb, out = r[2]
     assert wa == pytest.approx(1.0, abs=1e-6) and wb == pytest.approx(1.0, abs=1e-6)
     assert out.shape == (16,) and out[3].item() == pytest.approx(1.0, abs=1e-6) and out[8 + 6].item() == pytest.approx(1.0, abs=1e-6)
-    assert fetched_table(r)[0][:3] == ("1 head", "0.500", "0.500")
+    assert fetched_table(r, "en")[0][:3] == ("1 head", "0.500", "0.500")
+    assert [row[0] for row in fetched_table(r, "zh")] == ["1 个头", "2 个头"]
     with pytest.raises(ValueError, match="'nope' is not one of the tokens"):
         one_head_vs_two(log_tokens(), ("nope", "ERROR"))
 

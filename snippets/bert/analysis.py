@@ -1,4 +1,4 @@
-"""The texts we run through the model, and the tables the page prints (labels in zh or en).
+"""The texts we run through the model, and the tables the page prints (labels from snippets.i18n).
 
 >>> [row[1] for row in wordpiece_rows()][:3]
 ['202 · ##4 · - · 01 · - · 15', '10 · : · 30 · : · 45', 'error']
@@ -10,9 +10,11 @@ import torch
 from torch import Tensor
 
 from resultcache import memory
+
+from .. import i18n
 from ..logline import LOG_LINE
 from ..tables import md_table
-from .heads import CATEGORIES, THRESHOLDS, classify, head_stats
+from .headstats import CATEGORIES, THRESHOLDS, classify, head_stats
 from .loader import encode, load_model, source_hash
 
 __all__ = ["SENTENCES", "TEXTS", "attention_maps", "wordpiece_rows", "wordpiece_table", "text_table", "all_stats",
@@ -25,34 +27,6 @@ SENTENCES = (
     "She said she would call back after the meeting.",
 )
 TEXTS = (LOG_LINE, *SENTENCES)
-
-LABELS = {
-    "zh": {"prev": "前一个词", "next": "后一个词", "sep": "[SEP]", "cls": "[CLS]", "broad": "宽泛", "other": "其他",
-           "short": {"prev": "←", "next": "→", "sep": "SEP", "cls": "CLS", "broad": "≈", "other": "·"},
-           "layer": "层 {}", "head": "头 {}", "corner": "层 ＼ 头", "text": "文本", "words": "空格分词", "pieces": "WordPiece（含 [CLS] [SEP]）",
-           "stats": ["层", "头", "熵 (nats)", "熵 / ln T", "[CLS]", "[SEP]", "前一个词", "后一个词", "类别"],
-           "cats": ["类别", "判据", "头数", "哪些头（层-头：数值）"],
-           "rule_share": "{what} 上的平均份额 > {t:.0%}", "rule_broad": "不属于以上，且 熵 / ln T ≥ {t:.0%}",
-           "rule_other": "以上都不是", "field": "日志字段", "split": "WordPiece 切分"},
-    "en": {"prev": "previous token", "next": "next token", "sep": "[SEP]", "cls": "[CLS]", "broad": "broad",
-           "other": "other",
-           "short": {"prev": "←", "next": "→", "sep": "SEP", "cls": "CLS", "broad": "≈", "other": "·"},
-           "layer": "layer {}", "head": "head {}", "corner": "layer ＼ head", "text": "text", "words": "whitespace words",
-           "pieces": "WordPieces (with [CLS] [SEP])",
-           "stats": ["layer", "head", "entropy (nats)", "entropy / ln T", "[CLS]", "[SEP]", "previous", "next",
-                     "category"],
-           "cats": ["category", "criterion", "heads", "which (layer-head: value)"],
-           "rule_share": "mean share on {what} > {t:.0%}", "rule_broad": "none of the above, and entropy / ln T ≥ {t:.0%}",
-           "rule_other": "none of the above", "field": "log field", "split": "WordPiece split"},
-}
-_STAT_OF = {"prev": "prev", "next": "next", "sep": "sep", "cls": "cls", "broad": "norm_entropy", "other": "entropy"}
-
-
-def _labels(lang: str) -> dict:
-    if lang not in LABELS:
-        raise ValueError(f"lang must be one of {tuple(LABELS)}, got {lang!r}")
-    return LABELS[lang]
-
 
 @memory.cache
 def _maps(text: str, code: str) -> tuple[Tensor, list[str]]:
@@ -82,13 +56,13 @@ def wordpiece_rows(line: str = LOG_LINE) -> list[tuple[str, str]]:
 
 
 def wordpiece_table(lang: str, line: str = LOG_LINE) -> str:
-    lab = _labels(lang)
+    lab = i18n.texts(lang, "bert")
     return md_table([lab["field"], lab["split"]], wordpiece_rows(line))
 
 
 def text_table(lang: str, texts=TEXTS) -> str:
     """Per text: the text, its whitespace word count and its token count (with [CLS] and [SEP])."""
-    lab = _labels(lang)
+    lab = i18n.texts(lang, "bert")
     rows = [(t, len(t.split()), len(encode(t).tokens)) for t in texts]
     return md_table([lab["text"], lab["words"], lab["pieces"]], rows, align="lrr")
 
@@ -101,7 +75,7 @@ def all_stats(texts=TEXTS) -> tuple[dict[str, Tensor], list[list[str]]]:
 
 def stats_table(lang: str, texts=TEXTS) -> str:
     """Markdown table: one row per (layer, head) with every statistic and the category."""
-    lab = _labels(lang)
+    lab = i18n.texts(lang, "bert")
     stats, cats = all_stats(texts)
     rows = []
     for layer, row in enumerate(cats):
@@ -113,17 +87,17 @@ def stats_table(lang: str, texts=TEXTS) -> str:
 
 def category_grid(lang: str, texts=TEXTS) -> str:
     """Markdown table: layers as rows, heads as columns, a short category label in each cell."""
-    lab = _labels(lang)
+    lab = i18n.texts(lang, "bert")
     _, cats = all_stats(texts)
     headers = [lab["corner"]] + [str(h) for h in range(len(cats[0]))]
-    rows = [[str(i)] + [lab["short"][c] for c in row] for i, row in enumerate(cats)]
+    rows = [[str(i)] + [lab[f"short.{c}"] for c in row] for i, row in enumerate(cats)]
     table = md_table(headers, rows, align="l" + "c" * len(cats[0]))
     return f'<div class="headgrid" markdown="1">\n\n{table}\n\n</div>'  # compact cells (headview.css)
 
 
 def category_rows(lang: str, texts=TEXTS) -> list[tuple[str, str, int, str]]:
     """Per category: criterion, number of heads, and the heads with the statistic that placed them."""
-    lab = _labels(lang)
+    lab = i18n.texts(lang, "bert")
     stats, cats = all_stats(texts)
     rows = []
     for cat in CATEGORIES:
@@ -141,7 +115,7 @@ def category_rows(lang: str, texts=TEXTS) -> list[tuple[str, str, int, str]]:
 
 
 def category_table(lang: str, texts=TEXTS) -> str:
-    return md_table(_labels(lang)["cats"], category_rows(lang, texts), align="llrl")
+    return md_table(i18n.texts(lang, "bert")["cats"], category_rows(lang, texts), align="llrl")
 
 
 def strongest_heads(texts=TEXTS) -> list[tuple[str, int, int]]:
@@ -164,17 +138,8 @@ def finding(lang: str, texts=TEXTS) -> str:
     count = {c: flat.count(c) for c in CATEGORIES}
     cls_mean, sep_mean = stats["cls"].mean().item(), stats["sep"].mean().item()
     broad_first = sum(c == "broad" for c in cats[0])
-    if lang == "zh":
-        return (f"{n} 个头里，{count['cls']} 个把一半以上的注意力放在 [CLS] 上，放在 [SEP] 上的有 {count['sep']} 个。"
-                f"所有头平均，[CLS] 拿到 {cls_mean:.0%} 的注意力，[SEP] 拿到 {sep_mean:.0%}。"
-                f"第 0 层的 {first} 个头里有 {broad_first} 个是宽泛的；"
-                f"专看前一个词的头有 {count['prev']} 个，专看后一个词的有 {count['next']} 个。")
-    if lang == "en":
-        return (f"Of the {n} heads, {count['cls']} put more than half of their attention on [CLS]; "
-                f"{count['sep']} do so on [SEP]. Averaged over all heads, [CLS] receives {cls_mean:.0%} of the "
-                f"attention and [SEP] {sep_mean:.0%}. {broad_first} of the {first} heads in layer 0 are broad. "
-                f"Heads attending mostly to the previous token: {count['prev']}; to the next token: {count['next']}.")
-    raise ValueError(f"lang must be 'zh' or 'en', got {lang!r}")
+    return i18n.text(lang, "bert.finding", n=n, cls=count["cls"], sep=count["sep"], cls_mean=cls_mean, sep_mean=sep_mean,
+                first=first, broad_first=broad_first, prev=count["prev"], next=count["next"])
 
 
 def entropy_by_category(lang: str, texts=TEXTS) -> str:
@@ -185,10 +150,4 @@ def entropy_by_category(lang: str, texts=TEXTS) -> str:
     for cat in ("cls", "broad"):
         values = [ne[layer, head].item() for layer, row in enumerate(cats) for head, c in enumerate(row) if c == cat]
         mean[cat] = sum(values) / len(values) if values else float("nan")
-    if lang == "zh":
-        return (f"[CLS] 类的头，熵 / ln T 平均为 {mean['cls']:.2f}；宽泛类的头为 {mean['broad']:.2f}；"
-                f"完全均匀的分布是 1。")
-    if lang == "en":
-        return (f"Heads in the [CLS] category have a mean entropy / ln T of {mean['cls']:.2f}; broad heads "
-                f"{mean['broad']:.2f}; a perfectly uniform distribution scores 1.")
-    raise ValueError(f"lang must be 'zh' or 'en', got {lang!r}")
+    return i18n.text(lang, "bert.entropy", cls=mean["cls"], broad=mean["broad"])

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import torch
 from torch import Tensor, nn
 
+from .._checks import check_positive_int
 from ..multihead import MultiHeadAttention
 
 __all__ = ["BertConfig", "BertLayer", "BertEncoder", "load_bert_weights"]
@@ -35,9 +36,7 @@ class BertConfig:
     def __post_init__(self):
         for name in ("vocab_size", "hidden_size", "num_layers", "num_heads", "intermediate_size",
                      "max_positions", "type_vocab_size"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+            check_positive_int(getattr(self, name), name)
         if self.hidden_size % self.num_heads:
             raise ValueError(
                 f"hidden_size must be divisible by num_heads, got {self.hidden_size} and {self.num_heads}"

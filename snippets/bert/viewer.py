@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .. import i18n
 from ..logline import LOG_LINE
 from .analysis import SENTENCES, attention_maps
 
@@ -26,19 +27,6 @@ __all__ = ["VIEW_TEXTS", "SCALE", "viewer_data", "decode_weights", "headview_htm
 
 VIEW_TEXTS = (LOG_LINE, *SENTENCES[:2])
 SCALE = 255  # one byte per weight: resolution 1/255 ≈ 0.4 %
-
-UI = {
-    "zh": {"text": "文本", "layer": "层", "head": "头", "tokens": "查询 token（悬停或用 Tab 键聚焦）",
-           "keys": "被看的 token", "hint": "把鼠标移到左列的 token 上，或用 Tab / ↑ ↓ 键选中它，看它把注意力分给了谁。"
-           "没有选中时，画出的是所有 token 的注意力。", "attends": "{token} 的注意力最多给了：",
-           "all": "所有 token 的注意力", "nojs": "交互式头视图需要 JavaScript。"},
-    "en": {"text": "Text", "layer": "Layer", "head": "Head", "tokens": "Query tokens (hover or focus with Tab)",
-           "keys": "Attended tokens", "hint": "Hover over a token in the left column, or reach it with Tab / ↑ ↓, "
-           "to see where it attends. With nothing selected, every token's attention is drawn.",
-           "attends": "{token} attends most to:", "all": "Attention of all tokens",
-           "nojs": "The interactive head view needs JavaScript."},
-}
-
 
 def viewer_data(texts: Sequence[str] = VIEW_TEXTS) -> dict:
     """What the browser receives: sizes, and per text its tokens and quantised weights."""
@@ -64,12 +52,11 @@ def decode_weights(entry: dict, layers: int = 6, heads: int = 12, scale: int = S
 
 def headview_html(lang: str, texts: Sequence[str] = VIEW_TEXTS) -> str:
     """A <div> holding the data as JSON; headview.js builds the controls and the drawing inside it."""
-    if lang not in UI:
-        raise ValueError(f"lang must be one of {tuple(UI)}, got {lang!r}")
-    payload = viewer_data(texts) | {"ui": UI[lang]}
+    ui = i18n.texts(lang, "headview")
+    payload = viewer_data(texts) | {"ui": ui}
     text = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
-    hint = html.escape(UI[lang]["hint"])
+    hint = html.escape(ui["hint"])
     return (f'<div class="headview" data-headview>'
             f'<p class="headview-hint">{hint}</p>'
-            f'<p class="headview-nojs">{html.escape(UI[lang]["nojs"])}</p>'
+            f'<p class="headview-nojs">{html.escape(ui["nojs"])}</p>'
             f'<script type="application/json" class="headview-data">{text}</script></div>')

@@ -19,6 +19,8 @@ from __future__ import annotations
 import torch
 from torch import Tensor
 
+from .._checks import check_positive_int
+
 __all__ = ["EVENTS", "OFFSETS", "SEQ_LEN", "IGNORE", "make_batch", "event_names"]
 
 # --8<-- [start:task]
@@ -33,8 +35,7 @@ IGNORE = -100  # target outside the sequence; skipped by the loss and accuracy
 
 def make_batch(batch_size: int, seed: int, seq_len: int = SEQ_LEN) -> tuple[Tensor, Tensor]:
     """Random event streams x (N, L) and their neighbours y (N, L, T), from one seed."""
-    if not isinstance(batch_size, int) or batch_size < 1:
-        raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
+    check_positive_int(batch_size, "batch_size")
     if not isinstance(seq_len, int) or seq_len <= max(abs(o) for o in OFFSETS):
         raise ValueError(f"seq_len must be an integer > {max(abs(o) for o in OFFSETS)}, got {seq_len!r}")
     g = torch.Generator().manual_seed(seed)

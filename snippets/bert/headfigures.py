@@ -6,7 +6,8 @@ import matplotlib
 import numpy as np
 
 from ..figures import CMAP, Figure, heatmap_grid, svg_figure
-from .analysis import TEXTS, _labels, attention_maps, strongest_heads
+from .. import i18n
+from .analysis import TEXTS, attention_maps, strongest_heads
 
 __all__ = ["all_heads_figure", "example_heads_figure"]
 
@@ -18,7 +19,7 @@ def all_heads_figure(text: str, lang: str, alt: str, caption: str, gap: int = 3)
     """
     if not isinstance(gap, int) or gap < 0:
         raise ValueError(f"gap must be a non-negative integer, got {gap!r}")
-    lab = _labels(lang)
+    lab = i18n.texts(lang, "bert")
     maps, _ = attention_maps(text)
     w = maps.numpy()  # (n, h, T, T)
     n, h, T, _ = w.shape
@@ -45,7 +46,7 @@ def all_heads_figure(text: str, lang: str, alt: str, caption: str, gap: int = 3)
 
 def example_heads_figure(text: str, lang: str, alt: str, caption: str, texts=TEXTS) -> str:
     """Labelled heatmaps of the strongest head in each category (categories measured over texts)."""
-    lab = _labels(lang)
+    lab = i18n.texts(lang, "bert")
     best = strongest_heads(texts)
     maps, tokens = attention_maps(text)
     picked = maps[[layer for _, layer, _ in best], [head for _, _, head in best]]  # (k, T, T)
