@@ -26,8 +26,10 @@ import copy
 import math
 import os
 import platform
+import logging
 import statistics
 import sys
+import time
 from collections.abc import Callable, Sequence
 
 import torch
@@ -45,6 +47,8 @@ __all__ = [
     "IMPLS", "SMALL", "FULL", "attention_flops", "make_impls", "peak_bytes", "time_fns", "sweep",
     "small_sweep", "full_sweep", "sweep_fingerprint", "machine_info", "measurement", "memory_slope", "goals",
 ]
+
+log = logging.getLogger(__name__)
 
 IMPLS = ("scratch", "mha_default", "mha_no_weights", "mha_fastpath", "fast")
 SMALL = dict(lengths=(128, 256, 512), N=1, d_model=768, num_heads=12, min_run_time=0.08, rounds=2)
@@ -160,7 +164,13 @@ def sweep(lengths: Sequence[int], N: int, d_model: int, num_heads: int, min_run_
     rows, best_mm = [], 0.0
     n = 1024
     a, b = torch.randn(n, n), torch.randn(n, n)
-    for L in lengths:
+    start = time.perf_counter()
+    for k, L in enumerate(lengths):
+        if k:
+            left = (time.perf_counter() - start) / k * (len(lengths) - k)
+            log.info("benchmark L=%d (%d/%d), ~%.1f min left", L, k + 1, len(lengths), left / 60)
+        else:
+            log.info("benchmark L=%d (1/%d)", L, len(lengths))
         impls = make_impls(N, L, d_model, num_heads)
         # The matmul reference takes turns with the contenders, so it meets the same load.
         timings = time_fns(impls | {"matmul": lambda: a @ b}, min_run_time, rounds, num_threads)

@@ -94,6 +94,36 @@ def test_train_run_second_call_is_a_cache_hit():
     assert second["loss_curve"] == first["loss_curve"] and second["seconds"] == first["seconds"]
 
 
+def test_parallel_training_gives_the_single_process_results(caplog):
+    """train_runs trains uncached runs in worker processes; each equals training it here, on one thread."""
+    jobs = [(1, 7001), (2, 7002), (4, 7003)]
+    with caplog.at_level("INFO", logger="snippets"):
+        runs = train.train_runs(jobs, steps=3, workers=2)
+    assert [(r["num_heads"], r["seed"]) for r in runs] == jobs
+    old = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        for (h, s), run in zip(jobs, runs, strict=True):
+            here = train._train(h, s, 3, 64, 3e-3, 32)
+            assert run["loss_curve"] == here["loss_curve"] and run["accuracy"] == here["accuracy"]
+            for k, v in here["state_dict"].items():
+                np.testing.assert_array_equal(run["state_dict"][k], v)
+    finally:
+        torch.set_num_threads(old)
+    fresh = [r.getMessage() for r in caplog.records if r.getMessage().startswith("training ")]
+    if fresh:  # a first run of this test (otherwise the runs came from the cache)
+        assert fresh[-1].startswith(f"training {len(fresh)}/{len(fresh)} (h=") and "min left" in fresh[-1]
+
+
+def test_train_runs_checks_before_starting():
+    with pytest.raises(ValueError, match="d_model must be divisible by num_heads: got d_model=32, num_heads=3"):
+        train.train_runs([(3, 0)], steps=2)
+    with pytest.raises(ValueError, match="workers must be a positive integer, got True"):
+        train.train_runs([(2, 0)], steps=2, workers=True)
+    with pytest.raises(ValueError, match=r"jobs must be a non-empty sequence of \(num_heads, seed\) pairs"):
+        train.train_runs([], steps=2)
+
+
 @pytest.mark.parametrize("kwargs, match", [
     ({"num_heads": 3, "seed": 0}, "d_model must be divisible by num_heads: got d_model=32, num_heads=3"),
     ({"num_heads": 2, "seed": -1}, "seed must be a non-negative integer, got -1"),

@@ -82,6 +82,8 @@ def on_files(files, config):
                                      expand=expand, source=f"docs/{page.src_uri}")
         if notebook is None:
             continue
+        if not nb.is_executed(notebook):
+            log.info("notebook %s (%s): running", stem, lang)
         cached = nb.executed_path(notebook)
         count += 1
         folder = f"notebooks/{stem}"

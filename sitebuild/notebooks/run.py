@@ -19,7 +19,8 @@ from resultcache import ROOT, cache_root, code_imports, fingerprint, results_fin
 
 from .imports import module_name, strip_magics
 
-__all__ = ["NotebookError", "dependencies", "cache_key", "execute", "executed_path", "this_python_kernel"]
+__all__ = ["NotebookError", "dependencies", "cache_key", "execute", "is_executed", "executed_path",
+           "this_python_kernel"]
 
 log = logging.getLogger("mkdocs.hooks.notebooks")
 
@@ -60,6 +61,11 @@ def execute(nb, *, cache: bool = True, timeout: int = 1800, root: Path = ROOT):
     if cache:
         return nbformat.read(executed_path(nb, timeout=timeout, root=root), as_version=4)
     return _run(nb, timeout, root)
+
+
+def is_executed(nb, root: Path = ROOT) -> bool:
+    """Whether the cache already holds this notebook, run clean with the current code."""
+    return (cache_root() / "notebooks" / f"{cache_key(nb, root)}.ipynb").is_file()
 
 
 def executed_path(nb, *, timeout: int = 1800, root: Path = ROOT) -> Path:

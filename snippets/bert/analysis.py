@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import torch
 from torch import Tensor
 
@@ -21,6 +23,8 @@ __all__ = ["SENTENCES", "TEXTS", "attention_maps", "wordpiece_rows", "wordpiece_
            "stats_table", "category_grid", "category_rows", "category_table", "strongest_heads", "finding",
            "entropy_by_category"]
 
+log = logging.getLogger(__name__)
+
 SENTENCES = (
     "The cat sat on the mat because it was tired.",
     "The on-call engineer restarted the database, and the errors stopped.",
@@ -30,6 +34,7 @@ TEXTS = (LOG_LINE, *SENTENCES)
 
 @memory.cache
 def _maps(text: str, code: str) -> tuple[Tensor, list[str]]:
+    log.info("real model: attention maps of %r", text[:40])
     enc = encode(text)
     with torch.no_grad():
         _, maps = load_model()(enc.ids)

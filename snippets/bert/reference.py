@@ -6,11 +6,14 @@ transformers is imported only inside these functions: it is slow to import and o
 from __future__ import annotations
 
 import functools
+import logging
 
 import torch
 
 from resultcache import memory
 from .loader import encode, load_model, model_dir, source_hash
+
+log = logging.getLogger(__name__)
 
 __all__ = ["TOLERANCE", "reference_outputs", "compare_with_reference", "equivalence_rows", "equivalence_summary"]
 
@@ -35,6 +38,7 @@ def reference_outputs(text: str, path: str | None = None) -> tuple[list[torch.Te
 
 @memory.cache
 def _compare(texts: tuple[str, ...], code: str) -> list[tuple[int, float, float]]:
+    log.info("real model: comparing every layer with transformers' BertModel on %d texts", len(texts))
     model = load_model()
     worst = None
     for text in texts:

@@ -25,7 +25,7 @@ from torch import Tensor, nn
 from resultcache import fingerprint, memory
 from .model import D_MODEL
 from .task import make_batch
-from .train import EVAL_SEED, EVAL_SIZE, evaluate, load_model, train_run
+from .train import EVAL_SEED, EVAL_SIZE, evaluate, load_model, train_run, train_runs
 
 __all__ = [
     "HEADS", "SEEDS", "SHARE_OFFSETS", "sweep", "offset_shares", "head_roles", "attention_maps",
@@ -39,10 +39,10 @@ SHARE_OFFSETS = (-2, -1, 0, 1, 2)
 
 # --8<-- [start:sweep]
 def sweep(heads: Sequence[int] = HEADS, seeds: Sequence[int] = SEEDS, steps: int = 1000) -> list[dict]:
-    """One train_run per (heads, seed); each comes from the disk cache after the first build."""
+    """One train_run per (heads, seed), trained in parallel; from the disk cache after the first build."""
     if not heads or not seeds:
         raise ValueError(f"heads and seeds must be non-empty, got heads={heads!r}, seeds={seeds!r}")
-    return [train_run(h, s, steps=steps) for h in heads for s in seeds]
+    return train_runs([(h, s) for h in heads for s in seeds], steps=steps)
 # --8<-- [end:sweep]
 
 

@@ -8,7 +8,12 @@
 
 from __future__ import annotations
 
+import logging
+import multiprocessing
+import os
 import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 
 import numpy as np
 import torch
@@ -19,7 +24,9 @@ from resultcache import fingerprint, memory
 from .model import D_MODEL, TimelineModel
 from .task import IGNORE, make_batch
 
-__all__ = ["train_run", "evaluate", "load_model", "EVAL_SEED", "EVAL_SIZE", "CODE_VERSION"]
+__all__ = ["train_run", "train_runs", "evaluate", "load_model", "EVAL_SEED", "EVAL_SIZE", "CODE_VERSION"]
+
+log = logging.getLogger(__name__)
 
 EVAL_SEED = 10_000  # held-out streams; training seeds are seed * 100_000 + step
 EVAL_SIZE = 2048
@@ -88,6 +95,47 @@ def train_run(num_heads: int, seed: int, steps: int = 1000, batch_size: int = 64
     if not lr > 0:
         raise ValueError(f"lr must be positive, got {lr!r}")
     return _train_cached(num_heads, seed, steps, batch_size, float(lr), d_model, code=CODE_VERSION)
+
+
+def train_runs(jobs: Sequence[tuple[int, int]], steps: int = 1000, workers: int | None = None) -> list[dict]:
+    """train_run(num_heads, seed, steps) for each (num_heads, seed) in jobs, in that order.
+
+    Runs not in the cache yet are independent, so they train in parallel, one process per core
+    (workers, default os.cpu_count()), each on one thread: the results are the same as in one
+    process. Progress goes to the log: "training 7/30 (h=4, seed 2), ~1.5 min left".
+    """
+    jobs = [tuple(j) for j in jobs]
+    if not jobs or any(len(j) != 2 for j in jobs):
+        raise ValueError(f"jobs must be a non-empty sequence of (num_heads, seed) pairs, got {jobs!r}")
+    if workers is not None:
+        check_positive_int(workers, "workers")
+    for h, s in jobs:  # check every argument before starting any process
+        check_divisible(D_MODEL, h)
+        if not isinstance(s, int) or isinstance(s, bool) or s < 0:
+            raise ValueError(f"seed must be a non-negative integer, got {s!r}")
+    todo = [(h, s) for h, s in dict.fromkeys(jobs)
+            if not _train_cached.check_call_in_cache(h, s, steps, 64, 3e-3, D_MODEL, code=CODE_VERSION)]
+    if todo:
+        start = time.perf_counter()
+        for n, (h, s) in enumerate(_train_all(todo, steps, min(workers or os.cpu_count() or 1, len(todo))), 1):
+            left = (time.perf_counter() - start) / n * (len(todo) - n)
+            log.info("training %d/%d (h=%d, seed %d), ~%.1f min left", n, len(todo), h, s, left / 60)
+    return [train_run(h, s, steps=steps) for h, s in jobs]  # all from the cache now
+
+
+def _train_all(todo: list[tuple[int, int]], steps: int, workers: int):
+    """Train each (num_heads, seed) into the cache; yield it when its run is there."""
+    if workers == 1:
+        for h, s in todo:
+            train_run(h, s, steps=steps)
+            yield h, s
+        return
+    # spawn: a fresh interpreter per worker, never a fork of a process whose torch threads are running
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = {pool.submit(train_run, h, s, steps): (h, s) for h, s in todo}
+        for future in as_completed(futures):
+            future.result()
+            yield futures[future]
 
 
 def load_model(run: dict) -> TimelineModel:
