@@ -53,7 +53,7 @@ def cache_root() -> Path:
     return Path(os.environ.get(ENV) or ROOT / ".cache")
 
 
-memory = Memory(cache_root(), verbose=0)  # results under <root>/joblib/
+memory = Memory(cache_root() / "joblib", verbose=0)
 
 
 def _resolve(name: str, root: Path) -> list[str]:
@@ -94,9 +94,19 @@ def _closure(start: list[tuple[str, ast.AST, bool]], root: Path) -> list[str]:
             for rel in _resolve(name, root):
                 if rel not in found:
                     found.add(rel)
-                    text = (root / rel).read_text(encoding="utf-8")
-                    todo.append((_module_of(rel), ast.parse(text), rel.endswith("__init__.py")))
+                    todo.append((_module_of(rel), _parsed(root / rel), rel.endswith("__init__.py")))
     return sorted(found)
+
+
+def _parsed(path: Path) -> ast.AST:
+    stat = path.stat()
+    return _parse(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=512)
+def _parse(path: str, mtime_ns: int, size: int) -> ast.AST:
+    """A file's syntax tree, parsed once per version of the file (a build asks for the same files often)."""
+    return ast.parse(Path(path).read_text(encoding="utf-8"))
 
 
 def module_files(modules: Iterable[str], root: Path | None = None) -> list[str]:
@@ -106,7 +116,8 @@ def module_files(modules: Iterable[str], root: Path | None = None) -> list[str]:
     bad = [m for m in modules if not isinstance(m, str) or m.split(".")[0] not in PROJECT_PACKAGES]
     if bad:
         raise ValueError(f"expected dotted names of project modules ({', '.join(PROJECT_PACKAGES)}), got {bad!r}")
-    missing = [m for m in modules if not _resolve(m, root)]
+    missing = [m for m in modules if not _resolve(m, root)
+               or not {f"{m.replace('.', '/')}.py", f"{m.replace('.', '/')}/__init__.py"} & set(_resolve(m, root))]
     if missing:
         raise ValueError(f"expected modules that exist under {root}, found no file for {missing!r}")
     code = "\n".join(f"import {m}" for m in modules)

@@ -69,7 +69,7 @@ def on_files(files, config):
     prefix = "" if lang == default else f"{lang}/"
     snippet_options = config.mdx_configs.get("pymdownx.snippets", {})
     expand = nb.snippet_expander(**snippet_options)
-    start, count = time.perf_counter(), 0
+    count = 0
     # mkdocs-jupyter puts ~0.6 MB of JupyterLab CSS into every notebook page; it is the same for
     # all of them, so the pages share one stylesheet instead (filled in on_page_content).
     stylesheet = File.generated(config, STYLESHEET, content="", inclusion=InclusionLevel.NOT_IN_NAV)
@@ -82,9 +82,7 @@ def on_files(files, config):
                                      expand=expand, source=f"docs/{page.src_uri}")
         if notebook is None:
             continue
-        if not nb.is_executed(notebook):
-            log.info("notebook %s (%s): running", stem, lang)
-        cached = nb.executed_path(notebook)
+        cached = nb.cache_path(notebook)  # filled in on_pre_page, after the chapter pages ran their code
         count += 1
         folder = f"notebooks/{stem}"
         name = f"{Path(stem).name}.{lang}.ipynb"
@@ -102,13 +100,27 @@ def on_files(files, config):
         }
         view.notebook_of, view.download, view.stylesheet = page, download, stylesheet
         view.heading_ids = nb.heading_ids(notebook)
+        view.notebook, view.cached = notebook, cached
         page.notebook = SimpleNamespace(download=download, view=view)
         files.append(download)
         files.append(view)
     if count:
         files.append(stylesheet)
-        log.info("notebooks (%s): %d ready in %.1f s", lang, count, time.perf_counter() - start)
     return files
+
+
+def on_pre_page(page, config, files):
+    """Run a notebook (or find it in the cache) just before mkdocs-jupyter reads it.
+
+    Notebook pages come after the chapter pages, whose code blocks have by then computed and
+    cached the expensive results (training, the real model, benchmarks): the notebook reads them.
+    """
+    if getattr(page.file, "notebook_of", None) is not None and not page.file.cached.is_file():
+        start = time.perf_counter()
+        log.info("notebook %s: running", page.file.notebook.metadata["mha"]["page"])
+        nb.executed_path(page.file.notebook, path=page.file.cached)
+        log.info("notebook %s: ran in %.1f s", page.file.notebook.metadata["mha"]["page"], time.perf_counter() - start)
+    return page
 
 
 def on_page_markdown(markdown, page, config, files):

@@ -19,7 +19,7 @@ from resultcache import ROOT, cache_root, code_imports, fingerprint, results_fin
 
 from .imports import module_name, strip_magics
 
-__all__ = ["NotebookError", "dependencies", "cache_key", "execute", "is_executed", "executed_path",
+__all__ = ["NotebookError", "dependencies", "cache_key", "cache_path", "execute", "is_executed", "executed_path",
            "this_python_kernel"]
 
 log = logging.getLogger("mkdocs.hooks.notebooks")
@@ -63,16 +63,21 @@ def execute(nb, *, cache: bool = True, timeout: int = 1800, root: Path = ROOT):
     return _run(nb, timeout, root)
 
 
+def cache_path(nb, root: Path = ROOT) -> Path:
+    """Where the executed notebook is kept: <cache root>/notebooks/<cache_key>.ipynb (it may not exist yet)."""
+    return cache_root() / "notebooks" / f"{cache_key(nb, root)}.ipynb"
+
+
 def is_executed(nb, root: Path = ROOT) -> bool:
     """Whether the cache already holds this notebook, run clean with the current code."""
-    return (cache_root() / "notebooks" / f"{cache_key(nb, root)}.ipynb").is_file()
+    return cache_path(nb, root).is_file()
 
 
-def executed_path(nb, *, timeout: int = 1800, root: Path = ROOT) -> Path:
-    """The executed notebook's file in <cache root>/notebooks/, named by cache_key; runs it first if missing."""
+def executed_path(nb, *, timeout: int = 1800, root: Path = ROOT, path: Path | None = None) -> Path:
+    """The executed notebook's file (cache_path), run first if missing."""
     import nbformat
 
-    path = cache_root() / "notebooks" / f"{cache_key(nb, root)}.ipynb"
+    path = cache_path(nb, root) if path is None else path
     if not path.is_file():
         done = _run(nb, timeout, root)
         path.parent.mkdir(parents=True, exist_ok=True)
