@@ -12,7 +12,8 @@ import pytest
 import torch
 from torch.testing import assert_close
 
-from snippets.bert.analysis import SENTENCES, TEXTS, attention_maps, category_rows, stats_table, wordpiece_rows
+from sitebuild.bertreport import category_rows, stats_table
+from snippets.bert.analysis import SENTENCES, TEXTS, attention_maps, wordpiece_rows
 from snippets.bert.encoder import BertConfig, BertEncoder, load_bert_weights
 from snippets.bert.headstats import THRESHOLDS, classify, head_stats, row_entropy
 from snippets.bert.loader import encode, load_config, load_model, load_tokenizer, model_dir

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import torch
 from torch import Tensor
 
-__all__ = ["STATS", "THRESHOLDS", "row_entropy", "head_stats", "classify", "CATEGORIES"]
+__all__ = ["STATS", "THRESHOLDS", "row_entropy", "head_stats", "classify", "CATEGORIES", "STAT_OF"]
 
 STATS = ("entropy", "norm_entropy", "cls", "sep", "prev", "next")
 
@@ -31,6 +31,8 @@ THRESHOLDS = {
     "broad": 0.8,  # entropy at least 80% of a uniform row's (ln of the number of keys)
 }
 CATEGORIES = ("prev", "next", "sep", "cls", "broad", "other")
+# The statistic that places a head in each category (and ranks the heads in it).
+STAT_OF = {"prev": "prev", "next": "next", "sep": "sep", "cls": "cls", "broad": "norm_entropy", "other": "entropy"}
 # --8<-- [end:thresholds]
 
 
