@@ -109,6 +109,7 @@ def on_files(files, config):
     return files
 
 
+@event_priority(50)  # before mkdocs-jupyter's on_pre_page, which reads the file
 def on_pre_page(page, config, files):
     """Run a notebook (or find it in the cache) just before mkdocs-jupyter reads it.
 
