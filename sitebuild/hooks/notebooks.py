@@ -109,6 +109,9 @@ def on_files(files, config):
     return files
 
 
+_RAN_ALL: list[bool] = []
+
+
 @event_priority(50)  # before mkdocs-jupyter's on_pre_page, which reads the file
 def on_pre_page(page, config, files):
     """Run a notebook (or find it in the cache) just before mkdocs-jupyter reads it.
@@ -116,6 +119,13 @@ def on_pre_page(page, config, files):
     Notebook pages come after the chapter pages, whose code blocks have by then computed and
     cached the expensive results (training, the real model, benchmarks): the notebook reads them.
     """
+    if getattr(page.file, "notebook_of", None) is not None and not page.file.cached.is_file():
+        if not _RAN_ALL:
+            # Once per build: every language's notebooks, two at a time, so the next language finds them cached.
+            _RAN_ALL.append(True)
+            options = config.mdx_configs.get("pymdownx.snippets", {})
+            everything = nb.all_notebooks(Path(config.docs_dir), site_url=config.site_url or "", options=options)
+            nb.execute_all([notebook for _, _, notebook in everything])
     if getattr(page.file, "notebook_of", None) is not None and not page.file.cached.is_file():
         start = time.perf_counter()
         log.info("notebook %s: running", page.file.notebook.metadata["mha"]["page"])
