@@ -16,7 +16,8 @@ A cached result is keyed by its arguments and by ``fingerprint(...)`` of the cod
 produced it: the source of every project module that code imports, followed transitively, plus
 the versions of the packages it depends on (torch at least) and, for timings, the machine.
 Editing any of those files, upgrading torch, or moving to another CPU computes it again;
-editing a module it does not import leaves it valid.
+editing a module it does not import leaves it valid. (This package's own source is not part of a
+fingerprint: it says how results are keyed, not how they are computed.)
 
 >>> sorted(module_files(["resultcache"]))
 ['resultcache/__init__.py']
@@ -39,7 +40,7 @@ from joblib import Memory
 
 __all__ = [
     "ROOT", "PROJECT_PACKAGES", "ENV", "cache_root", "memory", "module_files", "code_imports",
-    "fingerprint", "machine_facts", "results_fingerprint",
+    "fingerprint", "machine_facts", "mark_optional", "results_fingerprint",
 ]
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -176,7 +177,7 @@ def fingerprint(modules: Iterable[str] = (), *, code: str | None = None, package
     if code is not None:
         files |= set(code_imports(code, root))
     h = hashlib.sha256()
-    for rel in sorted(files):
+    for rel in sorted(f for f in files if not f.startswith("resultcache/")):  # the keying, not the computing
         h.update(rel.encode() + b"\0" + (root / rel).read_bytes() + b"\0")
     for dist in sorted(set(packages)):
         h.update(f"{dist}=={_version(dist)}\0".encode())
@@ -188,17 +189,25 @@ def fingerprint(modules: Iterable[str] = (), *, code: str | None = None, package
     return h.hexdigest()[:32]
 
 
+def mark_optional(name: str, key: str) -> None:
+    """Record that an optional result (one a command produces and a page shows if present) now exists."""
+    path = cache_root() / "optional" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(key, encoding="utf-8")
+
+
 def results_fingerprint(root: Path | None = None) -> str:
-    """Which optional results exist: the benchmark sweeps in the cache, and the build benchmark's latest run.
+    """Which optional results exist: those recorded by mark_optional (a full benchmark sweep run by hand),
+    and the build benchmark's latest run.
 
     Code that prints whether such a result is there (page blocks, notebooks) must run again when
-    one is added or removed, e.g. a full benchmark sweep or a build benchmark run by hand. Results
-    that code computes when missing (training runs) are left out: their presence changes no output.
+    one is added or removed. Results that code computes when missing (training runs, the small
+    sweep) are left out: their presence changes no output, and a cold build adds them as it goes.
     """
     root = cache_root() if root is None else Path(root)
     h = hashlib.sha256()
-    for out in sorted((root / "joblib" / "snippets" / "bench").rglob("output.pkl")):
-        h.update(out.relative_to(root).as_posix().encode())
+    for out in sorted((root / "optional").glob("*")):
+        h.update(out.name.encode() + b"\0" + out.read_bytes() + b"\0")
     bench = root / "buildbench.json"
     if bench.is_file():
         h.update(bench.read_bytes())
