@@ -36,7 +36,7 @@ import torch
 from torch import nn
 from torch.utils import benchmark
 
-from resultcache import fingerprint, machine_facts, mark_optional, memory
+from resultcache import fingerprint, machine_facts, memory
 
 from ._checks import check_divisible
 from .fast import FastMultiHeadAttention, load_fast_from_torch
@@ -211,9 +211,7 @@ def full_sweep(run: bool = False) -> dict | None:
     args = _cached_args(FULL)
     if not run and not _sweep_cached.check_call_in_cache(**args):
         return None
-    result = _sweep_cached(**args)
-    mark_optional("bench-full-sweep", args["code"])  # pages that said "not run yet" run again
-    return result
+    return _sweep_cached(**args)
 
 
 def measurement(result: dict, impl: str, L: int) -> dict:
