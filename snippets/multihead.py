@@ -24,7 +24,7 @@ __all__ = ["split_heads", "merge_heads", "MultiHeadAttention", "load_from_torch"
 
 # --8<-- [start:split_heads]
 def split_heads(x: Tensor, num_heads: int) -> Tensor:
-    """(N, T, E) -> (N, h, T, d_k); head i gets features [i*d_k, (i+1)*d_k)."""
+    """(N, T, E) -> (N, h, T, d_k): head i gets the i-th d_k features."""
     check_tensor(x, "x", 3)
     N, T, E = x.shape
     check_divisible(E, num_heads)
