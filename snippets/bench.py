@@ -55,27 +55,37 @@ SMALL = dict(lengths=(128, 256, 512), N=1, d_model=768, num_heads=12, min_run_ti
 FULL = dict(lengths=(128, 256, 512, 1024, 2048, 4096), N=1, d_model=768, num_heads=12, min_run_time=2.0, rounds=6)
 # --8<-- [start:flops]
 def attention_flops(N: int, L: int, d_model: int, num_heads: int = 1) -> int:
-    """Multiply-adds x 2 of one self-attention forward; softmax and bias are left out.
+    """Multiply-adds x 2 of one self-attention forward; softmax and bias
+    are left out.
 
-    The count does not depend on num_heads: h heads of width E/h do the same matmuls as one of width E.
+    The count does not depend on num_heads: h heads of width E/h do the
+    same matmuls as one of width E.
     """
     check_divisible(d_model, num_heads)
-    projections = 4 * 2 * N * L * d_model * d_model  # W_q, W_k, W_v, W_o: (N·L, E) @ (E, E)
-    scores = 2 * N * L * L * d_model  # q kᵀ over all heads: h · (L, d_k) @ (d_k, L)
-    mix = 2 * N * L * L * d_model  # weights @ v over all heads: h · (L, L) @ (L, d_k)
+    # W_q, W_k, W_v, W_o: (N·L, E) @ (E, E)
+    projections = 4 * 2 * N * L * d_model * d_model
+    # q kᵀ over all heads: h · (L, d_k) @ (d_k, L)
+    scores = 2 * N * L * L * d_model
+    # weights @ v over all heads: h · (L, L) @ (L, d_k)
+    mix = 2 * N * L * L * d_model
     return projections + scores + mix
 # --8<-- [end:flops]
 
 
 # --8<-- [start:impls]
-def make_impls(N: int, L: int, d_model: int, num_heads: int, seed: int = 0) -> dict[str, Callable[[], object]]:
-    """The five contenders, sharing one set of weights and one input x of shape (N, L, E)."""
+def make_impls(N: int, L: int, d_model: int, num_heads: int,
+               seed: int = 0) -> dict[str, Callable[[], object]]:
+    """The five contenders, sharing one set of weights and one input x
+    of shape (N, L, E)."""
     check_divisible(d_model, num_heads)
+    E, h = d_model, num_heads
     torch.manual_seed(seed)
-    official = nn.MultiheadAttention(d_model, num_heads, batch_first=True).eval()
-    training = copy.deepcopy(official).train()  # dropout=0, so only the fast-path check differs
-    scratch = load_from_torch(MultiHeadAttention(d_model, num_heads), official).eval()
-    fast = load_fast_from_torch(FastMultiHeadAttention(d_model, num_heads), official).eval()
+    official = nn.MultiheadAttention(E, h, batch_first=True).eval()
+    # dropout=0, so only the fast-path check differs
+    training = copy.deepcopy(official).train()
+    scratch = load_from_torch(MultiHeadAttention(E, h), official).eval()
+    fast = load_fast_from_torch(FastMultiHeadAttention(E, h), official)
+    fast = fast.eval()
     x = torch.randn(N, L, d_model)  # (N, L, E)
 
     def no_grad(f):
@@ -85,30 +95,41 @@ def make_impls(N: int, L: int, d_model: int, num_heads: int, seed: int = 0) -> d
         return run
 
     return {
-        "scratch": no_grad(lambda: scratch(x, x, x)),  # always builds (N, h, L, L) weights
-        "mha_default": no_grad(lambda: official(x, x, x)),  # fast path too, also returns averaged weights
-        "mha_no_weights": no_grad(lambda: training(x, x, x, need_weights=False)),  # Python path, SDPA inside
-        "mha_fastpath": no_grad(lambda: official(x, x, x, need_weights=False)),  # (1)!
+        # always builds (N, h, L, L) weights
+        "scratch": no_grad(lambda: scratch(x, x, x)),
+        # fast path too, also returns averaged weights
+        "mha_default": no_grad(lambda: official(x, x, x)),
+        # Python path, SDPA inside
+        "mha_no_weights": no_grad(
+            lambda: training(x, x, x, need_weights=False)),
+        "mha_fastpath": no_grad(
+            lambda: official(x, x, x, need_weights=False)),  # (1)!
         "fast": no_grad(lambda: fast(x, x, x)),
     }
 # --8<-- [end:impls]
 
 
 # --8<-- [start:timing]
-def time_fns(fns: dict[str, Callable[[], object]], min_run_time: float = 0.2, rounds: int = 2,
+def time_fns(fns: dict[str, Callable[[], object]], min_run_time: float = 0.2,
+             rounds: int = 2,
              num_threads: int = 1) -> dict[str, tuple[float, float]]:
     """(min, median) seconds per call for each fn, from torch.utils.benchmark.
 
-    The fns take turns for several rounds, so a burst of load from other processes
-    slows all of them rather than one; min is the least disturbed estimate.
+    The fns take turns for several rounds, so a burst of load from other
+    processes slows all of them rather than one; min is the least disturbed
+    estimate.
     """
     if min_run_time <= 0 or rounds < 1 or num_threads < 1:
-        raise ValueError(f"need min_run_time > 0, rounds >= 1, num_threads >= 1; got {min_run_time}, {rounds}, {num_threads}")
+        raise ValueError(
+            "need min_run_time > 0, rounds >= 1, num_threads >= 1; "
+            f"got {min_run_time}, {rounds}, {num_threads}")
     times: dict[str, list[float]] = {name: [] for name in fns}
     for _ in range(rounds):
         for name, fn in fns.items():
-            timer = benchmark.Timer(stmt="fn()", globals={"fn": fn}, num_threads=num_threads)
-            m = timer.blocked_autorange(min_run_time=min_run_time / rounds)  # warms up, then times blocks
+            timer = benchmark.Timer(stmt="fn()", globals={"fn": fn},
+                                    num_threads=num_threads)
+            # warms up, then times blocks
+            m = timer.blocked_autorange(min_run_time=min_run_time / rounds)
             times[name] += m.times  # seconds per call, one entry per block
     return {name: (min(t), statistics.median(t)) for name, t in times.items()}
 # --8<-- [end:timing]
@@ -130,19 +151,23 @@ def _quiet_stderr():
 
 # --8<-- [start:peak]
 def peak_bytes(fn: Callable[[], object]) -> int:
-    """Largest number of bytes held at once by allocations made during one call of fn (CPU)."""
+    """Largest number of bytes held at once by allocations made during one
+    call of fn (CPU)."""
     from torch._C._profiler import _EventType
     from torch.profiler import ProfilerActivity, profile
 
     fn()  # warm-up: one-off buffers are not part of the steady state
-    with _quiet_stderr(), profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
+    prof = profile(activities=[ProfilerActivity.CPU], profile_memory=True)
+    with _quiet_stderr(), prof:
         fn()
-    events, stack = [], list(prof.profiler.kineto_results.experimental_event_tree())
+    tree = prof.profiler.kineto_results.experimental_event_tree()
+    events, stack = [], list(tree)
     while stack:  # walk the op tree; allocation records are its leaves
         e = stack.pop()
         stack.extend(e.children)
         if e.tag == _EventType.Allocation:
-            events.append((e.start_time_ns, e.extra_fields.alloc_size))  # size < 0 for a free
+            # size < 0 for a free
+            events.append((e.start_time_ns, e.extra_fields.alloc_size))
     held = peak = 0
     for _, size in sorted(events):
         held += size

@@ -51,29 +51,36 @@ def _layer(d_model: int, num_heads: int, seed: int) -> MultiHeadAttention:
 
 
 # --8<-- [start:projections]
-def projection_rows(d_model: int = 512, num_heads: int = 8) -> list[tuple[str, tuple[int, ...]]]:
-    """Where head i's own projections live inside nn.MultiheadAttention's packed weights."""
+def projection_rows(d_model: int = 512, num_heads: int = 8):
+    """Where head i's own projections live inside nn.MultiheadAttention's
+    packed weights."""
     check_divisible(d_model, num_heads)
     E, h, d_k = d_model, num_heads, d_model // num_heads
     mha = nn.MultiheadAttention(E, h, batch_first=True)
-    W_q = mha.in_proj_weight[:E]  # (E, E): W_q, W_k, W_v are stacked in in_proj_weight
+    # W_q, W_k, W_v are stacked in in_proj_weight: (3E, E)
+    W_q = mha.in_proj_weight[:E]  # (E, E)
+    W_q_i = W_q.view(h, d_k, E)[0]  # (d_k, E): head i's E -> d_k
+    W_o_i = mha.out_proj.weight.view(E, h, d_k)[:, 0]  # (E, d_k)
     return [
-        ("in_proj_weight", tuple(mha.in_proj_weight.shape)),  # (3E, E)
-        ("W_q.weight", tuple(W_q.shape)),  # (E, E)
-        ("W_q.weight.view(h, d_k, E)[i]", tuple(W_q.view(h, d_k, E)[0].shape)),  # (d_k, E): E -> d_k
-        ("out_proj.weight.view(E, h, d_k)[:, i]", tuple(mha.out_proj.weight.view(E, h, d_k)[:, 0].shape)),  # (E, d_k)
+        ("in_proj_weight", tuple(mha.in_proj_weight.shape)),
+        ("W_q.weight", tuple(W_q.shape)),
+        ("W_q.weight.view(h, d_k, E)[i]", tuple(W_q_i.shape)),
+        ("out_proj.weight.view(E, h, d_k)[:, i]", tuple(W_o_i.shape)),
     ]
 # --8<-- [end:projections]
 
 
 # --8<-- [start:score_rank]
-def score_rank_rows(d_model: int = 64, heads: Sequence[int] = (1, 8), seed: int = 0) -> list[tuple]:
-    """Per head, the scores are x M_i xᵀ with M_i = W_q^(i)ᵀ W_k^(i) (E, E): its rank is at most d_k."""
+def score_rank_rows(d_model: int = 64, heads: Sequence[int] = (1, 8),
+                    seed: int = 0) -> list[tuple]:
+    """Per head, the scores are x M_i xᵀ with M_i = W_q^(i)ᵀ W_k^(i) (E, E):
+    its rank is at most d_k."""
     rows = []
     for h in heads:
         m = _layer(d_model, h, seed)
-        W_q = m.W_q.weight.detach().double().view(h, m.d_k, d_model)  # (h, d_k, E)
-        W_k = m.W_k.weight.detach().double().view(h, m.d_k, d_model)  # (h, d_k, E)
+        shape = (h, m.d_k, d_model)
+        W_q = m.W_q.weight.detach().double().view(shape)  # (h, d_k, E)
+        W_k = m.W_k.weight.detach().double().view(shape)  # (h, d_k, E)
         M = W_q.transpose(1, 2) @ W_k  # (h, E, E), one bilinear form per head
         ranks = torch.linalg.matrix_rank(M).tolist()
         rows.append((h, m.d_k, max(ranks), h, f"{param_count(m):,}"))
@@ -99,7 +106,8 @@ def divisibility_messages(d_model: int = 10, num_heads: int = 3) -> list[tuple[s
 
 # --8<-- [start:loop]
 def loop_over_heads(m: MultiHeadAttention, x: Tensor) -> Tensor:
-    """Self-attention one head at a time, with each head's own weight slices; (N, L, E)."""
+    """Self-attention one head at a time, with each head's own weight
+    slices; (N, L, E)."""
     check_tensor(x, "x", 3)
     d_k, outs = m.d_k, []
     for i in range(m.num_heads):
@@ -123,17 +131,21 @@ def loop_vs_batched(d_model: int = 64, num_heads: int = 8, L: int = 8, seed: int
 
 
 # --8<-- [start:self_cross]
-def self_and_cross_rows(d_model: int = 64, num_heads: int = 4, L: int = 5, S: int = 9,
-                        seed: int = 0) -> list[tuple]:
-    """The same layer used as self-attention (x, x, x) and as cross-attention (x, mem, mem)."""
+def self_and_cross_rows(d_model: int = 64, num_heads: int = 4, L: int = 5,
+                        S: int = 9, seed: int = 0) -> list[tuple]:
+    """The same layer used as self-attention (x, x, x) and as
+    cross-attention (x, mem, mem)."""
     m = _layer(d_model, num_heads, seed)
     x = torch.randn(1, L, d_model)  # (N, L, E), e.g. the decoder's sequence
     mem = torch.randn(1, S, d_model)  # (N, S, E), e.g. the encoder's output
+    uses = {"self (x, x, x)": (x, x), "cross (x, mem, mem)": (x, mem)}
     rows = []
     with torch.no_grad():
-        for name, (q, kv) in {"self (x, x, x)": (x, x), "cross (x, mem, mem)": (x, mem)}.items():
-            out, w = m(q, kv, kv, average_attn_weights=False)  # (N, L, E), (N, h, L, S)
-            rows.append((name, tuple(q.shape), tuple(kv.shape), tuple(out.shape), tuple(w.shape)))
+        for name, (q, kv) in uses.items():
+            # (N, L, E), (N, h, L, S)
+            out, w = m(q, kv, kv, average_attn_weights=False)
+            shapes = (q.shape, kv.shape, out.shape, w.shape)
+            rows.append((name, *map(tuple, shapes)))
     return rows
 # --8<-- [end:self_cross]
 
@@ -148,33 +160,42 @@ def self_attention_q_ne_k(d_model: int = 64, num_heads: int = 4, seed: int = 0) 
 
 
 # --8<-- [start:flops]
-def _count(fn) -> int:
+def _count(fn, *args) -> int:
     with FlopCounterMode(display=False) as counter:
-        fn()
+        fn(*args)
     return counter.get_total_flops()
 
 
-def flop_rows(d_model: int = 512, L: int = 128, heads: Sequence[int] = (1, 8, 16)) -> list[tuple]:
-    """Counted FLOPs of one self-attention layer (N = 1), and the size of its weights tensor."""
+def flop_rows(d_model: int = 512, L: int = 128,
+              heads: Sequence[int] = (1, 8, 16)) -> list[tuple]:
+    """Counted FLOPs of one self-attention layer (N = 1), and the size of
+    its weights tensor."""
     rows = []
     for h in heads:
         m = _layer(d_model, h, seed=0)
         x = torch.randn(1, L, d_model)  # (N, L, E)
+        linears = (m.W_q, m.W_k, m.W_v, m.W_o)
         with torch.no_grad():
-            q, k, v = (split_heads(W(x), h) for W in (m.W_q, m.W_k, m.W_v))  # (N, h, L, d_k)
-            proj = _count(lambda: [W(x) for W in (m.W_q, m.W_k, m.W_v, m.W_o)])
-            with sdpa_kernel([SDPBackend.MATH]):  # explicit QKᵀ and AV matmuls
-                core = _count(lambda: F.scaled_dot_product_attention(q, k, v))
-            default = _count(lambda: F.scaled_dot_product_attention(q, k, v))  # CPU flash kernel
+            # (N, h, L, d_k) each
+            q, k, v = (split_heads(W(x), h) for W in linears[:3])
+            proj = sum(_count(W, x) for W in linears)
+            sdpa = F.scaled_dot_product_attention
+            # explicit QKᵀ and AV matmuls
+            with sdpa_kernel([SDPBackend.MATH]):
+                core = _count(sdpa, q, k, v)
+            default = _count(sdpa, q, k, v)  # CPU flash kernel
         weights = h * L * L  # elements of the (N, h, L, S) weights, N = 1
-        rows.append((h, f"{proj:,}", f"{core:,}", f"{default:,}", f"{weights:,}", f"{weights * 4 / 2**20:.2f}"))
+        mib = weights * 4 / 2**20  # float32
+        rows.append((h, f"{proj:,}", f"{core:,}", f"{default:,}",
+                     f"{weights:,}", f"{mib:.2f}"))
     return rows
 # --8<-- [end:flops]
 
 
 # --8<-- [start:similarity]
 def head_similarity(weights: Tensor) -> Tensor:
-    """(h, L, S) maps -> (h, h): 1 - mean over queries of JSD(p_i, p_j) / ln 2, in [0, 1]."""
+    """(h, L, S) maps -> (h, h): 1 - mean over queries of
+    JSD(p_i, p_j) / ln 2, in [0, 1]."""
     check_tensor(weights, "weights", 3)
     p = weights.double().clamp_min(1e-12)[:, None]  # (h, 1, L, S)
     q = weights.double().clamp_min(1e-12)[None]  # (1, h, L, S)
@@ -210,43 +231,63 @@ def similarity_rows(lang: str = "zh", d_model: int = 64, num_heads: int = 8, L: 
 
 
 # --8<-- [start:prune]
-def head_mask_forward(m: MultiHeadAttention, x: Tensor, head_mask: Tensor) -> Tensor:
-    """Self-attention with head i's output multiplied by head_mask[i] before W_o; (N, L, E)."""
-    check_tensor(x, "x", 3)
-    check_tensor(head_mask, "head_mask", 1)
-    if tuple(head_mask.shape) != (m.num_heads,):
-        raise ValueError(f"head_mask must have shape ({m.num_heads},), got {tuple(head_mask.shape)}")
-    q, k, v = (split_heads(W(x), m.num_heads) for W in (m.W_q, m.W_k, m.W_v))  # (N, h, L, d_k)
+def head_mask_forward(m: MultiHeadAttention, x: Tensor,
+                      head_mask: Tensor) -> Tensor:
+    """Self-attention with head i's output multiplied by head_mask[i]
+    before W_o; (N, L, E)."""
+    _check_head_mask(m, x, head_mask)
+    h = m.num_heads
+    # (N, h, L, d_k) each
+    q, k, v = (split_heads(W(x), h) for W in (m.W_q, m.W_k, m.W_v))
     ctx, _ = scaled_dot_product_attention(q, k, v)  # (N, h, L, d_k)
-    ctx = ctx * head_mask.view(1, -1, 1, 1)  # (N, h, L, d_k), masked heads are zero
+    # (N, h, L, d_k), masked heads are zero
+    ctx = ctx * head_mask.view(1, -1, 1, 1)
     return m.W_o(merge_heads(ctx))  # (N, L, E)
 
 
 class PrunedHeads(nn.Module):
-    """Keep only some heads: drop their rows of W_q, W_k, W_v and their columns of W_o."""
+    """Keep only some heads: drop their rows of W_q, W_k, W_v and their
+    columns of W_o."""
 
     def __init__(self, m: MultiHeadAttention, keep: Sequence[int]):
         super().__init__()
         keep = sorted(set(keep))
-        if not keep or keep[0] < 0 or keep[-1] >= m.num_heads:
-            raise ValueError(f"keep must list heads in [0, {m.num_heads}), got {keep}")
+        _check_keep(m, keep)
         d_k, E = m.d_k, m.d_model
-        idx = torch.cat([torch.arange(i * d_k, (i + 1) * d_k) for i in keep])  # (k * d_k,)
+        # (k * d_k,): the features of the kept heads
+        idx = torch.cat([torch.arange(i * d_k, (i + 1) * d_k) for i in keep])
         self.num_heads, self.d_k = len(keep), d_k
-        self.W_q, self.W_k, self.W_v = (nn.Linear(E, len(idx)) for _ in range(3))
+        self.W_q, self.W_k, self.W_v = (nn.Linear(E, len(idx))
+                                        for _ in range(3))
         self.W_o = nn.Linear(len(idx), E)
+        pairs = ((self.W_q, m.W_q), (self.W_k, m.W_k), (self.W_v, m.W_v))
         with torch.no_grad():
-            for new, old in ((self.W_q, m.W_q), (self.W_k, m.W_k), (self.W_v, m.W_v)):
+            for new, old in pairs:
                 new.weight.copy_(old.weight[idx])  # (k * d_k, E)
                 new.bias.copy_(old.bias[idx])
             self.W_o.weight.copy_(m.W_o.weight[:, idx])  # (E, k * d_k)
             self.W_o.bias.copy_(m.W_o.bias)
 
     def forward(self, x: Tensor) -> Tensor:
-        q, k, v = (split_heads(W(x), self.num_heads) for W in (self.W_q, self.W_k, self.W_v))  # (N, k, L, d_k)
+        h = self.num_heads
+        # (N, k, L, d_k) each
+        q, k, v = (split_heads(W(x), h)
+                   for W in (self.W_q, self.W_k, self.W_v))
         ctx, _ = scaled_dot_product_attention(q, k, v)  # (N, k, L, d_k)
         return self.W_o(merge_heads(ctx))  # (N, L, E)
 # --8<-- [end:prune]
+
+
+def _check_head_mask(m: MultiHeadAttention, x: Tensor, head_mask: Tensor) -> None:
+    check_tensor(x, "x", 3)
+    check_tensor(head_mask, "head_mask", 1)
+    if tuple(head_mask.shape) != (m.num_heads,):
+        raise ValueError(f"head_mask must have shape ({m.num_heads},), got {tuple(head_mask.shape)}")
+
+
+def _check_keep(m: MultiHeadAttention, keep: list[int]) -> None:
+    if not keep or keep[0] < 0 or keep[-1] >= m.num_heads:
+        raise ValueError(f"keep must list heads in [0, {m.num_heads}), got {keep}")
 
 
 def prune_rows(lang: str = "zh", d_model: int = 64, num_heads: int = 8, seed: int = 0) -> list[tuple]:
@@ -265,15 +306,21 @@ def prune_rows(lang: str = "zh", d_model: int = 64, num_heads: int = 8, seed: in
 
 # --8<-- [start:entropy]
 def normalised_entropy(weights: Tensor) -> Tensor:
-    """Entropy of each attention row divided by ln S: 0 = all on one key, 1 = uniform."""
-    check_tensor(weights, "weights", tuple(range(2, 6)))
+    """Entropy of each attention row divided by ln S:
+    0 = all on one key, 1 = uniform."""
+    _check_rows(weights)
     S = weights.size(-1)
-    if S < 2:
-        raise ValueError(f"need at least 2 keys to normalise the entropy, got S={S}")
     p = weights.double()
     ent = -(p * p.clamp_min(1e-12).log()).sum(-1)  # (..., L)
     return ent / math.log(S)
 # --8<-- [end:entropy]
+
+
+def _check_rows(weights: Tensor) -> None:
+    check_tensor(weights, "weights", tuple(range(2, 6)))
+    S = weights.size(-1)
+    if S < 2:
+        raise ValueError(f"need at least 2 keys to normalise the entropy, got S={S}")
 
 
 def entropy_rows(lang: str = "zh", seed: int = 0) -> list[tuple[str, str]]:
@@ -296,14 +343,17 @@ def entropy_rows(lang: str = "zh", seed: int = 0) -> list[tuple[str, str]]:
 
 
 # --8<-- [start:mask_bug]
-def mask_convention_maps(L: int = 6, d_model: int = 16, seed: int = 0) -> tuple[Tensor, Tensor]:
-    """Weights (L, L) of nn.MultiheadAttention given ~causal_mask (right) and causal_mask (inverted)."""
+def mask_convention_maps(L: int = 6, d_model: int = 16, seed: int = 0):
+    """Weights (L, L) of nn.MultiheadAttention given ~causal_mask (right)
+    and causal_mask (inverted)."""
     torch.manual_seed(seed)
     mha = nn.MultiheadAttention(d_model, 1, batch_first=True).eval()
     x = torch.randn(1, L, d_model)  # (1, L, E)
     with torch.no_grad():
-        right = mha(x, x, x, attn_mask=~causal_mask(L))[1][0]  # (L, L): True = may NOT attend
-        wrong = mha(x, x, x, attn_mask=causal_mask(L))[1][0]  # (L, L): F.sdpa's convention, inverted here
+        # (L, L): nn.MultiheadAttention's True = may NOT attend
+        right = mha(x, x, x, attn_mask=~causal_mask(L))[1][0]
+        # (L, L): F.sdpa's convention, which means the opposite here
+        wrong = mha(x, x, x, attn_mask=causal_mask(L))[1][0]
     return right, wrong
 # --8<-- [end:mask_bug]
 
@@ -336,25 +386,36 @@ def default_weight_shapes(d_model: int = 64, num_heads: int = 8, L: int = 5, S: 
 
 
 # --8<-- [start:patches]
-def patch_sequence_rows(image_size: int = 32, patch: int = 8, channels: int = 3, d_model: int = 64,
-                        num_heads: int = 4, seed: int = 0) -> list[tuple[str, tuple[int, ...]]]:
-    """ViT-style: cut an image into patches, embed each patch as one token, attend over patches."""
+def patch_sequence_rows(image_size: int = 32, patch: int = 8,
+                        channels: int = 3, d_model: int = 64,
+                        num_heads: int = 4, seed: int = 0):
+    """ViT-style: cut an image into patches, embed each patch as one token,
+    attend over patches."""
+    _check_patches(image_size, patch, d_model, num_heads)
+    torch.manual_seed(seed)
+    H = W = image_size
+    img = torch.randn(1, channels, H, W)  # (N, C, H, W)
+    # one linear map per patch
+    embed = nn.Conv2d(channels, d_model, kernel_size=patch, stride=patch)
+    grid = embed(img)  # (N, E, H/p, W/p)
+    tokens = grid.flatten(2).transpose(1, 2)  # (N, H*W/p², E)
+    mha = nn.MultiheadAttention(d_model, num_heads, batch_first=True)
+    # (N, T, E), (N, h, T, T)
+    out, w = mha(tokens, tokens, tokens, average_attn_weights=False)
+    return [("image", tuple(img.shape)),
+            ("Conv2d(k=p, stride=p)", tuple(grid.shape)),
+            ("flatten(2).transpose(1, 2)", tuple(tokens.shape)),
+            ("attention output", tuple(out.shape)),
+            ("attention weights", tuple(w.shape))]
+# --8<-- [end:patches]
+
+
+def _check_patches(image_size: int, patch: int, d_model: int, num_heads: int) -> None:
     check_positive_int(image_size, "image_size")
     check_positive_int(patch, "patch")
     check_divisible(d_model, num_heads)
     if image_size % patch:
         raise ValueError(f"image_size must be a multiple of patch, got {image_size} and {patch}")
-    torch.manual_seed(seed)
-    img = torch.randn(1, channels, image_size, image_size)  # (N, C, H, W)
-    embed = nn.Conv2d(channels, d_model, kernel_size=patch, stride=patch)  # one linear map per patch
-    grid = embed(img)  # (N, E, H/p, W/p)
-    tokens = grid.flatten(2).transpose(1, 2)  # (N, H*W/p², E)
-    mha = nn.MultiheadAttention(d_model, num_heads, batch_first=True)
-    out, w = mha(tokens, tokens, tokens, average_attn_weights=False)  # (N, T, E), (N, h, T, T)
-    return [("image", tuple(img.shape)), ("Conv2d(k=p, stride=p)", tuple(grid.shape)),
-            ("flatten(2).transpose(1, 2)", tuple(tokens.shape)), ("attention output", tuple(out.shape)),
-            ("attention weights", tuple(w.shape))]
-# --8<-- [end:patches]
 
 
 def token_counts(lang: str = "zh", image_size: int = 224, patch: int = 16) -> list[tuple]:
@@ -388,11 +449,13 @@ GPT3 = "https://arxiv.org/abs/2005.14165"
 VASWANI = "https://arxiv.org/abs/1706.03762"
 T5 = "https://arxiv.org/abs/1910.10683"
 
-# Cited facts, copied from each paper. d_kv is set only where the paper fixes it apart from d_model / h.
-# Layers of encoder-decoder models (Transformer, T5) count each stack. GPT-3 XL and 13B are left out:
-# their rows in Table 2.1 do not multiply out (24 heads × 128 vs d_model 2048; 40 × 128 vs 5140).
+# Cited facts, copied from each paper. d_kv is set only where the paper
+# fixes it apart from d_model / h. Layers of encoder-decoder models
+# (Transformer, T5) count each stack. GPT-3 XL and 13B are left out: their
+# rows in Table 2.1 do not multiply out (24 heads × 128 vs d_model 2048;
+# 40 × 128 vs 5140).
 MODEL_CONFIGS = [
-    # model, parameters, layers, heads, d_model, d_kv, source url, where in the source
+    # model, parameters, layers, heads, d_model, d_kv, source, where
     ("Transformer base", "65M", 6, 8, 512, None, VASWANI, "Table 3"),
     ("Transformer big", "213M", 6, 16, 1024, None, VASWANI, "Table 3"),
     ("BERT-base", "110M", 12, 12, 768, None, BERT, "§3"),
@@ -424,27 +487,37 @@ def config_rows(lang: str = "zh") -> list[tuple]:
 
 
 # --8<-- [start:gqa]
-def gqa_rows(num_heads: int = 8, kv_heads: Sequence[int] = (8, 4, 2, 1), d_k: int = 16, L: int = 10,
-             seed: int = 0) -> list[tuple]:
-    """g K/V heads shared by groups of h/g query heads: SDPA's enable_gqa vs repeating K and V."""
+def gqa_rows(num_heads: int = 8, kv_heads: Sequence[int] = (8, 4, 2, 1),
+             d_k: int = 16, L: int = 10, seed: int = 0) -> list[tuple]:
+    """g K/V heads shared by groups of h/g query heads: SDPA's enable_gqa
+    vs repeating K and V."""
+    _check_gqa(num_heads, kv_heads, d_k, L)
+    h = num_heads
+    gen = torch.Generator().manual_seed(seed)
+    q = torch.randn(1, h, L, d_k, generator=gen)  # (N, h, L, d_k)
+    rows = []
+    for g in kv_heads:
+        k = torch.randn(1, g, L, d_k, generator=gen)  # (N, g, S, d_k)
+        v = torch.randn(1, g, L, d_k, generator=gen)  # (N, g, S, d_k)
+        # (N, h, L, d_k)
+        fused = F.scaled_dot_product_attention(q, k, v, enable_gqa=True)
+        # (N, h, S, d_k): query head j uses K/V head j // (h/g)
+        k_rep = k.repeat_interleave(h // g, dim=1)
+        v_rep = v.repeat_interleave(h // g, dim=1)  # (N, h, S, d_k)
+        ref = F.scaled_dot_product_attention(q, k_rep, v_rep)
+        name = "MHA" if g == h else ("MQA" if g == 1 else "GQA")
+        diff = (fused - ref).abs().max().item()
+        rows.append((name, h, g, _fmt(diff), 2 * g * d_k, f"{g / h:.3f}"))
+    return rows
+# --8<-- [end:gqa]
+
+
+def _check_gqa(num_heads: int, kv_heads: Sequence[int], d_k: int, L: int) -> None:
     for name, value in (("num_heads", num_heads), ("d_k", d_k), ("L", L), *(("kv_heads", g) for g in kv_heads)):
         check_positive_int(value, name)
-    g_gen = torch.Generator().manual_seed(seed)
-    q = torch.randn(1, num_heads, L, d_k, generator=g_gen)  # (N, h, L, d_k)
-    rows = []
     for g in kv_heads:
         if num_heads % g:
             raise ValueError(f"num_heads must be a multiple of each kv_heads value, got {num_heads} and {g}")
-        k = torch.randn(1, g, L, d_k, generator=g_gen)  # (N, g, S, d_k)
-        v = torch.randn(1, g, L, d_k, generator=g_gen)  # (N, g, S, d_k)
-        fused = F.scaled_dot_product_attention(q, k, v, enable_gqa=True)  # (N, h, L, d_k)
-        k_rep = k.repeat_interleave(num_heads // g, dim=1)  # (N, h, S, d_k): query head j uses K/V head j // (h/g)
-        v_rep = v.repeat_interleave(num_heads // g, dim=1)  # (N, h, S, d_k)
-        ref = F.scaled_dot_product_attention(q, k_rep, v_rep)  # (N, h, L, d_k)
-        name = "MHA" if g == num_heads else ("MQA" if g == 1 else "GQA")
-        rows.append((name, num_heads, g, _fmt((fused - ref).abs().max().item()), 2 * g * d_k, f"{g / num_heads:.3f}"))
-    return rows
-# --8<-- [end:gqa]
 
 
 def kv_cache_rows(layers: int = 96, num_heads: int = 96, d_k: int = 128, L: int = 2048,

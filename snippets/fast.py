@@ -29,9 +29,10 @@ __all__ = ["FastMultiHeadAttention", "load_fast_from_torch", "equivalence_rows"]
 
 # --8<-- [start:class]
 class FastMultiHeadAttention(nn.Module):
-    """nn.MultiheadAttention's interface; W_q, W_k, W_v live in one (3E, E) matrix."""
+    """nn.MultiheadAttention's interface; W_q, W_k, W_v in one matrix."""
 
-    def __init__(self, d_model: int, num_heads: int, bias: bool = True, batch_first: bool = True):
+    def __init__(self, d_model: int, num_heads: int, bias: bool = True,
+                 batch_first: bool = True):
         super().__init__()
         check_divisible(d_model, num_heads)
         self.d_model, self.num_heads = d_model, num_heads
@@ -40,22 +41,32 @@ class FastMultiHeadAttention(nn.Module):
         self.in_proj = nn.Linear(d_model, 3 * d_model, bias=bias)  # (1)!
         self.W_o = nn.Linear(d_model, d_model, bias=bias)
 
-    def forward(self, query, key, value, attn_mask=None, key_padding_mask=None,
-                need_weights=False, average_attn_weights=True, is_causal=False):
-        if not self.batch_first:  # (L, N, E) -> (N, L, E); self-attention's one tensor stays one tensor
-            seq_first = {id(t): t.transpose(0, 1) for t in (query, key, value)}
-            query, key, value = seq_first[id(query)], seq_first[id(key)], seq_first[id(value)]
-        mask = self._mask(query, key, value, attn_mask, key_padding_mask, is_causal)  # (N, h, L, S) or None
+    def forward(self, query, key, value, attn_mask=None,
+                key_padding_mask=None, need_weights=False,
+                average_attn_weights=True, is_causal=False):
+        if not self.batch_first:  # (L, N, E) -> (N, L, E)
+            # self-attention's one tensor stays one tensor
+            inputs = (query, key, value)
+            seq_first = {id(t): t.transpose(0, 1) for t in inputs}
+            query, key, value = (seq_first[id(t)] for t in inputs)
+        mask = self._mask(query, key, value, attn_mask, key_padding_mask,
+                          is_causal)  # (N, h, L, S) or None
         q, k, v = self._project(query, key, value)  # each (N, h, ·, d_k)
-        flag_only = is_causal and mask is None and not need_weights  # SDPA can skip future blocks itself
+        # SDPA can skip the future blocks itself
+        flag_only = is_causal and mask is None and not need_weights
         if is_causal and not flag_only:
-            future = torch.ones(q.size(2), k.size(2), dtype=torch.bool, device=q.device).triu(1)
+            L, S = q.size(2), k.size(2)
+            future = torch.ones(L, S, dtype=torch.bool, device=q.device)
+            future = future.triu(1)  # (L, S), True above the diagonal
             causal = _additive(future, q.dtype)  # (L, S)
             mask = causal if mask is None else mask + causal
-        if need_weights:  # the weights have to exist, so take the explicit path
-            context, weights = scaled_dot_product_attention(q, k, v, mask)  # (N, h, L, d_k), (N, h, L, S)
+        if need_weights:  # the weights must exist: take the explicit path
+            # (N, h, L, d_k), (N, h, L, S)
+            context, weights = scaled_dot_product_attention(q, k, v, mask)
         else:  # (2)!
-            context = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=flag_only)  # (N, h, L, d_k)
+            context = F.scaled_dot_product_attention(
+                q, k, v, attn_mask=mask, is_causal=flag_only
+            )  # (N, h, L, d_k)
             weights = None
         out = self.W_o(merge_heads(context))  # (N, L, E)
         if not self.batch_first:
@@ -64,20 +75,23 @@ class FastMultiHeadAttention(nn.Module):
             weights = weights.mean(dim=1)  # (N, L, S)
         return out, weights
 
-    def _project(self, query: Tensor, key: Tensor, value: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+    def _project(self, query: Tensor, key: Tensor, value: Tensor):
         N, L, E = query.shape
         h, d_k = self.num_heads, self.d_k
-        if query is key and key is value:  # self-attention: one matmul for all three
+        if query is key and key is value:  # self-attention: one matmul
             qkv = self.in_proj(query)  # (N, L, 3E)
-            qkv = qkv.view(N, L, 3, h, d_k).permute(2, 0, 3, 1, 4)  # (3, N, h, L, d_k)
+            qkv = qkv.view(N, L, 3, h, d_k)  # (N, L, 3, h, d_k)
+            qkv = qkv.permute(2, 0, 3, 1, 4)  # (3, N, h, L, d_k)
             return qkv.unbind(0)
         W = self.in_proj.weight.chunk(3)  # 3 x (E, E)
-        b = self.in_proj.bias.chunk(3) if self.in_proj.bias is not None else (None,) * 3
+        bias = self.in_proj.bias
+        b = bias.chunk(3) if bias is not None else (None,) * 3
         S = key.size(1)
-        q = F.linear(query, W[0], b[0]).view(N, L, h, d_k).transpose(1, 2)  # (N, h, L, d_k)
-        k = F.linear(key, W[1], b[1]).view(N, S, h, d_k).transpose(1, 2)  # (N, h, S, d_k)
-        v = F.linear(value, W[2], b[2]).view(N, S, h, d_k).transpose(1, 2)  # (N, h, S, d_k)
-        return q, k, v
+        q = F.linear(query, W[0], b[0]).view(N, L, h, d_k)  # (N, L, h, d_k)
+        k = F.linear(key, W[1], b[1]).view(N, S, h, d_k)  # (N, S, h, d_k)
+        v = F.linear(value, W[2], b[2]).view(N, S, h, d_k)  # (N, S, h, d_k)
+        # (N, h, L, d_k), (N, h, S, d_k), (N, h, S, d_k)
+        return q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)
 # --8<-- [end:class]
 
     def _mask(self, query, key, value, attn_mask, key_padding_mask, is_causal) -> Tensor | None:
@@ -104,8 +118,23 @@ class FastMultiHeadAttention(nn.Module):
 
 # --8<-- [start:load]
 @torch.no_grad()
-def load_fast_from_torch(fast: FastMultiHeadAttention, official: nn.MultiheadAttention) -> FastMultiHeadAttention:
-    """Copy nn.MultiheadAttention's weights: its in_proj_weight already is our fused (3E, E) matrix."""
+def load_fast_from_torch(fast: FastMultiHeadAttention,
+                         official: nn.MultiheadAttention):
+    """Copy nn.MultiheadAttention's weights into FastMultiHeadAttention.
+
+    Its in_proj_weight already is our fused (3E, E) matrix."""
+    _check_load(fast, official)
+    fast.in_proj.weight.copy_(official.in_proj_weight)  # (3E, E)
+    fast.W_o.weight.copy_(official.out_proj.weight)  # (E, E)
+    if official.in_proj_bias is not None:
+        fast.in_proj.bias.copy_(official.in_proj_bias)  # (3E,)
+        fast.W_o.bias.copy_(official.out_proj.bias)  # (E,)
+    return fast
+# --8<-- [end:load]
+
+
+def _check_load(fast: FastMultiHeadAttention, official: nn.MultiheadAttention) -> None:
+    """load_fast_from_torch's argument checks: two layers of the same shape and bias settings."""
     if not isinstance(fast, FastMultiHeadAttention) or not isinstance(official, nn.MultiheadAttention):
         raise ValueError(
             "expected (FastMultiHeadAttention, nn.MultiheadAttention), "
@@ -123,13 +152,6 @@ def load_fast_from_torch(fast: FastMultiHeadAttention, official: nn.MultiheadAtt
             f"bias settings differ: official has bias={official.in_proj_bias is not None}, "
             f"ours has bias={fast.in_proj.bias is not None}"
         )
-    fast.in_proj.weight.copy_(official.in_proj_weight)  # (3E, E)
-    fast.W_o.weight.copy_(official.out_proj.weight)  # (E, E)
-    if official.in_proj_bias is not None:
-        fast.in_proj.bias.copy_(official.in_proj_bias)  # (3E,)
-        fast.W_o.bias.copy_(official.out_proj.bias)  # (E,)
-    return fast
-# --8<-- [end:load]
 
 
 def equivalence_rows(d_model: int = 64, num_heads: int = 8, N: int = 2, L: int = 8, S: int = 11,

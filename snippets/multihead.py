@@ -24,7 +24,7 @@ __all__ = ["split_heads", "merge_heads", "MultiHeadAttention", "load_from_torch"
 
 # --8<-- [start:split_heads]
 def split_heads(x: Tensor, num_heads: int) -> Tensor:
-    """(N, T, E) -> (N, h, T, d_k): head i gets features i*d_k ... (i+1)*d_k - 1."""
+    """(N, T, E) -> (N, h, T, d_k): head i gets the i-th d_k features."""
     check_tensor(x, "x", 3)
     N, T, E = x.shape
     check_divisible(E, num_heads)
@@ -52,35 +52,43 @@ def _additive(mask: Tensor, dtype: torch.dtype) -> Tensor:
 
 # --8<-- [start:class]
 class MultiHeadAttention(nn.Module):
-    """Same inputs, outputs and mask conventions as nn.MultiheadAttention (no dropout)."""
+    """nn.MultiheadAttention's inputs, outputs and masks (without dropout)."""
 
-    def __init__(self, d_model: int, num_heads: int, bias: bool = True, batch_first: bool = True):
+    def __init__(self, d_model: int, num_heads: int, bias: bool = True,
+                 batch_first: bool = True):
         super().__init__()
         check_divisible(d_model, num_heads)
         self.d_model, self.num_heads = d_model, num_heads
         self.d_k = d_model // num_heads
         self.batch_first = batch_first
-        # Each (E, E) matrix stacks h per-head (d_k, E) projections, one under another.
+        # Each (E, E) matrix stacks h per-head (d_k, E) projections.
         self.W_q = nn.Linear(d_model, d_model, bias=bias)
         self.W_k = nn.Linear(d_model, d_model, bias=bias)
         self.W_v = nn.Linear(d_model, d_model, bias=bias)
         self.W_o = nn.Linear(d_model, d_model, bias=bias)
 
-    def forward(self, query, key, value, attn_mask=None, key_padding_mask=None,
-                need_weights=True, average_attn_weights=True):
+    def forward(self, query, key, value, attn_mask=None,
+                key_padding_mask=None, need_weights=True,
+                average_attn_weights=True):
         if not self.batch_first:  # (L, N, E) -> (N, L, E)
-            query, key, value = (t.transpose(0, 1) for t in (query, key, value))
-        mask = self._mask(query, key, attn_mask, key_padding_mask)  # (N, h, L, S) or None
-        q = split_heads(self.W_q(query), self.num_heads)  # (N, h, L, d_k)
-        k = split_heads(self.W_k(key), self.num_heads)  # (N, h, S, d_k)
-        v = split_heads(self.W_v(value), self.num_heads)  # (N, h, S, d_k)
-        context, weights = scaled_dot_product_attention(q, k, v, mask)  # (N, h, L, d_k), (N, h, L, S)
+            query, key, value = (
+                t.transpose(0, 1) for t in (query, key, value))
+        # (N, h, L, S) or None
+        mask = self._mask(query, key, attn_mask, key_padding_mask)
+        h = self.num_heads
+        q = split_heads(self.W_q(query), h)  # (N, h, L, d_k)
+        k = split_heads(self.W_k(key), h)  # (N, h, S, d_k)
+        v = split_heads(self.W_v(value), h)  # (N, h, S, d_k)
+        # (N, h, L, d_k), (N, h, L, S)
+        context, weights = scaled_dot_product_attention(q, k, v, mask)
         out = self.W_o(merge_heads(context))  # (N, L, E)
         if not self.batch_first:
             out = out.transpose(0, 1)  # (L, N, E)
         if not need_weights:
             return out, None
-        return out, weights.mean(dim=1) if average_attn_weights else weights  # (N, L, S) or (N, h, L, S)
+        if average_attn_weights:
+            weights = weights.mean(dim=1)  # (N, L, S)
+        return out, weights
 # --8<-- [end:class]
 
     def _mask(self, query: Tensor, key: Tensor, attn_mask, key_padding_mask) -> Tensor | None:
@@ -120,8 +128,29 @@ def fold_masks(attn_mask: Tensor | None, key_padding_mask: Tensor | None, N: int
 
 # --8<-- [start:load_from_torch]
 @torch.no_grad()
-def load_from_torch(mine: MultiHeadAttention, official: nn.MultiheadAttention) -> MultiHeadAttention:
-    """Copy nn.MultiheadAttention's weights into ours: in_proj is W_q, W_k, W_v stacked."""
+def load_from_torch(mine: MultiHeadAttention,
+                    official: nn.MultiheadAttention) -> MultiHeadAttention:
+    """Copy nn.MultiheadAttention's weights into ours.
+
+    Its in_proj_weight is W_q, W_k, W_v stacked: (3E, E)."""
+    _check_load(mine, official)
+    projections = (mine.W_q, mine.W_k, mine.W_v)
+    weights = official.in_proj_weight.chunk(3)  # 3 x (E, E)
+    for ours, w in zip(projections, weights, strict=True):
+        ours.weight.copy_(w)  # (E, E)
+    if official.in_proj_bias is not None:
+        biases = official.in_proj_bias.chunk(3)  # 3 x (E,)
+        for ours, b in zip(projections, biases, strict=True):
+            ours.bias.copy_(b)  # (E,)
+    mine.W_o.weight.copy_(official.out_proj.weight)
+    if official.out_proj.bias is not None:
+        mine.W_o.bias.copy_(official.out_proj.bias)
+    return mine
+# --8<-- [end:load_from_torch]
+
+
+def _check_load(mine: MultiHeadAttention, official: nn.MultiheadAttention) -> None:
+    """load_from_torch's argument checks: same shape, and a packed in_proj_weight to split."""
     if (official.embed_dim, official.num_heads) != (mine.d_model, mine.num_heads):
         raise ValueError(
             f"shapes differ: official has embed_dim={official.embed_dim}, num_heads={official.num_heads}; "
@@ -129,13 +158,3 @@ def load_from_torch(mine: MultiHeadAttention, official: nn.MultiheadAttention) -
         )
     if official.in_proj_weight is None:
         raise ValueError("official layer uses separate kdim/vdim projections; expected a packed in_proj_weight")
-    for ours, w in zip((mine.W_q, mine.W_k, mine.W_v), official.in_proj_weight.chunk(3), strict=True):
-        ours.weight.copy_(w)  # (E, E)
-    if official.in_proj_bias is not None:
-        for ours, b in zip((mine.W_q, mine.W_k, mine.W_v), official.in_proj_bias.chunk(3), strict=True):
-            ours.bias.copy_(b)  # (E,)
-    mine.W_o.weight.copy_(official.out_proj.weight)
-    if official.out_proj.bias is not None:
-        mine.W_o.bias.copy_(official.out_proj.bias)
-    return mine
-# --8<-- [end:load_from_torch]

@@ -22,14 +22,19 @@ __all__ = ["run_official", "equivalence_report", "shape_trace", "dropout_row_sum
 
 # --8<-- [start:official]
 def run_official(x: Tensor, num_heads: int = 8, seed: int = 0):
-    """Self-attention with PyTorch's layer; returns (out, head-averaged weights, per-head weights)."""
+    """Self-attention with PyTorch's layer.
+
+    Returns (out, head-averaged weights, per-head weights)."""
     check_tensor(x, "x", 3)
     check_divisible(x.size(-1), num_heads)
     torch.manual_seed(seed)
-    mha = nn.MultiheadAttention(embed_dim=x.size(-1), num_heads=num_heads, batch_first=True)
+    mha = nn.MultiheadAttention(embed_dim=x.size(-1), num_heads=num_heads,
+                                batch_first=True)
     mha.eval()  # (1)!
-    out, w_avg = mha(x, x, x)  # out: (N, L, E); w_avg: (N, L, S), the mean over heads
-    _, w_heads = mha(x, x, x, average_attn_weights=False)  # (N, h, L, S), one map per head
+    # out: (N, L, E); w_avg: (N, L, S), the mean over heads
+    out, w_avg = mha(x, x, x)
+    # w_heads: (N, h, L, S), one map per head
+    _, w_heads = mha(x, x, x, average_attn_weights=False)
     return out, w_avg, w_heads
 # --8<-- [end:official]
 

@@ -148,3 +148,33 @@ def test_no_requests_to_other_hosts(built_site):
 def test_math_is_mathml(built_site):
     html = html_path(built_site, "article/3-pytorch", "en").read_text(encoding="utf-8")
     assert "<math" in html and "arithmatex" not in html
+
+
+def test_site_url_comes_from_the_environment(monkeypatch):
+    """SITE_URL sets the address that canonical links, hreflang alternates and the sitemap use."""
+    from mkdocs.config import load_config
+
+    from sitebuild.notebooks.cli import site_settings
+
+    monkeypatch.delenv("SITE_URL", raising=False)
+    assert load_config(str(ROOT / "mkdocs.yml")).site_url == "http://127.0.0.1:8000/"
+    assert site_settings()[0] == "http://127.0.0.1:8000/"
+    monkeypatch.setenv("SITE_URL", "https://docs.example.org/mha/")
+    assert load_config(str(ROOT / "mkdocs.yml")).site_url == "https://docs.example.org/mha/"
+    assert site_settings()[0] == "https://docs.example.org/mha/"
+
+
+def test_canonical_links_and_sitemap_follow_site_url(built_site):
+    """Every page's canonical link and every sitemap entry start with the configured site_url."""
+    import os
+
+    base = os.environ.get("SITE_URL", "http://127.0.0.1:8000/")
+    pages = [p for p in built_site.rglob("index.html")]
+    assert len(pages) > 10
+    for html in pages:
+        rel = html.parent.relative_to(built_site).as_posix()
+        expected = base if rel == "." else f"{base}{rel}/"
+        canon = re.search(r'<link rel="canonical" href="([^"]+)"', html.read_text(encoding="utf-8"))
+        assert canon and canon.group(1) == expected, (rel, canon and canon.group(1))
+    locs = re.findall(r"<loc>([^<]+)</loc>", (built_site / "sitemap.xml").read_text(encoding="utf-8"))
+    assert locs and all(loc.startswith(base) for loc in locs), locs[:3]

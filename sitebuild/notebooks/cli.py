@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -26,6 +27,10 @@ def site_settings(config_file: Path = ROOT / "mkdocs.yml") -> tuple[str, dict]:
         pass
 
     Loader.add_multi_constructor("", lambda loader, suffix, node: None)  # ignore !!python/... tags
+    # !ENV [NAME, default] as mkdocs reads it: the variable's value, else the default.
+    Loader.add_constructor("!ENV", lambda loader, node: next(
+        (os.environ[n] for n in loader.construct_sequence(node)[:-1] if n in os.environ),
+        loader.construct_sequence(node)[-1]))
     cfg = yaml.load(config_file.read_text(encoding="utf-8"), Loader=Loader)
     options = {}
     for ext in cfg.get("markdown_extensions", []):

@@ -57,47 +57,59 @@ class BertConfig:
 
 # --8<-- [start:layer]
 class BertLayer(nn.Module):
-    """Self-attention and a feed-forward block, each followed by residual + LayerNorm (post-LN)."""
+    """Self-attention and a feed-forward block, each followed by
+    residual + LayerNorm (post-LN)."""
 
     def __init__(self, cfg: BertConfig):
         super().__init__()
-        self.attn = MultiHeadAttention(cfg.hidden_size, cfg.num_heads)  # W_q, W_k, W_v, W_o
-        self.ln_attn = nn.LayerNorm(cfg.hidden_size, eps=cfg.layer_norm_eps)
-        self.ff_in = nn.Linear(cfg.hidden_size, cfg.intermediate_size)
-        self.ff_out = nn.Linear(cfg.intermediate_size, cfg.hidden_size)
-        self.ln_ff = nn.LayerNorm(cfg.hidden_size, eps=cfg.layer_norm_eps)
+        E, eps = cfg.hidden_size, cfg.layer_norm_eps
+        self.attn = MultiHeadAttention(E, cfg.num_heads)  # W_q, W_k, W_v, W_o
+        self.ln_attn = nn.LayerNorm(E, eps=eps)
+        self.ff_in = nn.Linear(E, cfg.intermediate_size)
+        self.ff_out = nn.Linear(cfg.intermediate_size, E)
+        self.ln_ff = nn.LayerNorm(E, eps=eps)
 
-    def forward(self, x: Tensor, pad: Tensor | None = None) -> tuple[Tensor, Tensor]:
-        a, weights = self.attn(x, x, x, key_padding_mask=pad, average_attn_weights=False)  # (N, T, E), (N, h, T, T)
+    def forward(self, x: Tensor, pad: Tensor | None = None):
+        # (N, T, E), (N, h, T, T)
+        a, weights = self.attn(x, x, x, key_padding_mask=pad,
+                               average_attn_weights=False)
         x = self.ln_attn(x + a)  # (N, T, E)
-        f = self.ff_out(nn.functional.gelu(self.ff_in(x)))  # (N, T, F) -> (N, T, E)
+        f = nn.functional.gelu(self.ff_in(x))  # (N, T, F)
+        f = self.ff_out(f)  # (N, T, E)
         return self.ln_ff(x + f), weights
 # --8<-- [end:layer]
 
 
 # --8<-- [start:encoder]
 class BertEncoder(nn.Module):
-    """Token + position + segment embeddings, then n BertLayers. No pooler, no dropout."""
+    """Token + position + segment embeddings, then n BertLayers.
+    No pooler, no dropout."""
 
     def __init__(self, cfg: BertConfig):
         super().__init__()
         self.cfg = cfg
-        self.tok = nn.Embedding(cfg.vocab_size, cfg.hidden_size)
-        self.pos = nn.Embedding(cfg.max_positions, cfg.hidden_size)
-        self.seg = nn.Embedding(cfg.type_vocab_size, cfg.hidden_size)
-        self.ln_emb = nn.LayerNorm(cfg.hidden_size, eps=cfg.layer_norm_eps)
-        self.layers = nn.ModuleList(BertLayer(cfg) for _ in range(cfg.num_layers))
+        E = cfg.hidden_size
+        self.tok = nn.Embedding(cfg.vocab_size, E)
+        self.pos = nn.Embedding(cfg.max_positions, E)
+        self.seg = nn.Embedding(cfg.type_vocab_size, E)
+        self.ln_emb = nn.LayerNorm(E, eps=cfg.layer_norm_eps)
+        self.layers = nn.ModuleList(
+            BertLayer(cfg) for _ in range(cfg.num_layers))
 
-    def forward(self, ids: Tensor, attention_mask: Tensor | None = None) -> tuple[list[Tensor], list[Tensor]]:
-        """ids (N, T) -> hidden states [embeddings, layer 1, ..., layer n] of (N, T, E), and n maps (N, h, T, T).
+    def forward(self, ids: Tensor, attention_mask: Tensor | None = None):
+        """ids (N, T) -> hidden states [embeddings, layer 1, ..., layer n],
+        each (N, T, E), and n attention maps (N, h, T, T).
 
-        attention_mask: (N, T), 1 for real tokens and 0 for padding (the Hugging Face convention).
+        attention_mask: (N, T), 1 for real tokens and 0 for padding
+        (the Hugging Face convention).
         """
         self._check(ids, attention_mask)
         positions = torch.arange(ids.size(1), device=ids.device)  # (T,)
-        x = self.tok(ids) + self.pos(positions) + self.seg(torch.zeros_like(ids))  # (N, T, E)
-        x = self.ln_emb(x)
-        pad = None if attention_mask is None else attention_mask == 0  # (N, T), True = padding
+        segments = torch.zeros_like(ids)  # (N, T), all sentence A
+        x = self.tok(ids) + self.pos(positions) + self.seg(segments)
+        x = self.ln_emb(x)  # (N, T, E)
+        # (N, T), True = padding
+        pad = None if attention_mask is None else attention_mask == 0
         hidden, maps = [x], []
         for layer in self.layers:
             x, weights = layer(x, pad)
@@ -122,24 +134,41 @@ class BertEncoder(nn.Module):
 # --8<-- [start:load_weights]
 def _bert_names(i: int) -> dict[str, str]:
     """Our parameter names for layer i -> the checkpoint's names."""
-    p = f"encoder.layer.{i}."
-    names = {"attn.W_q": "attention.self.query", "attn.W_k": "attention.self.key",
-             "attn.W_v": "attention.self.value", "attn.W_o": "attention.output.dense",
-             "ln_attn": "attention.output.LayerNorm", "ff_in": "intermediate.dense",
-             "ff_out": "output.dense", "ln_ff": "output.LayerNorm"}
-    return {f"layers.{i}.{ours}.{w}": f"{p}{theirs}.{w}" for ours, theirs in names.items() for w in ("weight", "bias")}
+    names = {"attn.W_q": "attention.self.query",
+             "attn.W_k": "attention.self.key",
+             "attn.W_v": "attention.self.value",
+             "attn.W_o": "attention.output.dense",
+             "ln_attn": "attention.output.LayerNorm",
+             "ff_in": "intermediate.dense",
+             "ff_out": "output.dense",
+             "ln_ff": "output.LayerNorm"}
+    return {f"layers.{i}.{ours}.{w}": f"encoder.layer.{i}.{theirs}.{w}"
+            for ours, theirs in names.items() for w in ("weight", "bias")}
 
 
 @torch.no_grad()
-def load_bert_weights(model: BertEncoder, state: dict[str, Tensor]) -> BertEncoder:
-    """Copy a Hugging Face BERT checkpoint into our encoder; every parameter must be found."""
-    mapping = {"tok.weight": "embeddings.word_embeddings.weight",
-               "pos.weight": "embeddings.position_embeddings.weight",
-               "seg.weight": "embeddings.token_type_embeddings.weight",
-               "ln_emb.weight": "embeddings.LayerNorm.weight", "ln_emb.bias": "embeddings.LayerNorm.bias"}
+def load_bert_weights(model: BertEncoder,
+                      state: dict[str, Tensor]) -> BertEncoder:
+    """Copy a Hugging Face BERT checkpoint into our encoder;
+    every parameter must be found."""
+    emb = "embeddings."
+    mapping = {"tok.weight": emb + "word_embeddings.weight",
+               "pos.weight": emb + "position_embeddings.weight",
+               "seg.weight": emb + "token_type_embeddings.weight",
+               "ln_emb.weight": emb + "LayerNorm.weight",
+               "ln_emb.bias": emb + "LayerNorm.bias"}
     for i in range(model.cfg.num_layers):
         mapping |= _bert_names(i)
     params = dict(model.named_parameters())
+    _check_checkpoint(params, state, mapping)
+    for ours, theirs in mapping.items():
+        params[ours].copy_(state[theirs])
+    return model
+# --8<-- [end:load_weights]
+
+
+def _check_checkpoint(params: dict[str, Tensor], state: dict[str, Tensor], mapping: dict[str, str]) -> None:
+    """load_bert_weights' checks: every parameter has a checkpoint tensor of its shape."""
     missing = sorted(theirs for theirs in mapping.values() if theirs not in state)
     if missing or set(params) != set(mapping):
         raise ValueError(f"checkpoint does not fit the encoder: missing {missing[:5]} "
@@ -147,6 +176,3 @@ def load_bert_weights(model: BertEncoder, state: dict[str, Tensor]) -> BertEncod
     for ours, theirs in mapping.items():
         if params[ours].shape != state[theirs].shape:
             raise ValueError(f"{theirs}: expected shape {tuple(params[ours].shape)}, got {tuple(state[theirs].shape)}")
-        params[ours].copy_(state[theirs])
-    return model
-# --8<-- [end:load_weights]

@@ -23,12 +23,14 @@ __all__ = ["STATS", "THRESHOLDS", "row_entropy", "head_stats", "classify", "CATE
 STATS = ("entropy", "norm_entropy", "cls", "sep", "prev", "next")
 
 # --8<-- [start:thresholds]
+# Clark et al. §3: heads putting > 50% of their attention on one token
 THRESHOLDS = {
-    "prev": 0.5,  # Clark et al. §3: heads putting > 50% of their attention on the previous token
-    "next": 0.5,  # ... and on the next token
-    "sep": 0.5,  # over half of the attention on [SEP]
-    "cls": 0.5,  # over half on [CLS]
-    "broad": 0.8,  # entropy at least 80% of a uniform row's (ln of the number of keys)
+    "prev": 0.5,  # over half of the attention on the previous token
+    "next": 0.5,  # ... on the next token
+    "sep": 0.5,  # ... on [SEP]
+    "cls": 0.5,  # ... on [CLS]
+    # entropy at least 80% of a uniform row's (ln of the number of keys)
+    "broad": 0.8,
 }
 CATEGORIES = ("prev", "next", "sep", "cls", "broad", "other")
 # --8<-- [end:thresholds]
@@ -61,31 +63,33 @@ def _check_map(weights: Tensor, tokens: Sequence[str]) -> None:
 
 
 # --8<-- [start:head_stats]
-def head_stats(maps: Sequence[tuple[Tensor, Sequence[str]]]) -> dict[str, Tensor]:
-    """Per head, pooled over all query rows of all texts: each statistic is an (n, h) tensor.
+def head_stats(maps: Sequence[tuple[Tensor, Sequence[str]]]):
+    """Per head, pooled over all query rows of all texts: each statistic
+    is an (n, h) tensor.
 
-    entropy: mean row entropy (nats); norm_entropy: the same divided by ln T;
-    cls / sep: mean weight on [CLS] / [SEP] tokens; prev / next: mean weight on position i - 1 / i + 1
+    entropy: mean row entropy (nats); norm_entropy: the same over ln T;
+    cls / sep: mean weight on [CLS] / [SEP] tokens;
+    prev / next: mean weight on position i - 1 / i + 1
     (rows that have such a neighbour only).
     """
-    if not maps:
-        raise ValueError("maps must be a non-empty list of (weights, tokens) pairs")
+    _check_maps(maps)
     sums: dict[str, Tensor] = {}
     counts = dict.fromkeys(STATS, 0)
     for weights, tokens in maps:
-        _check_map(weights, tokens)
         w = weights.double()  # (n, h, T, T)
         T = w.size(-1)
-        is_cls = torch.tensor([t == "[CLS]" for t in tokens], dtype=w.dtype)  # (T,)
-        is_sep = torch.tensor([t == "[SEP]" for t in tokens], dtype=w.dtype)  # (T,)
+        is_cls = torch.tensor([t == "[CLS]" for t in tokens]).to(w)  # (T,)
+        is_sep = torch.tensor([t == "[SEP]" for t in tokens]).to(w)  # (T,)
         ent = row_entropy(w)  # (n, h, T)
         part = {
             "entropy": ent.sum(-1),
             "norm_entropy": ent.sum(-1) / math.log(T),
             "cls": (w @ is_cls).sum(-1),
             "sep": (w @ is_sep).sum(-1),
-            "prev": w.diagonal(offset=-1, dim1=-2, dim2=-1).sum(-1),  # w[i, i-1] for i = 1..T-1
-            "next": w.diagonal(offset=1, dim1=-2, dim2=-1).sum(-1),  # w[i, i+1] for i = 0..T-2
+            # w[i, i-1] for i = 1..T-1
+            "prev": w.diagonal(offset=-1, dim1=-2, dim2=-1).sum(-1),
+            # w[i, i+1] for i = 0..T-2
+            "next": w.diagonal(offset=1, dim1=-2, dim2=-1).sum(-1),
         }
         for name, value in part.items():
             sums[name] = sums.get(name, 0) + value  # (n, h)
@@ -94,18 +98,26 @@ def head_stats(maps: Sequence[tuple[Tensor, Sequence[str]]]) -> dict[str, Tensor
 # --8<-- [end:head_stats]
 
 
+def _check_maps(maps) -> None:
+    if not maps:
+        raise ValueError("maps must be a non-empty list of (weights, tokens) pairs")
+    for weights, tokens in maps:
+        _check_map(weights, tokens)
+
+
 # --8<-- [start:classify]
-def classify(stats: dict[str, Tensor], thresholds: dict[str, float] | None = None) -> list[list[str]]:
-    """Category of each head, (n, h) nested lists: the strongest share above its threshold
-    (prev, next, sep, cls), else 'broad' if the normalised entropy reaches its threshold, else 'other'."""
+def classify(stats: dict[str, Tensor],
+             thresholds: dict[str, float] | None = None) -> list[list[str]]:
+    """Category of each head, (n, h) nested lists: the strongest share
+    above its threshold (prev, next, sep, cls), else 'broad' if the
+    normalised entropy reaches its threshold, else 'other'."""
     th = THRESHOLDS if thresholds is None else thresholds
-    missing = [k for k in (*STATS, *th) if k not in stats and k != "broad"]
-    if missing or set(th) != set(THRESHOLDS):
-        raise ValueError(f"stats need {STATS} and thresholds need {tuple(THRESHOLDS)}; "
-                         f"got stats {tuple(stats)} and thresholds {tuple(th)}")
-    shares = torch.stack([stats[k] for k in ("prev", "next", "sep", "cls")], dim=-1)  # (n, h, 4)
-    limits = torch.tensor([th[k] for k in ("prev", "next", "sep", "cls")])  # (4,)
-    margin = torch.where(shares > limits, shares, torch.full_like(shares, -1.0))  # (n, h, 4)
+    _check_classify(stats, th)
+    kinds = ("prev", "next", "sep", "cls")
+    shares = torch.stack([stats[k] for k in kinds], dim=-1)  # (n, h, 4)
+    limits = torch.tensor([th[k] for k in kinds])  # (4,)
+    # shares above their threshold, -1 elsewhere: (n, h, 4)
+    margin = torch.where(shares > limits, shares, -1.0)
     best = margin.argmax(-1)  # (n, h)
     result = []
     for layer in range(shares.size(0)):
@@ -120,3 +132,10 @@ def classify(stats: dict[str, Tensor], thresholds: dict[str, float] | None = Non
         result.append(row)
     return result
 # --8<-- [end:classify]
+
+
+def _check_classify(stats: dict[str, Tensor], th: dict[str, float]) -> None:
+    missing = [k for k in (*STATS, *th) if k not in stats and k != "broad"]
+    if missing or set(th) != set(THRESHOLDS):
+        raise ValueError(f"stats need {STATS} and thresholds need {tuple(THRESHOLDS)}; "
+                         f"got stats {tuple(stats)} and thresholds {tuple(th)}")

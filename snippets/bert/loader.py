@@ -62,14 +62,17 @@ def load_tokenizer(path: str | Path | None = None) -> Tokenizer:
 # --8<-- [start:load_model]
 @functools.lru_cache(maxsize=2)
 def _model(path: str) -> BertEncoder:
-    cfg = BertConfig.from_hf(json.loads((Path(path) / "config.json").read_text()))
-    state = load_file(str(Path(path) / "model.safetensors"))  # name -> tensor, read from disk
+    config = json.loads((Path(path) / "config.json").read_text())
+    cfg = BertConfig.from_hf(config)
+    # name -> tensor, read from disk
+    state = load_file(str(Path(path) / "model.safetensors"))
     model = load_bert_weights(BertEncoder(cfg), state)
     return model.eval().requires_grad_(False)
 
 
 def load_model(path: str | Path | None = None) -> BertEncoder:
-    """Our encoder with the pretrained weights, in eval mode. Read once per process and path."""
+    """Our encoder with the pretrained weights, in eval mode.
+    Read once per process and path."""
     return _model(str(_dir(path).resolve()))
 # --8<-- [end:load_model]
 

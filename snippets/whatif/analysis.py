@@ -38,36 +38,50 @@ SHARE_OFFSETS = (-2, -1, 0, 1, 2)
 
 
 # --8<-- [start:sweep]
-def sweep(heads: Sequence[int] = HEADS, seeds: Sequence[int] = SEEDS, steps: int = 1000) -> list[dict]:
-    """One train_run per (heads, seed), trained in parallel; from the disk cache after the first build."""
+def sweep(heads: Sequence[int] = HEADS, seeds: Sequence[int] = SEEDS,
+          steps: int = 1000) -> list[dict]:
+    """One train_run per (heads, seed), trained in parallel; from the
+    disk cache after the first build."""
+    _check_sweep(heads, seeds)
+    runs = [(h, s) for h in heads for s in seeds]
+    return train_runs(runs, steps=steps)
+# --8<-- [end:sweep]
+
+
+def _check_sweep(heads: Sequence[int], seeds: Sequence[int]) -> None:
     if not heads or not seeds:
         raise ValueError(f"heads and seeds must be non-empty, got heads={heads!r}, seeds={seeds!r}")
-    return train_runs([(h, s) for h in heads for s in seeds], steps=steps)
-# --8<-- [end:sweep]
 
 
 # --8<-- [start:offset_shares]
 def offset_shares(weights, offsets: Sequence[int] = SHARE_OFFSETS) -> Tensor:
     """Each head's mean attention on the key at query + offset: (h, O).
 
-    weights is (N, h, L, S) or (h, L, S) with L == S (self-attention). Only queries whose
-    every offset lands inside the sequence count, so all columns average the same queries.
+    weights is (N, h, L, S) or (h, L, S) with L == S (self-attention).
+    Only queries whose every offset lands inside the sequence count,
+    so all columns average the same queries.
     """
     w = torch.as_tensor(weights, dtype=torch.float64)
     if w.dim() == 3:
         w = w.unsqueeze(0)  # (1, h, L, S)
+    _check_shares_input(w, offsets)
+    L = w.shape[-1]
+    lo, hi = max(0, -min(offsets)), L - max(0, max(offsets))
+    queries = torch.arange(lo, hi)  # (Q,)
+    # O x (h,)
+    cols = [w[:, :, queries, queries + o].mean(dim=(0, 2)) for o in offsets]
+    return torch.stack(cols, dim=1)  # (h, O)
+# --8<-- [end:offset_shares]
+
+
+def _check_shares_input(w: Tensor, offsets: Sequence[int]) -> None:
     if w.dim() != 4 or w.shape[-1] != w.shape[-2]:
         raise ValueError(f"weights must be (N, h, L, L) or (h, L, L), got shape {tuple(w.shape)}")
     if not offsets:
         raise ValueError("offsets must be a non-empty sequence of integers, got an empty one")
     L = w.shape[-1]
-    lo, hi = max(0, -min(offsets)), L - max(0, max(offsets))
-    if hi <= lo:
+    if L - max(0, max(offsets)) <= max(0, -min(offsets)):
         raise ValueError(f"no query has all offsets {tuple(offsets)} inside a sequence of length {L}")
-    queries = torch.arange(lo, hi)  # (Q,)
-    cols = [w[:, :, queries, queries + o].mean(dim=(0, 2)) for o in offsets]  # O x (h,)
-    return torch.stack(cols, dim=1)  # (h, O)
-# --8<-- [end:offset_shares]
 
 
 def head_roles(shares, offsets: Sequence[int] = SHARE_OFFSETS, threshold: float = 0.5) -> list[int | None]:
@@ -102,14 +116,16 @@ def specialisation(run: dict) -> tuple[np.ndarray, list[int | None]]:
 # --8<-- [start:heads_off]
 @contextlib.contextmanager
 def heads_off(model: nn.Module, keep: Sequence[bool]):
-    """Zero the context of every head with keep[i] False, just before W_o (test-time head masking)."""
+    """Zero the context of every head with keep[i] False, just before W_o
+    (test-time head masking)."""
     attn = model.attn
-    if len(keep) != attn.num_heads:
-        raise ValueError(f"keep must have one flag per head ({attn.num_heads}), got {len(keep)}")
-    gate = torch.tensor([float(k) for k in keep]).repeat_interleave(attn.d_k)  # (E,)
+    _check_keep(attn, keep)
+    gate = torch.tensor([float(k) for k in keep])  # (h,)
+    gate = gate.repeat_interleave(attn.d_k)  # (E,): d_k copies per head
 
     def hook(module, args):
-        return (args[0] * gate,)  # (N, L, E): merged heads, head i in features i*d_k ... (i+1)*d_k - 1
+        # (N, L, E): merged heads, head i in features i*d_k ... (i+1)*d_k-1
+        return (args[0] * gate,)
 
     handle = attn.W_o.register_forward_pre_hook(hook)
     try:
@@ -117,6 +133,11 @@ def heads_off(model: nn.Module, keep: Sequence[bool]):
     finally:
         handle.remove()
 # --8<-- [end:heads_off]
+
+
+def _check_keep(attn: nn.Module, keep: Sequence[bool]) -> None:
+    if len(keep) != attn.num_heads:
+        raise ValueError(f"keep must have one flag per head ({attn.num_heads}), got {len(keep)}")
 
 
 def ablation(run: dict) -> list[tuple[str, int | None, dict]]:

@@ -24,21 +24,27 @@ D_MODEL = 32
 
 # --8<-- [start:model]
 class TimelineModel(nn.Module):
-    """Event + position embeddings -> one MultiHeadAttention -> one classifier per offset."""
+    """Event + position embeddings -> one MultiHeadAttention
+    -> one classifier per offset."""
 
-    def __init__(self, num_heads: int, d_model: int = D_MODEL, vocab: int = len(EVENTS),
-                 seq_len: int = SEQ_LEN, n_targets: int = len(OFFSETS)):
+    def __init__(self, num_heads: int, d_model: int = D_MODEL,
+                 vocab: int = len(EVENTS), seq_len: int = SEQ_LEN,
+                 n_targets: int = len(OFFSETS)):
         super().__init__()
         self.event = nn.Embedding(vocab, d_model)
         self.position = nn.Embedding(seq_len, d_model)  # learned positions
-        self.attn = MultiHeadAttention(d_model, num_heads)  # the site's own layer
+        # the site's own layer
+        self.attn = MultiHeadAttention(d_model, num_heads)
         self.readout = nn.Linear(d_model, n_targets * vocab)
         self.n_targets, self.vocab = n_targets, vocab
 
     def forward(self, x: Tensor, need_weights: bool = False):
         N, L = x.shape
         h = self.event(x) + self.position.weight[:L]  # (N, L, E)
-        out, w = self.attn(h, h, h, need_weights=need_weights, average_attn_weights=False)  # (N, L, E), (N, h, L, L)
-        logits = self.readout(out).view(N, L, self.n_targets, self.vocab)  # (N, L, T, V)
+        # (N, L, E), (N, h, L, L)
+        out, w = self.attn(h, h, h, need_weights=need_weights,
+                           average_attn_weights=False)
+        logits = self.readout(out)  # (N, L, T * V)
+        logits = logits.view(N, L, self.n_targets, self.vocab)  # (N, L, T, V)
         return (logits, w) if need_weights else logits
 # --8<-- [end:model]

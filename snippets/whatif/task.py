@@ -25,28 +25,36 @@ __all__ = ["EVENTS", "OFFSETS", "SEQ_LEN", "IGNORE", "make_batch", "event_names"
 
 # --8<-- [start:task]
 EVENTS = (
-    "deploy", "config_change", "cache_miss", "slow_query", "timeout", "retry", "5xx", "ERROR",
-    "OOM", "restart", "healthcheck_fail", "scale_up", "failover", "rollback", "alert", "recovered",
+    "deploy", "config_change", "cache_miss", "slow_query", "timeout",
+    "retry", "5xx", "ERROR", "OOM", "restart", "healthcheck_fail",
+    "scale_up", "failover", "rollback", "alert", "recovered",
 )
 OFFSETS = (-2, -1, 1, 2)  # which neighbours each position must name
 SEQ_LEN = 16
 IGNORE = -100  # target outside the sequence; skipped by the loss and accuracy
 
 
-def make_batch(batch_size: int, seed: int, seq_len: int = SEQ_LEN) -> tuple[Tensor, Tensor]:
-    """Random event streams x (N, L) and their neighbours y (N, L, T), from one seed."""
-    check_positive_int(batch_size, "batch_size")
-    if not isinstance(seq_len, int) or seq_len <= max(abs(o) for o in OFFSETS):
-        raise ValueError(f"seq_len must be an integer > {max(abs(o) for o in OFFSETS)}, got {seq_len!r}")
+def make_batch(batch_size: int, seed: int, seq_len: int = SEQ_LEN):
+    """Random event streams x (N, L) and their neighbours y (N, L, T),
+    from one seed."""
+    _check_batch(batch_size, seq_len)
+    N, L, T = batch_size, seq_len, len(OFFSETS)
     g = torch.Generator().manual_seed(seed)
-    x = torch.randint(len(EVENTS), (batch_size, seq_len), generator=g)  # (N, L)
-    y = torch.full((batch_size, seq_len, len(OFFSETS)), IGNORE, dtype=torch.long)  # (N, L, T)
+    x = torch.randint(len(EVENTS), (N, L), generator=g)  # (N, L)
+    y = torch.full((N, L, T), IGNORE, dtype=torch.long)  # (N, L, T)
     for t, off in enumerate(OFFSETS):
-        src = slice(max(off, 0), seq_len + min(off, 0))  # positions whose neighbour exists
-        dst = slice(max(-off, 0), seq_len + min(-off, 0))
+        # y[:, i, t] = x[:, i + off] where position i + off exists
+        src = slice(max(off, 0), L + min(off, 0))
+        dst = slice(max(-off, 0), L + min(-off, 0))
         y[:, dst, t] = x[:, src]
     return x, y
 # --8<-- [end:task]
+
+
+def _check_batch(batch_size: int, seq_len: int) -> None:
+    check_positive_int(batch_size, "batch_size")
+    if not isinstance(seq_len, int) or seq_len <= max(abs(o) for o in OFFSETS):
+        raise ValueError(f"seq_len must be an integer > {max(abs(o) for o in OFFSETS)}, got {seq_len!r}")
 
 
 def event_names(x: Tensor) -> list[str]:

@@ -50,16 +50,19 @@ def evaluate(model: nn.Module, x: Tensor, y: Tensor) -> dict:
 
 
 # --8<-- [start:train]
-def _train(num_heads: int, seed: int, steps: int, batch_size: int, lr: float, d_model: int) -> dict:
+def _train(num_heads: int, seed: int, steps: int, batch_size: int,
+           lr: float, d_model: int) -> dict:
     torch.manual_seed(seed)  # initial weights
     model = TimelineModel(num_heads, d_model=d_model)
     opt = torch.optim.Adam(model.parameters(), lr=lr)
     curve = []
     start = time.perf_counter()
     for step in range(steps):
-        x, y = make_batch(batch_size, seed=seed * 100_000 + step)  # fresh streams every step
+        # fresh streams every step
+        x, y = make_batch(batch_size, seed=seed * 100_000 + step)
         logits = model(x)  # (N, L, T, V)
-        loss = nn.functional.cross_entropy(logits.flatten(0, 2), y.flatten(), ignore_index=IGNORE)
+        loss = nn.functional.cross_entropy(
+            logits.flatten(0, 2), y.flatten(), ignore_index=IGNORE)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -67,9 +70,10 @@ def _train(num_heads: int, seed: int, steps: int, batch_size: int, lr: float, d_
     seconds = time.perf_counter() - start
     result = evaluate(model, *make_batch(EVAL_SIZE, seed=EVAL_SEED))
     state = {k: v.numpy().copy() for k, v in model.state_dict().items()}
-    return {"num_heads": num_heads, "seed": seed, "steps": steps, "batch_size": batch_size, "lr": lr,
-            "d_model": d_model, "seconds": seconds,
-            "loss_curve": curve, "state_dict": state, **result}
+    return {"num_heads": num_heads, "seed": seed, "steps": steps,
+            "batch_size": batch_size, "lr": lr, "d_model": d_model,
+            "seconds": seconds, "loss_curve": curve, "state_dict": state,
+            **result}
 # --8<-- [end:train]
 
 
