@@ -62,6 +62,8 @@ TEXT = {
         "download": "下载 Notebook",
         "view": "查看 Notebook",
         "back": "返回本节网页",
+        "try": "# 先在这里自己试一试，再看下面折叠起来的答案",
+        "hidden": "**{title}**（代码单元已折叠，自己试过之后再展开）",
     },
     "en": {
         "intro": (
@@ -79,6 +81,8 @@ TEXT = {
         "download": "Download notebook",
         "view": "View notebook",
         "back": "Back to the page",
+        "try": "# Try it here first, then open the collapsed answer below",
+        "hidden": "**{title}** (the code cells are collapsed: try it yourself before you open them)",
     },
 }
 
@@ -109,6 +113,8 @@ OPTION = re.compile(r"""([\w-]+)=(?:"([^"]*)"|'([^']*)'|(\S+))""")
 INCLUDE = re.compile(r"""^[ \t]*-{1,}8<-{1,}[ \t]+(["'])(?P<target>.+?)\1[ \t]*$""")
 ANNOTATION = re.compile(r"[ \t]*#[ \t]*\(\d+\)!?[ \t]*$")
 TRUE = {"1", "true", "yes", "on"}
+# An admonition; a collapsed one (`??? kind "title"`, not `???+`) hides what it holds on the page.
+ADMONITION = re.compile(r'^(?P<indent>[ \t]*)(?P<marker>\?\?\?\+?|!!!)[ \t]+(?P<kind>[\w-]+)(?:[ \t]+"(?P<title>[^"]*)")?')
 
 
 @dataclass
@@ -121,6 +127,7 @@ class Part:
     html: bool = False  # exec block whose printed output is HTML
     markdown: bool = False  # exec block whose printed output markdown-exec renders as Markdown (no result=)
     files: list[str] = field(default_factory=list)  # snippet files an include reads
+    collapsed: str = ""  # title of the collapsed admonition (a solution) that holds this code, if any
 
 
 def fence_options(info: str) -> dict[str, str]:
@@ -135,16 +142,24 @@ def page_parts(markdown: str, expand=None) -> list[Part]:
     """
     lines = markdown.splitlines()
     parts: list[Part] = []
+    blocks: list[tuple[int, str]] = []  # open admonitions: (indent, title if collapsed else "")
     i = 0
     while i < len(lines):
         m = FENCE.match(lines[i])
+        indent = m.group("indent") if m else lines[i][: len(lines[i]) - len(lines[i].lstrip())]
+        if lines[i].strip():
+            blocks = [b for b in blocks if b[0] < len(indent)]
         if not m:
             h = HEADING.match(lines[i])
+            a = ADMONITION.match(lines[i])
             if h:
                 parts.append(Part("heading", h.group("text").strip(), level=len(h.group("hashes"))))
+            elif a:
+                blocks.append((len(a.group("indent")), (a.group("title") or a.group("kind").capitalize()) if a.group("marker") == "???" else ""))
             i += 1
             continue
-        indent, fence = m.group("indent"), m.group("fence")
+        fence = m.group("fence")
+        collapsed = next((t for _, t in reversed(blocks) if t), "")
         j = i + 1
         while j < len(lines) and not (
             lines[j].strip().startswith(fence[0] * len(fence)) and lines[j].strip().strip(fence[0]) == ""
@@ -157,10 +172,11 @@ def page_parts(markdown: str, expand=None) -> list[Part]:
             if lang in ("python", "py"):
                 html = options.get("html", "").lower() in TRUE
                 parts.append(Part("exec", textwrap.dedent("\n".join(body)).strip("\n"), html=html,
-                                  markdown=not html and "result" not in options))
+                                  markdown=not html and "result" not in options, collapsed=collapsed))
             elif lang == "pycon":
                 code = [ln[4:] for ln in body if ln.startswith((">>> ", "... "))]
-                parts.append(Part("exec", "\n".join(code), html=options.get("html", "").lower() in TRUE))
+                parts.append(Part("exec", "\n".join(code), html=options.get("html", "").lower() in TRUE,
+                                  collapsed=collapsed))
             continue
         includes = [ln for ln in body if INCLUDE.match(ln)]
         if includes and all(INCLUDE.match(ln) or not ln.strip() for ln in body):
@@ -170,7 +186,7 @@ def page_parts(markdown: str, expand=None) -> list[Part]:
                 codes.append(code)
                 files += used
             if any(f.endswith(".py") for f in files) or not expand:
-                parts.append(Part("include", "\n\n\n".join(codes), files=files))
+                parts.append(Part("include", "\n\n\n".join(codes), files=files, collapsed=collapsed))
     return parts
 
 
@@ -307,8 +323,10 @@ def build_notebook(markdown: str, stem: str, lang: str, *, site_url: str = "", e
     cells.append(new_code_cell(setup_code))
     defined |= bound_names(ast.parse(setup_code))
     pending: dict[int, str] = {}
+    hiding = ""  # the collapsed block whose code cells are being added
     for part in parts:
         if part.kind == "heading":
+            hiding = ""
             if part.level > 1:
                 pending = {lvl: t for lvl, t in pending.items() if lvl < part.level}
                 pending[part.level] = part.text
@@ -316,6 +334,12 @@ def build_notebook(markdown: str, stem: str, lang: str, *, site_url: str = "", e
         if pending:
             cells.append(new_markdown_cell("\n\n".join(_heading(lvl, t) for lvl, t in sorted(pending.items()))))
             pending = {}
+        if part.collapsed and part.collapsed != hiding:
+            # A solution: a cell to try it in first, then its code, collapsed as on the page.
+            cells.append(new_code_cell(text["try"]))
+            cells.append(new_markdown_cell(text["hidden"].format(title=part.collapsed)))
+        hiding = part.collapsed
+        first = len(cells)
         code = part.text
         if part.kind == "include":
             code = with_context(part, defined)
@@ -329,6 +353,9 @@ def build_notebook(markdown: str, stem: str, lang: str, *, site_url: str = "", e
             defined |= {"printed", "Markdown"}
         else:
             cells.append(new_code_cell(code))
+        if part.collapsed:
+            for cell in cells[first:]:
+                cell.metadata["jupyter"] = {"source_hidden": True, "outputs_hidden": True}
         defined |= bound_names(ast.parse(_strip_magics(code)))
     nb = new_notebook(cells=cells, metadata={
         "kernelspec": dict(KERNEL),
