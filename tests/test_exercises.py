@@ -18,7 +18,7 @@ from torch import nn
 from torch.testing import assert_close
 
 from snippets import notebooks as nbs
-from snippets.exercises import s1, s2, s3
+from snippets.exercises import s1, s2, s3, s4
 from snippets.logline import log_tokens
 from snippets.multihead import MultiHeadAttention, load_from_torch, merge_heads
 
@@ -199,6 +199,64 @@ def test_s3_wrong_mask_convention_sees_the_future_and_the_last_row_is_nan():
     assert bool(w[-1].isnan().all()) and not bool(w[:-1].isnan().any())
     for i in range(L - 1):
         assert [j for j in range(L) if w[i, j] > 0] == list(range(i + 1, L))
+
+
+# --- §4 (cached runs and maps only) -------------------------------------------------------------
+
+
+def test_s4_two_heads_miss_a_direction_that_four_heads_recover():
+    rows = s4.per_offset(heads=(2, 4))
+    two = {seed: acc for h, seed, acc, _ in rows if h == 2}
+    four = {seed: acc for h, seed, acc, _ in rows if h == 4}
+    assert sorted(two) == sorted(four) == list(s4.SEEDS)
+    for seed in s4.SEEDS:
+        assert min(two[seed]) < 0.9, f"seed {seed}: two heads answer every direction"
+        assert min(four[seed]) >= 0.9, f"seed {seed}: four heads still miss a direction"
+        assert sum(a >= 0.9 for a in two[seed]) >= 2  # the hint: two heads do cover two directions
+    assert all(n == sum(a >= 0.9 for a in acc) for _, _, acc, n in rows)
+    missed, back = s4.recovered(rows)
+    assert missed and back == missed
+    # the solution's prose: which directions two heads get right depends on the seed
+    assert len({tuple(a >= 0.9 for a in acc) for acc in two.values()}) > 1
+
+
+def test_s4_raising_the_threshold_only_removes_roles():
+    ts = [0.3, 0.5, 0.7, 0.9]
+    for h in (4, 8):
+        rows = s4.roles_by_threshold(ts, h)
+        counts = [n for _, n, _ in rows]
+        assert counts == sorted(counts, reverse=True) and all(total == h * len(s4.SEEDS) for *_, total in rows)
+        shares = [s4.specialisation(s4.train_run(h, seed))[0] for seed in s4.SEEDS]
+        at_half = sum(r is not None for sh in shares for r in s4.head_roles(sh))
+        assert counts[1] == at_half  # the page's own threshold
+    four, eight = s4.roles_by_threshold([0.9], 4)[0], s4.roles_by_threshold([0.9], 8)[0]
+    assert four[1] / four[2] > eight[1] / eight[2]  # the prose: 8-head models concentrate less
+
+
+def test_s4_heads_with_d_k_one_favour_at_most_two_keys():
+    for seed in s4.SEEDS:
+        assert max(len(k) for k in s4.favourite_keys(32, seed)) <= 2
+    assert max(len(k) for k in s4.favourite_keys(4, 0)) > 2  # wider heads are not limited
+
+
+def test_s4_previous_token_head_on_a_new_sentence():
+    r = s4.prev_token_head(s4.NEW_SENTENCE)
+    maps, tokens = s4.attention_maps(s4.NEW_SENTENCE)
+    prev = s4.head_stats([(maps, tokens)])["prev"]
+    assert r["prev"] == pytest.approx(prev.max().item()) and r["prev"] > 0.5
+    assert s4.NEW_SENTENCE not in s4.TEXTS
+    # the prose: nearly every token's favourite is the one on its left, ## pieces included
+    looks = r["looks_at"]
+    left = [k == tokens[i - 1] for i, (_, k) in enumerate(looks) if i > 0]
+    assert sum(left) >= 0.8 * len(left)
+    assert any(t.startswith("##") and k == tokens[i - 1] for i, (t, k) in enumerate(looks))
+
+
+def test_s4_argument_errors():
+    with pytest.raises(ValueError, match=r"good must be a float in \(0, 1\], got 90"):
+        s4.per_offset(good=90)
+    with pytest.raises(ValueError, match=r"thresholds must be a non-empty list of numbers in \(0, 1\], got \[1.5\]"):
+        s4.roles_by_threshold([1.5])
 
 
 # --- the pages --------------------------------------------------------------------------------

@@ -8,30 +8,45 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
 import torch
 
-from .._checks import check_positive_int
 from ..bert.analysis import TEXTS, all_stats, attention_maps
 from ..bert.heads import head_stats
 from ..whatif.analysis import SEEDS, head_roles, sweep, specialisation
 from ..whatif.report import SAMPLE_SEED
-from ..whatif.task import OFFSETS, make_batch
+from ..whatif.task import make_batch
 from ..whatif.train import load_model, train_run
 
-__all__ = ["per_offset", "roles_by_threshold", "favourite_keys", "NEW_SENTENCE", "prev_token_head"]
+__all__ = ["per_offset", "recovered", "roles_by_threshold", "favourite_keys", "NEW_SENTENCE", "prev_token_head"]
+
+
+def _check_good(good: float) -> None:
+    if not isinstance(good, float) or not 0 < good <= 1:
+        raise ValueError(f"good must be a float in (0, 1], got {good!r}")
 
 
 # --8<-- [start:per_offset]
 def per_offset(heads=(2, 4), seeds=SEEDS, good=0.9):
     """Per head count and seed: held-out accuracy on each offset
     (−2, −1, +1, +2), and how many offsets reach `good`."""
+    _check_good(good)
     rows = []
     for run in sweep(heads=list(heads), seeds=list(seeds)):
         acc = run["acc_by_offset"]  # one accuracy per offset
         n_good = sum(a >= good for a in acc)
         rows.append((run["num_heads"], run["seed"], acc, n_good))
     return rows
+
+
+def recovered(rows, good=0.9):
+    """(seed, offset) pairs the fewest-head models miss, and how many
+    of them the most-head models with the same seed answer well."""
+    few, most = min(r[0] for r in rows), max(r[0] for r in rows)
+    acc = {(h, seed): a for h, seed, a, _ in rows}
+    missed = [(seed, i) for h, seed, a, _ in rows if h == few
+              for i, x in enumerate(a) if x < good]
+    back = [(s, i) for s, i in missed if acc[most, s][i] >= good]
+    return missed, back
 # --8<-- [end:per_offset]
 
 
@@ -56,13 +71,13 @@ def roles_by_threshold(thresholds, num_heads=8, seeds=SEEDS):
 
 
 # --8<-- [start:favourite_keys]
-@torch.no_grad()
 def favourite_keys(num_heads=32, seed=0, stream=SAMPLE_SEED):
     """For each head: the distinct keys that some query of one
     stream weights most (its argmax), as a sorted list."""
-    model = load_model(train_run(num_heads, seed))
+    model = load_model(train_run(num_heads, seed))  # cached in §4
     x, _ = make_batch(1, seed=stream)  # (1, L): one stream
-    _, w = model(x, need_weights=True)  # (1, h, L, L)
+    with torch.no_grad():
+        _, w = model(x, need_weights=True)  # (1, h, L, L)
     top = w[0].argmax(dim=-1)  # (h, L): each query's top key
     return [sorted(set(t.tolist())) for t in top]
 # --8<-- [end:favourite_keys]
@@ -74,31 +89,15 @@ NEW_SENTENCE = "After the deploy, the checkout page slowed down and users left."
 # --8<-- [start:prev_token_head]
 def prev_token_head(text=NEW_SENTENCE):
     """The (layer, head) whose mean weight on the previous token is
-    highest on this text, that weight, and the best on the page's texts."""
+    highest on this text; what each token looks at most in that head;
+    and the head that wins on the lab page's texts."""
     maps, tokens = attention_maps(text)  # (n, h, T, T), T tokens
     prev = head_stats([(maps, tokens)])["prev"]  # (n, h)
     layer, head = divmod(int(prev.argmax()), prev.size(1))
+    top = maps[layer, head].argmax(dim=-1)  # (T,): each query's key
     pooled = all_stats(TEXTS)[0]["prev"]  # (n, h), the lab page's texts
-    p_layer, p_head = divmod(int(pooled.argmax()), pooled.size(1))
-    return {"tokens": tokens, "head": (layer, head),
-            "prev": prev[layer, head].item(),
-            "page_head": (p_layer, p_head),
-            "page_prev": pooled[p_layer, p_head].item()}
+    return {"head": (layer, head), "prev": prev[layer, head].item(),
+            "looks_at": [(t, tokens[j]) for t, j in zip(tokens, top)],
+            "page_head": divmod(int(pooled.argmax()), pooled.size(1))}
 # --8<-- [end:prev_token_head]
 
-
-def favourite_key_counts(heads: Sequence[int] = (4, 32), seed: int = 0) -> list[tuple[int, int, int]]:
-    """(h, d_k, most distinct favourite keys of any head) for each head count."""
-    check_positive_int(seed + 1, "seed + 1")
-    out = []
-    for h in heads:
-        keys = favourite_keys(h, seed)
-        out.append((h, 32 // h, max(len(k) for k in keys)))
-    return out
-
-
-def offsets() -> tuple[int, ...]:
-    return tuple(OFFSETS)
-
-
-_ = np  # numpy arrays come back from the cache
