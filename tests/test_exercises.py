@@ -262,6 +262,23 @@ def test_s4_argument_errors():
         s4.roles_by_threshold([1.5])
 
 
+def test_printed_rows_say_what_the_solutions_found():
+    assert s1.sharpness_rows([100]) == [(100, "0.500", "0.500", "1.000", "1.000")]
+    assert [r[1:] for r in s1.many_rows(log_tokens(), ["ERROR", "retry=3"])] == [("0.500", "1.000")] * 2
+    assert ("`W_q.weight[rows of head 3]`", (64, 512), (32, 512)) in s2.shape_rows(512, (8, 16))
+    real, sliced = s2.split_rows(("a", "b"))
+    assert real[0] == "a" and float(real[1]) > 0 and sliced[1] == "0"
+    assert s3.shape_rows(N=1, L=3, d_model=8, num_heads=2)[3] == ("`w_heads`", (1, 2, 3, 3))
+    assert s3.transposed_strides(2, 8, 10, 64) == ((5120, 64, 640, 1), False)
+    assert all(float(r[3]) <= 1e-6 for r in s3.unbatched_rows())
+    assert s3.wrong_convention_rows(L=3) == [(0, "[1, 2]", ""), (1, "[2]", ""), (2, "[]", "NaN")]
+    rows = s4.per_offset_rows((2, 4))
+    assert len(rows) == 2 * len(s4.SEEDS) and all(r[-1] == 4 for r in rows if r[0] == 4)
+    assert s4.threshold_rows([0.5], heads=(4,)) == [(0.5, "20 / 20")]
+    (h32, dk32, lo32, hi32), (h4, dk4, _, hi4) = s4.favourite_key_rows((32, 4))
+    assert (h32, dk32, h4, dk4) == (32, 1, 4, 8) and lo32 <= hi32 <= 2 < hi4
+
+
 # --- the pages --------------------------------------------------------------------------------
 
 

@@ -19,7 +19,7 @@ from ..attention import scaled_dot_product_attention
 from ..heads import one_head_vs_two
 from ..logline import log_tokens
 
-__all__ = ["WANTED", "budget_by_sharpness", "one_head_many_targets", "sharpness_for"]
+__all__ = ["WANTED", "budget_by_sharpness", "one_head_many_targets", "sharpness_for", "sharpness_rows", "many_rows"]
 
 WANTED = ("[order-api]", "duration=5000ms")
 
@@ -89,3 +89,14 @@ def sharpness_for(target, wanted=WANTED, hi=1000.0, steps=50):
     by_hand = math.sqrt(T) * math.log(target * (T - 2) / (1 - 2 * target))
     return up, by_hand, weight(hi)
 # --8<-- [end:ceiling]
+
+
+def sharpness_rows(values: Sequence[float]) -> list[tuple]:
+    """budget_by_sharpness as printable rows: sharpness, then four weights to 3 decimals."""
+    return [(s, *(f"{w:.3f}" for w in ws)) for s, *ws in budget_by_sharpness(values)]
+
+
+def many_rows(tokens: list[str], wanted: Sequence[str]) -> list[tuple[str, str, str]]:
+    """one_head_many_targets as printable rows: token, one head's weight, its own head's weight."""
+    one, many = one_head_many_targets(tokens, wanted)
+    return [(t, f"{a:.3f}", f"{b:.3f}") for t, a, b in zip(wanted, one.tolist(), many.tolist(), strict=True)]

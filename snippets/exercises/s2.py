@@ -16,7 +16,7 @@ from .._checks import check_divisible
 from ..heads import param_count
 from ..multihead import MultiHeadAttention, split_heads
 
-__all__ = ["head_shapes", "param_rows", "split_input_vs_projection"]
+__all__ = ["head_shapes", "param_rows", "split_input_vs_projection", "shape_rows", "split_rows"]
 
 
 def _check_head(d_model: int, num_heads: int, head: int) -> None:
@@ -93,3 +93,17 @@ def split_input_vs_projection(d_model=512, num_heads=8, seed=0):
               "sliced": sum(param_count(p) for p in own)}
     return moved, params
 # --8<-- [end:split_input]
+
+
+def shape_rows(d_model: int = 512, heads: Sequence[int] = (8, 16)) -> list[tuple]:
+    """head_shapes for each head count side by side: (`name`, shape for heads[0], shape for heads[1], ...)."""
+    tables = [head_shapes(d_model, h) for h in heads]
+    return [(f"`{name}`", *(t[name] for t in tables)) for name in tables[0]]
+
+
+def split_rows(labels: tuple[str, str], d_model: int = 512, num_heads: int = 8) -> list[tuple]:
+    """split_input_vs_projection as printable rows: (label, largest change in head 0's queries, parameters)."""
+    if len(labels) != 2:
+        raise ValueError(f"labels must name the real and the sliced layer, got {labels!r}")
+    moved, params = split_input_vs_projection(d_model, num_heads)
+    return [(label, f"{moved[k]:.3g}", params[k]) for label, k in zip(labels, ("real", "sliced"), strict=True)]

@@ -17,7 +17,8 @@ from ..multihead import MultiHeadAttention, load_from_torch, merge_heads
 from ..official import run_official
 
 __all__ = ["official_shapes", "merge_heads_no_contiguous", "try_merge", "UnbatchedMultiHeadAttention",
-           "unbatched_report", "wrong_convention_weights"]
+           "unbatched_report", "wrong_convention_weights", "shape_rows", "transposed_strides", "unbatched_rows",
+           "wrong_convention_rows"]
 
 
 # --8<-- [start:official_shapes]
@@ -116,3 +117,26 @@ def wrong_convention_weights(L=5, d_model=8, num_heads=2, seed=0):
     return w[0]  # (L, L)
 # --8<-- [end:wrong_convention]
 
+
+
+def shape_rows(**kwargs) -> list[tuple[str, tuple[int, ...]]]:
+    """official_shapes as printable rows: (`name`, shape)."""
+    return [(f"`{k}`", v) for k, v in official_shapes(**kwargs).items()]
+
+
+def transposed_strides(N: int = 2, h: int = 8, T: int = 10, d_k: int = 64) -> tuple[tuple[int, ...], bool]:
+    """Strides of a contiguous (N, h, T, d_k) tensor after transpose(1, 2), and whether it is still contiguous."""
+    x = torch.zeros(N, h, T, d_k).transpose(1, 2)  # (N, T, h, d_k)
+    return x.stride(), x.is_contiguous()
+
+
+def unbatched_rows(**kwargs) -> list[tuple]:
+    """unbatched_report as printable rows, the difference in scientific notation."""
+    return [(what, a, b, f"{d:.1e}") for what, a, b, d in unbatched_report(**kwargs)]
+
+
+def wrong_convention_rows(L: int = 5) -> list[tuple[int, str, str]]:
+    """Per query: the keys it gives weight to, and whether its row is NaN."""
+    w = wrong_convention_weights(L=L)
+    return [(i, str([j for j, x in enumerate(row.tolist()) if x > 0]), "NaN" if bool(row.isnan().any()) else "")
+            for i, row in enumerate(w)]

@@ -14,10 +14,12 @@ from ..bert.analysis import TEXTS, all_stats, attention_maps
 from ..bert.heads import head_stats
 from ..whatif.analysis import SEEDS, head_roles, sweep, specialisation
 from ..whatif.report import SAMPLE_SEED
+from ..whatif.model import D_MODEL
 from ..whatif.task import make_batch
 from ..whatif.train import load_model, train_run
 
-__all__ = ["per_offset", "recovered", "roles_by_threshold", "favourite_keys", "NEW_SENTENCE", "prev_token_head"]
+__all__ = ["per_offset", "recovered", "roles_by_threshold", "favourite_keys", "NEW_SENTENCE", "prev_token_head", "per_offset_rows",
+           "threshold_rows", "favourite_key_rows"]
 
 
 def _check_good(good: float) -> None:
@@ -101,3 +103,23 @@ def prev_token_head(text=NEW_SENTENCE):
             "page_head": divmod(int(pooled.argmax()), pooled.size(1))}
 # --8<-- [end:prev_token_head]
 
+
+
+def per_offset_rows(heads: Sequence[int] = (2, 4)) -> list[tuple]:
+    """per_offset as printable rows: heads, seed, accuracy per offset in %, offsets reaching 90%."""
+    return [(h, s, *(f"{a:.1%}" for a in acc), n) for h, s, acc, n in per_offset(heads)]
+
+
+def threshold_rows(thresholds: Sequence[float], heads: Sequence[int] = (4, 8)) -> list[tuple]:
+    """roles_by_threshold for each head count side by side: (threshold, 'with a role / all heads', ...)."""
+    columns = [roles_by_threshold(thresholds, h) for h in heads]
+    return [(t, *(f"{col[i][1]} / {col[i][2]}" for col in columns)) for i, t in enumerate(thresholds)]
+
+
+def favourite_key_rows(heads: Sequence[int] = (32, 16, 4), seed: int = 0) -> list[tuple[int, int, int, int]]:
+    """(h, d_k, fewest favourite keys of any head, most favourite keys of any head)."""
+    rows = []
+    for h in heads:
+        counts = [len(keys) for keys in favourite_keys(h, seed)]
+        rows.append((h, D_MODEL // h, min(counts), max(counts)))
+    return rows
