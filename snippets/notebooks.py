@@ -113,7 +113,7 @@ OPTION = re.compile(r"""([\w-]+)=(?:"([^"]*)"|'([^']*)'|(\S+))""")
 INCLUDE = re.compile(r"""^[ \t]*-{1,}8<-{1,}[ \t]+(["'])(?P<target>.+?)\1[ \t]*$""")
 ANNOTATION = re.compile(r"[ \t]*#[ \t]*\(\d+\)!?[ \t]*$")
 TRUE = {"1", "true", "yes", "on"}
-# An admonition; a collapsed one (`??? kind "title"`, not `???+`) hides what it holds on the page.
+# An admonition. A collapsed success block (`??? success "参考答案"`, not `???+`) is an exercise's solution.
 ADMONITION = re.compile(r'^(?P<indent>[ \t]*)(?P<marker>\?\?\?\+?|!!!)[ \t]+(?P<kind>[\w-]+)(?:[ \t]+"(?P<title>[^"]*)")?')
 
 
@@ -127,7 +127,7 @@ class Part:
     html: bool = False  # exec block whose printed output is HTML
     markdown: bool = False  # exec block whose printed output markdown-exec renders as Markdown (no result=)
     files: list[str] = field(default_factory=list)  # snippet files an include reads
-    collapsed: str = ""  # title of the collapsed admonition (a solution) that holds this code, if any
+    collapsed: str = ""  # title of the collapsed solution (`??? success`) that holds this code, if any
 
 
 def fence_options(info: str) -> dict[str, str]:
@@ -142,7 +142,7 @@ def page_parts(markdown: str, expand=None) -> list[Part]:
     """
     lines = markdown.splitlines()
     parts: list[Part] = []
-    blocks: list[tuple[int, str]] = []  # open admonitions: (indent, title if collapsed else "")
+    blocks: list[tuple[int, str]] = []  # open admonitions: (indent, title if a collapsed solution else "")
     i = 0
     while i < len(lines):
         m = FENCE.match(lines[i])
@@ -155,7 +155,8 @@ def page_parts(markdown: str, expand=None) -> list[Part]:
             if h:
                 parts.append(Part("heading", h.group("text").strip(), level=len(h.group("hashes"))))
             elif a:
-                blocks.append((len(a.group("indent")), (a.group("title") or a.group("kind").capitalize()) if a.group("marker") == "???" else ""))
+                solution = a.group("marker") == "???" and a.group("kind") == "success"
+                blocks.append((len(a.group("indent")), (a.group("title") or "Solution") if solution else ""))
             i += 1
             continue
         fence = m.group("fence")

@@ -321,3 +321,22 @@ def test_chapter_notebook_keeps_solutions_collapsed():
     assert any("class UnbatchedMultiHeadAttention" in c.source for c in hidden)
     # cells before the exercises are unchanged: nothing there is hidden
     assert not [c for c in cells[:start] if "jupyter" in c.metadata]
+
+
+def test_only_collapsed_solutions_are_hidden_in_notebooks():
+    page = (
+        "# T { #t }\n\n## A { #a }\n\n"
+        '??? note "Details"\n\n    ```python exec="1" result="text"\n    print(1)\n    ```\n\n'
+        '???+ success "Open solution"\n\n    ```python exec="1" result="text"\n    print(2)\n    ```\n\n'
+        '??? success "Solution"\n\n    ```python exec="1" result="text"\n    print(3)\n    ```\n\n'
+        "    Explained.\n\n"
+        '```python exec="1" result="text"\nprint(4)\n```\n'
+    )
+    parts = [p for p in nbs.page_parts(page) if p.kind == "exec"]
+    assert [(p.text, p.collapsed) for p in parts] == [
+        ("print(1)", ""), ("print(2)", ""), ("print(3)", "Solution"), ("print(4)", "")]
+    nb = nbs.build_notebook(page, "t", "en")
+    code = [(c.source, c.metadata.get("jupyter", {}).get("source_hidden", False))
+            for c in nb.cells if c.cell_type == "code"][1:]
+    assert code == [("print(1)", False), ("print(2)", False), (nbs.TEXT["en"]["try"], False),
+                    ("print(3)", True), ("print(4)", False)]
