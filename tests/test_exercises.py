@@ -196,6 +196,20 @@ def test_s3_unbatched_report_and_errors():
         m(torch.randn(16), torch.randn(16), torch.randn(16))
 
 
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: s3.merge_heads_no_contiguous(torch.randn(2, 3, 4)), r"x must be 4-D, got shape \(2, 3, 4\)"),
+        (lambda: s3.try_merge(T=0), r"T must be a positive integer, got 0"),
+        (lambda: s3.unbatched_report(d_model=10, num_heads=4), r"d_model must be divisible by num_heads"),
+        (lambda: s3.wrong_convention_weights(L=0), r"L must be a positive integer, got 0"),
+    ],
+)
+def test_s3_argument_errors(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
 def test_s3_wrong_mask_convention_sees_the_future_and_the_last_row_is_nan():
     L = 5
     w = s3.wrong_convention_weights(L=L)
@@ -234,6 +248,9 @@ def test_s4_raising_the_threshold_only_removes_roles():
         assert counts[1] == at_half  # the page's own threshold
     four, eight = s4.roles_by_threshold([0.9], 4)[0], s4.roles_by_threshold([0.9], 8)[0]
     assert four[1] / four[2] > eight[1] / eight[2]  # the prose: 8-head models concentrate less
+    for seed in s4.SEEDS:  # ... and in each of them some offset is the role of two or more heads
+        roles = [r for r in s4.head_roles(s4.specialisation(s4.train_run(8, seed))[0]) if r is not None]
+        assert len(roles) > len(set(roles)), f"seed {seed}: no two 8-head heads share an offset"
 
 
 def test_s4_heads_with_d_k_one_favour_at_most_two_keys():

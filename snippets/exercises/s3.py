@@ -33,9 +33,15 @@ def official_shapes(N=2, L=10, d_model=64, num_heads=4):
 # --8<-- [end:official_shapes]
 
 
+def _check_sizes(**sizes: int) -> None:
+    for name, n in sizes.items():
+        check_positive_int(n, name)
+
+
 # --8<-- [start:no_contiguous]
 def merge_heads_no_contiguous(x):
     """merge_heads without .contiguous(): (N, h, T, d_k) -> (N, T, E)."""
+    check_tensor(x, "x", 4)
     N, h, T, d_k = x.shape
     x = x.transpose(1, 2)  # (N, T, h, d_k), same memory, new strides
     return x.view(N, T, h * d_k)  # view never copies
@@ -43,6 +49,7 @@ def merge_heads_no_contiguous(x):
 
 def try_merge(N=2, h=8, T=10, d_k=64):
     """'ok', or the error that view raises, as text."""
+    _check_sizes(N=N, h=h, T=T, d_k=d_k)
     x = torch.randn(N, h, T, d_k)  # (N, h, T, d_k), contiguous
     try:
         merged = merge_heads_no_contiguous(x)
@@ -87,6 +94,7 @@ class UnbatchedMultiHeadAttention(MultiHeadAttention):
 def unbatched_report(d_model=16, num_heads=4, L=5, S=7, seed=0):
     """Ours and PyTorch's on one unbatched cross-attention input:
     (what, our shape, PyTorch's shape, max |difference|)."""
+    check_divisible(d_model, num_heads)
     torch.manual_seed(seed)
     official = nn.MultiheadAttention(d_model, num_heads).eval()
     mine = UnbatchedMultiHeadAttention(d_model, num_heads, batch_first=False)
@@ -126,6 +134,7 @@ def shape_rows(**kwargs) -> list[tuple[str, tuple[int, ...]]]:
 
 def transposed_strides(N: int = 2, h: int = 8, T: int = 10, d_k: int = 64) -> tuple[tuple[int, ...], bool]:
     """Strides of a contiguous (N, h, T, d_k) tensor after transpose(1, 2), and whether it is still contiguous."""
+    _check_sizes(N=N, h=h, T=T, d_k=d_k)
     x = torch.zeros(N, h, T, d_k).transpose(1, 2)  # (N, T, h, d_k)
     return x.stride(), x.is_contiguous()
 
