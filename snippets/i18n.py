@@ -139,6 +139,8 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "notebooks.download": "下载 Notebook",
         "notebooks.view": "查看 Notebook",
         "notebooks.back": "返回本节网页",
+        "notebooks.try": "# 先在这里自己试一试，再看下面折叠起来的答案",
+        "notebooks.hidden": "**{title}**（代码单元已折叠，自己试过之后再展开）",
     },
     "en": {
         "heads.one": "1 head",
@@ -257,6 +259,8 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "notebooks.download": "Download notebook",
         "notebooks.view": "View notebook",
         "notebooks.back": "Back to the page",
+        "notebooks.try": "# Try it here first, then open the collapsed answer below",
+        "notebooks.hidden": "**{title}** (the code cells are collapsed: try it yourself before you open them)",
     },
 }
 

@@ -5,7 +5,9 @@ For each page pair (docs/x.zh.md, docs/x.en.md) the checker compares, in order:
 - code fences: snippet includes (`--8<-- "snippets/x.py:section"`) and exec blocks, whose code must
   be the same apart from string literals and comments (printed labels are in the page's language),
   and whose options must be the same apart from `tabs="代码|输出"` labels;
-- images, and admonition kinds (`!!! warning` ...);
+- images, and admonitions: kind and whether they start open or closed (`!!! warning`, `??? success`,
+  `???+ tip`), so an exercise's hint and collapsed solution exist and start closed in both languages;
+  code fences inside admonitions (a solution's code) count as code blocks like any other;
 and, in any order, the links. It also flags a page whose prose is in the wrong language (an
 English page left in Chinese, or the other way round).
 
@@ -30,7 +32,7 @@ FIXTURES = Path(__file__).parent / "fixtures" / "parity"
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})\s*(.*)$")
 HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 HEADING_ID = re.compile(r"\{[^}]*#([\w.:-]+)[^}]*\}\s*$")
-ADMONITION = re.compile(r"^\s*(?:!!!|\?\?\?\+?)\s+([\w-]+)")
+ADMONITION = re.compile(r"^\s*(!!!|\?\?\?\+?)\s+([\w-]+)")
 INCLUDE = re.compile(r"""--8<--\s+["']([^"']+)["']""")
 IMAGE = re.compile(r"!\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 LINK = re.compile(r"(?<!!)\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
@@ -109,7 +111,7 @@ def outline(text: str) -> Outline:
             out.headings.append(f"h{level} #{hid.group(1)}" if hid else f"h{level} (no explicit id: {title!r})")
         a = ADMONITION.match(line)
         if a:
-            out.admonitions.append(a.group(1))
+            out.admonitions.append(f"{a.group(1)} {a.group(2)}")
         prose = CODE_SPAN.sub("", line)
         out.images += IMAGE.findall(prose) + HTML_IMG.findall(prose)
         out.links.update(LINK.findall(prose) + HTML_HREF.findall(prose))
@@ -198,7 +200,9 @@ DRIFTS = {
     "link-missing": r"links only in zh: \['https://arxiv.org/abs/1706.03762'\]",
     "link-target": r"links only in en: \['3-pytorch.md#dropouts'\]",
     "image": r"images #1 differ",
-    "admonition": r"admonitions: only zh has 'warning'",
+    "admonition": r"admonitions: only zh has '!!! warning'",
+    "solution-code": r"code blocks #2 differ: zh 'exec .*zeros \( 1 , 1 , 8 \).*' vs en 'exec .*zeros \( 1 , 10 , 8 \)",
+    "solution-open": r"admonitions #2 differ: zh '\?\?\? success' vs en '\?\?\?\+ success'",
     "untranslated": r"en: prose is \d+% Chinese characters: not translated\?",
     "missing-language": r"page\.en\.md is missing",
 }

@@ -58,8 +58,10 @@ def build_notebook(markdown: str, stem: str, lang: str, *, site_url: str = "", e
     cells = [intro]
     defined: set[str] = set()
     pending: dict[int, tuple[str, str]] = {}
+    hiding = ""  # the collapsed block whose code cells are being added
     for part in parts:
         if part.kind == "heading":
+            hiding = ""
             if part.level > 1:
                 pending = {lvl: t for lvl, t in pending.items() if lvl < part.level}
                 pending[part.level] = (part.text, part.id)
@@ -70,6 +72,12 @@ def build_notebook(markdown: str, stem: str, lang: str, *, site_url: str = "", e
             cell.metadata["mha"] = {"ids": [i for _, (_, i) in shown]}
             cells.append(cell)
             pending = {}
+        if part.collapsed and part.collapsed != hiding:
+            # A solution: a cell to try it in first, then its code, collapsed as on the page.
+            cells.append(new_code_cell(text(lang, "notebooks.try")))
+            cells.append(new_markdown_cell(text(lang, "notebooks.hidden", title=part.collapsed)))
+        hiding = part.collapsed
+        first = len(cells)
         code = part.text
         if part.kind == "include":
             code = with_context(part, defined)
@@ -83,6 +91,9 @@ def build_notebook(markdown: str, stem: str, lang: str, *, site_url: str = "", e
             defined |= {"printed", "Markdown"}
         else:
             cells.append(new_code_cell(code))
+        if part.collapsed:
+            for cell in cells[first:]:
+                cell.metadata["jupyter"] = {"source_hidden": True, "outputs_hidden": True}
         defined |= bound_names(ast.parse(strip_magics(code)))
     nb = new_notebook(cells=cells, metadata={
         "kernelspec": dict(KERNEL),

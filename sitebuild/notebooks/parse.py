@@ -22,6 +22,8 @@ FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<lang>[\w
 HEADING = re.compile(r"^(?P<hashes>#{1,6})[ \t]+(?P<text>.*?)(?:[ \t]*\{(?P<attrs>[^}]*)\})?[ \t]*#*[ \t]*$")
 HEADING_ID = re.compile(r"(?:^|\s)#(?P<id>[\w-]+)")
 OPTION = re.compile(r"""([\w-]+)=(?:"([^"]*)"|'([^']*)'|(\S+))""")
+# An admonition. A collapsed success block (`??? success "参考答案"`, not `???+`) is an exercise's solution.
+ADMONITION = re.compile(r'^(?P<indent>[ \t]*)(?P<marker>\?\?\?\+?|!!!)[ \t]+(?P<kind>[\w-]+)(?:[ \t]+"(?P<title>[^"]*)")?')
 INCLUDE = re.compile(r"""^[ \t]*-{1,}8<-{1,}[ \t]+(["'])(?P<target>.+?)\1[ \t]*$""")
 ANNOTATION = re.compile(r"[ \t]*#[ \t]*\(\d+\)!?[ \t]*$")
 TRUE = {"1", "true", "yes", "on"}
@@ -37,6 +39,7 @@ class Part:
     html: bool = False  # exec block whose printed output is HTML
     markdown: bool = False  # exec block whose printed output markdown-exec renders as Markdown (no result=)
     files: list[str] = field(default_factory=list)  # snippet files an include reads
+    collapsed: str = ""  # title of the collapsed solution (`??? success`) that holds this code, if any
     id: str = ""  # a heading's id on the page ({ #id }), the same in both languages
 
 
@@ -52,18 +55,27 @@ def page_parts(markdown: str, expand=None) -> list[Part]:
     """
     lines = markdown.splitlines()
     parts: list[Part] = []
+    blocks: list[tuple[int, str]] = []  # open admonitions: (indent, title if a collapsed solution else "")
     i = 0
     while i < len(lines):
         m = FENCE.match(lines[i])
+        indent = m.group("indent") if m else lines[i][: len(lines[i]) - len(lines[i].lstrip())]
+        if lines[i].strip():
+            blocks = [b for b in blocks if b[0] < len(indent)]
         if not m:
             h = HEADING.match(lines[i])
+            a = ADMONITION.match(lines[i])
             if h:
                 ident = HEADING_ID.search(h.group("attrs") or "")
                 parts.append(Part("heading", h.group("text").strip(), level=len(h.group("hashes")),
                                   id=ident.group("id") if ident else ""))
+            elif a:
+                solution = a.group("marker") == "???" and a.group("kind") == "success"
+                blocks.append((len(a.group("indent")), (a.group("title") or "Solution") if solution else ""))
             i += 1
             continue
-        indent, fence = m.group("indent"), m.group("fence")
+        fence = m.group("fence")
+        collapsed = next((t for _, t in reversed(blocks) if t), "")
         j = i + 1
         while j < len(lines) and not (
             lines[j].strip().startswith(fence[0] * len(fence)) and lines[j].strip().strip(fence[0]) == ""
@@ -76,10 +88,11 @@ def page_parts(markdown: str, expand=None) -> list[Part]:
             if lang in ("python", "py"):
                 html = options.get("html", "").lower() in TRUE
                 parts.append(Part("exec", textwrap.dedent("\n".join(body)).strip("\n"), html=html,
-                                  markdown=not html and "result" not in options))
+                                  markdown=not html and "result" not in options, collapsed=collapsed))
             elif lang == "pycon":
                 code = [ln[4:] for ln in body if ln.startswith((">>> ", "... "))]
-                parts.append(Part("exec", "\n".join(code), html=options.get("html", "").lower() in TRUE))
+                parts.append(Part("exec", "\n".join(code), html=options.get("html", "").lower() in TRUE,
+                                  collapsed=collapsed))
             continue
         includes = [ln for ln in body if INCLUDE.match(ln)]
         if includes and all(INCLUDE.match(ln) or not ln.strip() for ln in body):
@@ -89,7 +102,7 @@ def page_parts(markdown: str, expand=None) -> list[Part]:
                 codes.append(code)
                 files += used
             if any(f.endswith(".py") for f in files) or not expand:
-                parts.append(Part("include", "\n\n\n".join(codes), files=files))
+                parts.append(Part("include", "\n\n\n".join(codes), files=files, collapsed=collapsed))
     return parts
 
 

@@ -1,0 +1,151 @@
+"""§3 exercises: shapes of the official layer, contiguity, unbatched input, mask conventions.
+
+>>> {k: v for k, v in official_shapes(N=1, L=3, d_model=8, num_heads=2).items() if k != "w_avg[0, 0]"}
+{'x': (1, 3, 8), 'out': (1, 3, 8), 'w_avg': (1, 3, 3), 'w_heads': (1, 2, 3, 3)}
+>>> try_merge(T=1)
+'ok'
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import Tensor, nn
+
+from .._checks import check_divisible, check_positive_int, check_tensor
+from ..attention import causal_mask
+from ..multihead import MultiHeadAttention, load_from_torch, merge_heads
+from ..official import run_official
+
+__all__ = ["official_shapes", "merge_heads_no_contiguous", "try_merge", "UnbatchedMultiHeadAttention",
+           "unbatched_report", "wrong_convention_weights", "shape_rows", "transposed_strides", "unbatched_rows",
+           "wrong_convention_rows"]
+
+
+# --8<-- [start:official_shapes]
+def official_shapes(N=2, L=10, d_model=64, num_heads=4):
+    """Shapes of what nn.MultiheadAttention returns, and of w_avg[0, 0]."""
+    check_divisible(d_model, num_heads)
+    x = torch.randn(N, L, d_model)  # (N, L, E)
+    out, w_avg, w_heads = run_official(x, num_heads=num_heads)
+    return {"x": tuple(x.shape), "out": tuple(out.shape),
+            "w_avg": tuple(w_avg.shape), "w_heads": tuple(w_heads.shape),
+            "w_avg[0, 0]": tuple(w_avg[0, 0].shape)}
+# --8<-- [end:official_shapes]
+
+
+def _check_sizes(**sizes: int) -> None:
+    for name, n in sizes.items():
+        check_positive_int(n, name)
+
+
+# --8<-- [start:no_contiguous]
+def merge_heads_no_contiguous(x):
+    """merge_heads without .contiguous(): (N, h, T, d_k) -> (N, T, E)."""
+    check_tensor(x, "x", 4)
+    N, h, T, d_k = x.shape
+    x = x.transpose(1, 2)  # (N, T, h, d_k), same memory, new strides
+    return x.view(N, T, h * d_k)  # view never copies
+
+
+def try_merge(N=2, h=8, T=10, d_k=64):
+    """'ok', or the error that view raises, as text."""
+    _check_sizes(N=N, h=h, T=T, d_k=d_k)
+    x = torch.randn(N, h, T, d_k)  # (N, h, T, d_k), contiguous
+    try:
+        merged = merge_heads_no_contiguous(x)
+    except RuntimeError as err:
+        return f"RuntimeError: {err}"
+    assert merged.equal(merge_heads(x))
+    return "ok"
+# --8<-- [end:no_contiguous]
+
+
+def _check_unbatched(query: Tensor, key: Tensor, value: Tensor) -> None:
+    for name, t in (("query", query), ("key", key), ("value", value)):
+        check_tensor(t, name, (2, 3))
+    if not query.dim() == key.dim() == value.dim():
+        raise ValueError(f"query, key and value must all be batched (3-D) or all unbatched (2-D), got shapes "
+                         f"{tuple(query.shape)}, {tuple(key.shape)}, {tuple(value.shape)}")
+
+
+# --8<-- [start:unbatched]
+class UnbatchedMultiHeadAttention(MultiHeadAttention):
+    """Also takes unbatched (L, E) inputs, as nn.MultiheadAttention does."""
+
+    def forward(self, query, key, value, attn_mask=None,
+                key_padding_mask=None, **kwargs):
+        _check_unbatched(query, key, value)
+        if query.dim() == 3:  # batched: nothing changes
+            return super().forward(query, key, value, attn_mask,
+                                   key_padding_mask, **kwargs)
+        dim = 0 if self.batch_first else 1  # where N goes
+        q, k, v = (t.unsqueeze(dim) for t in (query, key, value))
+        if key_padding_mask is not None:
+            key_padding_mask = key_padding_mask.unsqueeze(0)  # (1, S)
+        out, w = super().forward(q, k, v, attn_mask,
+                                 key_padding_mask, **kwargs)
+        # (L, E), and (L, S) or (h, L, S)
+        return out.squeeze(dim), None if w is None else w.squeeze(0)
+# --8<-- [end:unbatched]
+
+
+# --8<-- [start:unbatched_report]
+@torch.no_grad()
+def unbatched_report(d_model=16, num_heads=4, L=5, S=7, seed=0):
+    """Ours and PyTorch's on one unbatched cross-attention input:
+    (what, our shape, PyTorch's shape, max |difference|)."""
+    check_divisible(d_model, num_heads)
+    torch.manual_seed(seed)
+    official = nn.MultiheadAttention(d_model, num_heads).eval()
+    mine = UnbatchedMultiHeadAttention(d_model, num_heads, batch_first=False)
+    load_from_torch(mine, official)
+    q, kv = torch.randn(L, d_model), torch.randn(S, d_model)  # no N
+    pad = torch.zeros(S, dtype=torch.bool)
+    pad[-2:] = True  # the last two keys are padding
+    kw = {"key_padding_mask": pad, "average_attn_weights": False}
+    rows = []
+    for what, a, b in zip(("output", "weights"), mine(q, kv, kv, **kw),
+                          official(q, kv, kv, **kw)):
+        rows.append((what, tuple(a.shape), tuple(b.shape),
+                     (a - b).abs().max().item()))
+    return rows
+# --8<-- [end:unbatched_report]
+
+
+# --8<-- [start:wrong_convention]
+@torch.no_grad()
+def wrong_convention_weights(L=5, d_model=8, num_heads=2, seed=0):
+    """nn.MultiheadAttention given F.sdpa's mask (True = may attend)
+    where it expects its own (True = masked out): weights (L, L)."""
+    check_positive_int(L, "L")
+    torch.manual_seed(seed)
+    mha = nn.MultiheadAttention(d_model, num_heads, batch_first=True)
+    x = torch.randn(1, L, d_model)  # (N, L, E)
+    _, w = mha.eval()(x, x, x, attn_mask=causal_mask(L))  # the wrong one
+    return w[0]  # (L, L)
+# --8<-- [end:wrong_convention]
+
+
+
+def shape_rows(**kwargs) -> list[tuple[str, tuple[int, ...]]]:
+    """official_shapes as printable rows: (`name`, shape)."""
+    return [(f"`{k}`", v) for k, v in official_shapes(**kwargs).items()]
+
+
+def transposed_strides(N: int = 2, h: int = 8, T: int = 10, d_k: int = 64) -> tuple[tuple[int, ...], bool]:
+    """Strides of a contiguous (N, h, T, d_k) tensor after transpose(1, 2), and whether it is still contiguous."""
+    _check_sizes(N=N, h=h, T=T, d_k=d_k)
+    x = torch.zeros(N, h, T, d_k).transpose(1, 2)  # (N, T, h, d_k)
+    return x.stride(), x.is_contiguous()
+
+
+def unbatched_rows(**kwargs) -> list[tuple]:
+    """unbatched_report as printable rows, the difference in scientific notation."""
+    return [(what, a, b, f"{d:.1e}") for what, a, b, d in unbatched_report(**kwargs)]
+
+
+def wrong_convention_rows(L: int = 5) -> list[tuple[int, str, str]]:
+    """Per query: the keys it gives weight to, and whether its row is NaN."""
+    w = wrong_convention_weights(L=L)
+    return [(i, str([j for j, x in enumerate(row.tolist()) if x > 0]), "NaN" if bool(row.isnan().any()) else "")
+            for i, row in enumerate(w)]
