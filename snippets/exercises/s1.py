@@ -36,7 +36,7 @@ def budget_by_sharpness(values, wanted=WANTED):
     rows = []
     for s in values:
         r = one_head_vs_two(log_tokens(), wanted, sharpness=s)
-        (a1, b1, _), (a2, b2, _) = r["1 head"], r["2 heads"]
+        (a1, b1), (a2, b2) = r[1][:2], r[2][:2]  # keyed by head count
         rows.append((s, a1, b1, a2, b2))
     return rows
 # --8<-- [end:sharpness]
@@ -79,7 +79,7 @@ def sharpness_for(target, wanted=WANTED, hi=1000.0, steps=50):
     T = len(log_tokens())  # d_k = T: keys are one-hot
 
     def weight(s):  # one head's weight on the first wanted token
-        return one_head_vs_two(log_tokens(), wanted, sharpness=s)["1 head"][0]
+        return one_head_vs_two(log_tokens(), wanted, sharpness=s)[1][0]
 
     lo, up = 0.0, hi
     for _ in range(steps):
