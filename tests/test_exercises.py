@@ -52,8 +52,8 @@ def test_s1_m_targets_share_one_budget_and_m_heads_fetch_each():
 def test_s1_ceiling_is_one_half_and_bisection_matches_the_formula():
     found, by_hand, w = s1.sharpness_for(0.49)
     assert found == pytest.approx(by_hand, abs=1e-3)
-    assert s1.one_head_vs_two(log_tokens(), s1.WANTED, sharpness=found)["1 head"][0] >= 0.49
-    assert s1.one_head_vs_two(log_tokens(), s1.WANTED, sharpness=found - 0.01)["1 head"][0] < 0.49
+    assert s1.one_head_vs_two(log_tokens(), s1.WANTED, sharpness=found)[1][0] >= 0.49
+    assert s1.one_head_vs_two(log_tokens(), s1.WANTED, sharpness=found - 0.01)[1][0] < 0.49
     assert w == pytest.approx(0.5, abs=1e-6) and w <= 0.5
 
 
