@@ -17,7 +17,7 @@ from ._checks import check_divisible, check_tensor
 from .attention import causal_mask, scaled_dot_product_attention
 from .multihead import MultiHeadAttention, load_from_torch, merge_heads, split_heads
 
-__all__ = ["run_official", "equivalence_report", "shape_trace", "dropout_row_sums", "fully_masked_row",
+__all__ = ["run_official", "equivalence_report", "shape_trace", "dropout_row_sums", "fully_masked_row", "batch_first_shapes",
            "fully_masked_rows"]
 
 
@@ -142,3 +142,19 @@ def fully_masked_rows(**kwargs) -> list[tuple[str, str]]:
     """fully_masked_row's result as printable rows: (implementation, row 0 rounded to 2 places)."""
     return [(name, " ".join(f"{x:.2f}" for x in row.tolist()))
             for name, row in fully_masked_row(**kwargs).items()]
+
+
+# --8<-- [start:batch_first]
+@torch.no_grad()
+def batch_first_shapes(N: int = 2, L: int = 5, E: int = 8):
+    """nn.MultiheadAttention's default layout, and both layouts run."""
+    rows = [("nn.MultiheadAttention(E, 2).batch_first",
+             nn.MultiheadAttention(E, 2).batch_first)]  # the default
+    for batch_first in (True, False):
+        mha = nn.MultiheadAttention(E, 2, batch_first=batch_first)
+        x = torch.randn(N, L, E) if batch_first else torch.randn(L, N, E)
+        out, _ = mha(x, x, x)
+        rows.append((f"batch_first={batch_first}: x, out",
+                     f"{tuple(x.shape)}, {tuple(out.shape)}"))
+    return rows
+# --8<-- [end:batch_first]
