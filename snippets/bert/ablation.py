@@ -29,14 +29,19 @@ __all__ = ["head_mask", "sentence_embedding", "embedding_shift", "head_importanc
            "importance_table", "importance_summary", "broad_vs_clark", "text_pair_shift"]
 
 
+def _check_head(attn: nn.Module, head: int) -> None:
+    if not isinstance(head, int) or not 0 <= head < attn.num_heads:
+        raise ValueError(f"head must be in 0 … {attn.num_heads - 1}, got {head!r}")
+
+
 # --8<-- [start:head_mask]
 @contextlib.contextmanager
 def head_mask(attn: nn.Module, head: int):
-    """Switch one head of our MultiHeadAttention off: zero its d_k features before W_o."""
-    if not 0 <= head < attn.num_heads:
-        raise ValueError(f"head must be in 0 … {attn.num_heads - 1}, got {head!r}")
+    """Switch one head of our MultiHeadAttention off (zero it before W_o)."""
+    _check_head(attn, head)
     gate = torch.ones(attn.d_model)  # (E,)
-    gate[head * attn.d_k:(head + 1) * attn.d_k] = 0.0  # head i: features i*d_k … (i+1)*d_k - 1
+    d_k = attn.d_k
+    gate[head * d_k:(head + 1) * d_k] = 0.0  # head i's features
 
     def hook(module, args):
         return (args[0] * gate,)  # (N, T, E), the merged heads
@@ -50,14 +55,15 @@ def head_mask(attn: nn.Module, head: int):
 
 @torch.no_grad()
 def sentence_embedding(model: nn.Module, ids: Tensor) -> Tensor:
-    """Mean of the last hidden states over the tokens, as the model's pooling does: (N, E)."""
+    """Mean of the last hidden states over the tokens: (N, E)."""
     hidden, _ = model(ids)  # hidden[-1]: (N, T, E)
-    return hidden[-1].mean(dim=1)  # (N, E)
+    return hidden[-1].mean(dim=1)  # (N, E), the model's mean pooling
 
 
 def embedding_shift(a: Tensor, b: Tensor) -> float:
     """1 − cosine similarity: 0 when the direction is unchanged."""
-    return 1.0 - torch.nn.functional.cosine_similarity(a.flatten(), b.flatten(), dim=0).item()
+    cos = nn.functional.cosine_similarity(a.flatten(), b.flatten(), dim=0)
+    return 1.0 - cos.item()
 # --8<-- [end:head_mask]
 
 
