@@ -1,7 +1,8 @@
 """Efficient multi-head attention: one fused QKV projection, then F.scaled_dot_product_attention.
 
-Same inputs, mask conventions and return values as ``nn.MultiheadAttention`` and
-``snippets.multihead.MultiHeadAttention``; the one difference is that ``need_weights``
+Same inputs, mask conventions and return values as ``snippets.multihead.MultiHeadAttention``,
+and so the same subset of ``nn.MultiheadAttention`` (batch_first defaults to True; no dropout,
+kdim/vdim, add_bias_kv, add_zero_attn or unbatched input). One more difference: ``need_weights``
 defaults to False, because returning the (N, h, L, S) weights is exactly what makes
 attention slow and memory-hungry.
 

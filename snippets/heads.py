@@ -12,48 +12,50 @@ import torch
 from ._checks import check_divisible
 from .attention import scaled_dot_product_attention
 from .i18n import check_lang, text
+from .logline import embed_tokens
 from .multihead import MultiHeadAttention, split_heads
 
 __all__ = ["one_head_vs_two", "fetched_table", "per_head_projection_error", "parameter_table", "param_count"]
 
 
-# --8<-- [start:one_head_vs_two]
-def one_head_vs_two(tokens: list[str], wanted: tuple[str, str],
-                    sharpness: float = 100.0):
-    """Hand-set (untrained) attention: can one query fetch the values of
-    two tokens at full strength?
-
-    Keys and values are one-hot per position, so the output *is* the share
-    of each value fetched.
-    Returns {number of heads: (weight on wanted[0], weight on wanted[1], output rows)}.
-    """
-    _check_wanted(tokens, wanted)
-    T = len(tokens)
-    a, b = (tokens.index(t) for t in wanted)
-    eye = torch.eye(T)  # (T, T): key j and value j are the unit vector e_j
-    k = v = eye.unsqueeze(0)  # (1, T, T)
-    # One head must point its single query at both tokens at once ...
-    q_one = (sharpness * (eye[a] + eye[b])).view(1, 1, T)  # (1, 1, T)
-    # (1, 1, T), (1, 1, T)
-    out_one, w_one = scaled_dot_product_attention(q_one, k, v)
-    # ... two heads each point at one token.
-    q_two = sharpness * torch.stack([eye[a], eye[b]])  # (2, T)
-    q_two = q_two.view(2, 1, T)  # (h=2, 1, T)
-    k2, v2 = k.expand(2, T, T), v.expand(2, T, T)  # (h=2, T, T)
-    out_two, w_two = scaled_dot_product_attention(q_two, k2, v2)  # (2, 1, T)
-    return {
-        1: (w_one[0, 0, a].item(), w_one[0, 0, b].item(),
-            out_one[0, 0]),
-        2: (w_two[0, 0, a].item(), w_two[1, 0, b].item(),
-            out_two[:, 0].flatten()),
-    }
-# --8<-- [end:one_head_vs_two]
-
-
 def _check_wanted(tokens: list[str], wanted: tuple[str, str]) -> None:
+    if len(wanted) != 2 or wanted[0] == wanted[1]:
+        raise ValueError(f"wanted must be two different tokens, got {wanted!r}")
     for t in wanted:
         if t not in tokens:
             raise ValueError(f"{t!r} is not one of the tokens {tokens}")
+
+
+# --8<-- [start:one_head_vs_two]
+def one_head_vs_two(tokens: list[str], wanted: tuple[str, str],
+                    d_v: int = 4, sharpness: float = 100.0):
+    """Hand-set attention: one query fetches the tokens at two positions.
+
+    Keys carry only *where* a token is (one-hot position), values only
+    *what* it is (a fixed random vector per token). Each setup runs on the
+    line as given and on the line with the two wanted tokens swapped.
+    Returns {heads: (weight on a, weight on b, output, output if swapped)}.
+    """
+    _check_wanted(tokens, wanted)
+    a, b = (tokens.index(t) for t in wanted)
+    swapped = list(tokens)
+    swapped[a], swapped[b] = tokens[b], tokens[a]
+    T = len(tokens)
+    k = torch.eye(T).unsqueeze(0)  # (1, T, T): key j is e_j
+    queries = {
+        1: sharpness * (k[:, a] + k[:, b]).unsqueeze(1),  # (1, 1, T)
+        2: sharpness * k[0, [a, b]].unsqueeze(1),  # (h=2, 1, T)
+    }
+    result = {}
+    for h, q in queries.items():
+        outs = []
+        for line in (tokens, swapped):
+            v = embed_tokens(line, d_v).expand(h, T, d_v)  # (h, T, d_v)
+            out, w = scaled_dot_product_attention(q, k.expand(h, T, T), v)
+            outs.append(out.flatten())  # (h * d_v,): heads concatenated
+        result[h] = (w[0, 0, a].item(), w[-1, 0, b].item(), *outs)
+    return result
+# --8<-- [end:one_head_vs_two]
 
 
 # --8<-- [start:per_head_projection]
@@ -93,13 +95,21 @@ def parameter_table(d_model: int = 512, heads: tuple[int, ...] = (1, 2, 4, 8, 16
     return [(h, d_model // h, param_count(MultiHeadAttention(d_model, h)), h) for h in heads]
 
 
-def fetched_table(result: dict, lang: str) -> list[tuple[str, str, str, str]]:
-    """Rows for printing one_head_vs_two's result, labelled in the page's language ('1 head' / '1 个头')."""
+def fetched_table(result: dict, lang: str) -> list[tuple[str, ...]]:
+    """Rows for printing one_head_vs_two's result, labelled in the page's
+    language ('1 head' / '1 个头').
+
+    Columns: label, weight on a, weight on b, output, output with a and b
+    swapped, max |difference|.
+    """
     check_lang(lang)
 
     def label(h: int) -> str:
         return text(lang, "heads.one") if h == 1 else text(lang, "heads.many", h=h)
 
-    return [(label(h), f"{wa:.3f}", f"{wb:.3f}", " ".join(f"{x:.2f}" for x in out.tolist()))
-            for h, (wa, wb, out) in result.items()]
+    def vec(t):
+        return " ".join(f"{x:.2f}" for x in t.tolist())
 
+    return [(label(h), f"{wa:.3f}", f"{wb:.3f}", vec(out), vec(swapped),
+             f"{(out - swapped).abs().max().item():.2f}")
+            for h, (wa, wb, out, swapped) in result.items()]

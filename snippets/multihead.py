@@ -1,4 +1,8 @@
-"""Multi-head attention from scratch, interchangeable with ``torch.nn.MultiheadAttention``.
+"""Multi-head attention from scratch, computing what ``torch.nn.MultiheadAttention`` computes.
+
+It takes the same inputs, masks and return values for the cases it covers; batch_first defaults
+to True (PyTorch: False), and there is no dropout, kdim/vdim, add_bias_kv, add_zero_attn or
+unbatched (2-D) input.
 
 Shape letters: N batch, L target length, S source length, E = d_model,
 h = num_heads, d_k = E // h.
@@ -52,7 +56,8 @@ def _additive(mask: Tensor, dtype: torch.dtype) -> Tensor:
 
 # --8<-- [start:class]
 class MultiHeadAttention(nn.Module):
-    """nn.MultiheadAttention's inputs, outputs and masks (without dropout)."""
+    """nn.MultiheadAttention's inputs, outputs and masks, batch_first=True
+    by default; no dropout, kdim/vdim, bias_kv, zero_attn or 2-D input."""
 
     def __init__(self, d_model: int, num_heads: int, bias: bool = True,
                  batch_first: bool = True):

@@ -17,7 +17,8 @@ from ._checks import check_divisible, check_tensor
 from .attention import causal_mask, scaled_dot_product_attention
 from .multihead import MultiHeadAttention, load_from_torch, merge_heads, split_heads
 
-__all__ = ["run_official", "equivalence_report", "shape_trace", "dropout_row_sums"]
+__all__ = ["run_official", "equivalence_report", "shape_trace", "dropout_row_sums", "fully_masked_row", "batch_first_shapes",
+           "fully_masked_rows"]
 
 
 # --8<-- [start:official]
@@ -113,3 +114,49 @@ def dropout_row_sums(x: Tensor, num_heads: int = 8, p: float = 0.1, seed: int = 
     mha.eval()
     _, w_eval = mha(x, x, x, average_attn_weights=False)  # (N, h, L, S), plain softmax
     return w_train.sum(-1), w_eval.sum(-1)  # (N, h, L) each
+
+
+# --8<-- [start:fully_masked]
+@torch.no_grad()
+def fully_masked_row(L: int = 3, S: int = 4, d_model: int = 8, seed: int = 0):
+    """Query 0 may attend to no key: what each implementation returns."""
+    torch.manual_seed(seed)
+    q = torch.randn(1, L, d_model)  # (N, L, E)
+    k, v = torch.randn(1, S, d_model), torch.randn(1, S, d_model)  # (N, S, E)
+    may = torch.ones(L, S, dtype=torch.bool)
+    may[0] = False  # row 0: every key masked
+    _, ours = scaled_dot_product_attention(q, k, v, may)  # -inf fill
+    out = F.scaled_dot_product_attention(q, k, v, attn_mask=may)
+    mha = nn.MultiheadAttention(d_model, 2, batch_first=True).eval()
+    _, w_mha = mha(q, k, v, attn_mask=~may)  # nn: True = may NOT
+    scores = q @ k.transpose(-2, -1) / d_model**0.5  # (N, L, S)
+    src = scores.masked_fill(~may, -1e9).softmax(-1)  # the source's fill
+    return {
+        "scaled_dot_product_attention (−inf), weights": ours[0, 0],
+        "nn.MultiheadAttention, weights": w_mha[0, 0],
+        "F.scaled_dot_product_attention, output": out[0, 0],
+        "masked_fill(mask == 0, -1e9), weights": src[0, 0],
+    }
+# --8<-- [end:fully_masked]
+
+
+def fully_masked_rows(**kwargs) -> list[tuple[str, str]]:
+    """fully_masked_row's result as printable rows: (implementation, row 0 rounded to 2 places)."""
+    return [(name, " ".join(f"{x:.2f}" for x in row.tolist()))
+            for name, row in fully_masked_row(**kwargs).items()]
+
+
+# --8<-- [start:batch_first]
+@torch.no_grad()
+def batch_first_shapes(N: int = 2, L: int = 5, E: int = 8):
+    """nn.MultiheadAttention's default layout, and both layouts run."""
+    rows = [("nn.MultiheadAttention(E, 2).batch_first",
+             nn.MultiheadAttention(E, 2).batch_first)]  # the default
+    for batch_first in (True, False):
+        mha = nn.MultiheadAttention(E, 2, batch_first=batch_first)
+        x = torch.randn(N, L, E) if batch_first else torch.randn(L, N, E)
+        out, _ = mha(x, x, x)
+        rows.append((f"batch_first={batch_first}: x, out",
+                     f"{tuple(x.shape)}, {tuple(out.shape)}"))
+    return rows
+# --8<-- [end:batch_first]

@@ -4,22 +4,32 @@ import pytest
 import torch
 
 from snippets.heads import fetched_table, one_head_vs_two, param_count, parameter_table, per_head_projection_error
-from snippets.logline import log_tokens
+from snippets.logline import embed_tokens, log_tokens
 from snippets.tables import check_rows, rounded
 
 
-def test_one_head_splits_its_budget_two_heads_fetch_in_full():
-    r = one_head_vs_two(log_tokens(), ("[order-api]", "duration=5000ms"))
-    wa, wb, out = r[1]
+def test_one_head_cannot_tell_which_token_stood_where_two_heads_can():
+    tokens = log_tokens()
+    r = one_head_vs_two(tokens, ("[order-api]", "duration=5000ms"))
+    v = embed_tokens(tokens, 4)[0]  # (T, 4): the value of each token
+    wa, wb, out, swapped = r[1]
     assert wa == pytest.approx(0.5, abs=1e-6) and wb == pytest.approx(0.5, abs=1e-6)
-    assert out.sum().item() == pytest.approx(1.0, abs=1e-6) and out.shape == (8,)
-    wa, wb, out = r[2]
+    assert torch.allclose(out, (v[3] + v[6]) / 2, atol=1e-6)  # both tokens, at half strength ...
+    assert torch.equal(out, swapped)  # ... and swapping them changes nothing
+    wa, wb, out, swapped = r[2]
     assert wa == pytest.approx(1.0, abs=1e-6) and wb == pytest.approx(1.0, abs=1e-6)
-    assert out.shape == (16,) and out[3].item() == pytest.approx(1.0, abs=1e-6) and out[8 + 6].item() == pytest.approx(1.0, abs=1e-6)
-    assert fetched_table(r, "en")[0][:3] == ("1 head", "0.500", "0.500")
+    assert torch.allclose(out, torch.cat([v[3], v[6]]), atol=1e-6)  # each head's slot holds one token
+    assert torch.allclose(swapped, torch.cat([v[6], v[3]]), atol=1e-6)
+    rows = fetched_table(r, "en")
+    assert rows[0][0] == "1 head" and rows[0][1:3] == ("0.500", "0.500") and rows[0][-1] == "0.00"
+    assert float(rows[1][-1]) > 0.5
     assert [row[0] for row in fetched_table(r, "zh")] == ["1 个头", "2 个头"]
     with pytest.raises(ValueError, match="'nope' is not one of the tokens"):
-        one_head_vs_two(log_tokens(), ("nope", "ERROR"))
+        one_head_vs_two(tokens, ("nope", "ERROR"))
+    with pytest.raises(ValueError, match="wanted must be two different tokens"):
+        one_head_vs_two(tokens, ("ERROR", "ERROR"))
+    with pytest.raises(ValueError, match="labels must name each setup"):
+        fetched_table(r, ("one",))
 
 
 def test_per_head_projection_is_a_row_block():

@@ -62,10 +62,12 @@ def compare_with_reference(texts: list[str] | tuple[str, ...]) -> list[tuple[int
 
 def equivalence_rows(texts: list[str] | tuple[str, ...], labels: tuple[str, str] = ("embeddings", "layer {}"),
                      tol: float = TOLERANCE) -> list[tuple[str, str, str, str]]:
-    """Table rows: layer name, max |Δ hidden|, max |Δ attention|, within tolerance (✅/❌)."""
+    """Table rows: layer name, max |Δ hidden|, max |Δ attention|, within tolerance (✅/❌).
+
+    Layers are numbered from 0, as everywhere on the real-model page: row i > 0 is layer i - 1's output."""
     rows = []
     for i, dh, da in compare_with_reference(texts):
-        name = labels[0] if i == 0 else labels[1].format(i)
+        name = labels[0] if i == 0 else labels[1].format(i - 1)
         rows.append((name, f"{dh:.1e}", "—" if i == 0 else f"{da:.1e}", "✅" if dh <= tol else "❌"))
     return rows
 

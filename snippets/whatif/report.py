@@ -18,7 +18,7 @@ from .task import EVENTS, OFFSETS, event_names, make_batch
 __all__ = [
     "SAMPLE_SEED", "VASWANI_TABLE3A", "fmt_offset", "sweep_rows", "sweep_stats", "sweep_figure", "width_rows",
     "vaswani_rows", "share_rows", "role_rows", "sample_heatmaps", "ablation_rows", "ablation_stats",
-    "pruning_rows", "pruning_stats", "share_stats", "role_stats", "sentence", "timeline_rows",
+    "pruning_rows", "pruning_stats", "share_stats", "role_stats", "roleless_stats", "sentence", "timeline_rows",
 ]
 
 SAMPLE_SEED = 7  # the stream drawn in the heatmaps
@@ -73,6 +73,7 @@ def sweep_rows(runs: list[dict]) -> list[list[str]]:
 def sweep_stats(runs: list[dict]) -> dict:
     """Numbers for the page's sentences: acc_<h> (mean), lo_<h>, hi_<h>, loss_<h>, train_loss_<h>,
     best_offset_<h> / other_offsets_<h> (mean accuracy on each seed's best target / on the rest),
+    best_h_offsets_<h> / other_h_offsets_<h> (on each seed's h best targets / on the rest; None when h >= targets),
     best / best_h (highest mean accuracy and its head count), plateau / plateau_end (first and last head count
     of the run of consecutive head counts, starting with the fewest, whose mean is within 1 point of the best),
     widest (most heads), n_models, n_seeds, minutes (training time)."""
@@ -82,7 +83,9 @@ def sweep_stats(runs: list[dict]) -> dict:
     for h, rs in groups.items():
         acc = [r["accuracy"] for r in rs]
         by_offset = np.sort(np.array([r["acc_by_offset"] for r in rs]), axis=1)  # (seeds, T), ascending
-        stats.update({f"best_offset_{h}": float(by_offset[:, -1].mean()), f"other_offsets_{h}": float(by_offset[:, :-1].mean())})
+        stats.update({f"best_offset_{h}": float(by_offset[:, -1].mean()), f"other_offsets_{h}": float(by_offset[:, :-1].mean()),
+                      f"best_h_offsets_{h}": float(by_offset[:, -h:].mean()) if h < by_offset.shape[1] else None,
+                      f"other_h_offsets_{h}": float(by_offset[:, :-h].mean()) if h < by_offset.shape[1] else None})
         stats.update({f"acc_{h}": float(np.mean(acc)), f"lo_{h}": min(acc), f"hi_{h}": max(acc),
                       f"loss_{h}": float(np.mean([r["loss"] for r in rs])),
                       f"train_loss_{h}": float(np.mean([_train_loss(r) for r in rs]))})
@@ -148,7 +151,8 @@ def vaswani_rows(runs: list[dict]) -> list[list[str]]:
         if h in VASWANI_TABLE3A:
             bleu, ppl = f"{VASWANI_TABLE3A[h][0]:.1f}", f"{VASWANI_TABLE3A[h][1]:.2f}"
         ours = _pct(np.mean([r["accuracy"] for r in groups[h]])) if h in groups else "—"
-        rows.append([h, 512 // h, bleu, ppl, d // h if h in groups else "—", ours])
+        paper_d_k = 512 // h if h in VASWANI_TABLE3A else "—"  # the paper has no h = 2 row
+        rows.append([h, paper_d_k, bleu, ppl, d // h if h in groups else "—", ours])
     return rows
 
 
@@ -251,6 +255,31 @@ def share_stats(runs: list[dict]) -> dict:
         measured = [specialisation(r) for r in rs]
         stats[f"top_{h}"] = float(max(s.max() for s, _ in measured))
         stats[f"roles_{h}"] = float(np.mean([sum(o is not None for o in roles) for _, roles in measured]))
+    return stats
+
+
+def roleless_stats(runs: list[dict]) -> dict:
+    """For heads without a role (no offset holds half their attention), per head count h:
+    roleless_<h> (mean per model), target_lo_<h> / target_hi_<h> (their share on the target offsets, summed),
+    drop_lo_<h> / drop_hi_<h> (accuracy points lost when one of them is removed alone), n_roleless_<h>."""
+    stats: dict = {}
+    target_cols = [i for i, o in enumerate((-2, -1, 0, 1, 2)) if o in OFFSETS]
+    for h, rs in _by_heads(runs).items():
+        shares, drops, counts = [], [], []
+        for r in rs:
+            s, roles = specialisation(r)
+            res = ablation(r)
+            full = res[0][2]["accuracy"]
+            without = {i: out["accuracy"] for kind, i, out in res[1:] if kind == "without"}
+            none = [i for i, o in enumerate(roles) if o is None]
+            counts.append(len(none))
+            shares += [float(s[i, target_cols].sum()) for i in none]
+            drops += [100 * (full - without[i]) for i in none]
+        stats[f"roleless_{h}"] = float(np.mean(counts))
+        stats[f"n_roleless_{h}"] = len(shares)
+        if shares:
+            stats.update({f"target_lo_{h}": min(shares), f"target_hi_{h}": max(shares),
+                          f"drop_lo_{h}": min(drops), f"drop_hi_{h}": max(drops)})
     return stats
 
 
