@@ -7,6 +7,7 @@ this half only formats it in the page's language (strings from ``snippets.i18n``
 from __future__ import annotations
 
 from snippets import i18n
+from snippets.bert.ablation import broad_heads_vs_clark, importance_by_category, ranked_heads, text_pair_shift
 from snippets.bert.analysis import TEXTS, all_stats, wordpiece_rows
 from snippets.bert.headstats import CATEGORIES, STAT_OF, THRESHOLDS
 from snippets.bert.loader import encode
@@ -14,7 +15,8 @@ from snippets.logline import LOG_LINE
 from snippets.tables import md_table
 
 __all__ = ["wordpiece_table", "text_table", "stats_table", "category_grid", "category_rows", "category_table",
-           "finding", "entropy_by_category"]
+           "finding", "entropy_by_category", "importance_rows", "importance_table", "importance_summary",
+           "broad_vs_clark"]
 
 
 def wordpiece_table(lang: str, line: str = LOG_LINE) -> str:
@@ -95,3 +97,46 @@ def entropy_by_category(lang: str, texts=TEXTS) -> str:
         values = [ne[layer, head].item() for layer, row in enumerate(cats) for head, c in enumerate(row) if c == cat]
         mean[cat] = sum(values) / len(values) if values else float("nan")
     return i18n.text(lang, "bert.entropy", cls=mean["cls"], broad=mean["broad"])
+
+
+def importance_rows(lang: str, texts=TEXTS) -> list[tuple[str, int, str, str, str]]:
+    """Per category: heads, mean and largest 1 − cos, and the head with the largest (layer-head)."""
+    lab = i18n.texts(lang, "bert")
+    groups = importance_by_category(texts)
+    rows = []
+    for cat in CATEGORIES:
+        if cat not in groups:
+            continue
+        vals = groups[cat]
+        top = max(vals, key=lambda v: v[2])
+        mean = sum(v[2] for v in vals) / len(vals)
+        rows.append((lab[cat], len(vals), f"{mean:.4f}", f"{top[2]:.4f}", f"{top[0]}-{top[1]}"))
+    return rows
+
+
+def importance_table(lang: str, texts=TEXTS) -> str:
+    return md_table(i18n.text(lang, "bert.importance"), importance_rows(lang, texts), align="lrrrl")
+
+
+def importance_summary(lang: str, texts=TEXTS, top: int = 5) -> str:
+    """The most and least important heads, the median, the scale, and where the broad heads rank."""
+    lab = i18n.texts(lang, "bert")
+    ranked = ranked_heads(texts)
+    n = len(ranked)
+
+    def ref(layer, head, shift, cat):
+        return i18n.text(lang, "bert.head_ref", layer=layer, head=head, cat=lab[cat], shift=shift)
+
+    median = sorted(s for _, _, s, _ in ranked)[n // 2]
+    out = i18n.text(lang, "bert.importance_summary", top=top, best=lab["list_sep"].join(ref(*r) for r in ranked[:top]),
+                    least=ref(*ranked[-1]), n=n, median=median, scale=text_pair_shift(texts))
+    broad = [i + 1 for i, r in enumerate(ranked) if r[3] == "broad"]
+    if broad:
+        out += i18n.text(lang, "bert.importance_broad", count=len(broad), n=n,
+                         ranks=lab["list_sep"].join(map(str, broad)))
+    return out
+
+
+def broad_vs_clark(lang: str, texts=TEXTS) -> str:
+    """How this page's broad heads compare with Clark et al.'s description (rarely > 10% on one word)."""
+    return i18n.text(lang, "bert.broad_vs_clark", **broad_heads_vs_clark(texts))

@@ -73,6 +73,15 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                          "第 0 层的 {first} 个头里有 {broad_first} 个是宽泛的；"
                          "专看前一个词的头有 {prev} 个，专看后一个词的有 {next} 个。"),
         "bert.entropy": "[CLS] 类的头，熵 / ln T 平均为 {cls:.2f}；宽泛类的头为 {broad:.2f}；完全均匀的分布是 1。",
+        "bert.importance": ["类别", "头数", "平均 1 − cos", "最大 1 − cos", "影响最大的头（层-头）"],
+        "bert.head_ref": "{layer}-{head}（{cat}，{shift:.4f}）",
+        "bert.list_sep": "、",
+        "bert.importance_summary": ("去掉单个头时句向量变化最大的 {top} 个头（层-头，类别，1 − cos）：{best}。"
+                                    "变化最小的是 {least}；{n} 个头的中位数是 {median:.4f}。"
+                                    "作为参照，本页两段不同文本的句向量之间，1 − cos 平均为 {scale:.2f}。"),
+        "bert.importance_broad": "宽泛类的 {count} 个头在这 {n} 个头的排名（1 = 影响最大）为 {ranks}。",
+        "bert.broad_vs_clark": ("本页的 {heads} 个宽泛头放在 [CLS] 上的平均份额在 {cls_min:.0%} 到 {cls_max:.0%} 之间；"
+                                "平均 {over_10:.0%} 的查询行里，权重最大的那个 token 拿到的超过 10%。"),
         # snippets.bert.viewer: the interactive head view (sent to headview.js in this order)
         "headview.text": "文本",
         "headview.layer": "层",
@@ -191,6 +200,17 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                          "Heads attending mostly to the previous token: {prev}; to the next token: {next}."),
         "bert.entropy": ("Heads in the [CLS] category have a mean entropy / ln T of {cls:.2f}; broad heads "
                          "{broad:.2f}; a perfectly uniform distribution scores 1."),
+        "bert.importance": ["category", "heads", "mean 1 − cos", "largest 1 − cos", "largest (layer-head)"],
+        "bert.head_ref": "{layer}-{head} ({cat}, {shift:.4f})",
+        "bert.list_sep": ", ",
+        "bert.importance_summary": ("The {top} heads whose removal moves the sentence embedding most (layer-head, "
+                                    "category, 1 − cos): {best}. The least is {least}; the median over all {n} heads "
+                                    "is {median:.4f}. For scale, two different texts of this page are on average "
+                                    "{scale:.2f} apart (1 − cos)."),
+        "bert.importance_broad": " The {count} broad heads rank {ranks} of {n} (1 = largest effect).",
+        "bert.broad_vs_clark": ("This page's {heads} broad heads put between {cls_min:.0%} and {cls_max:.0%} of their "
+                                "attention on [CLS] on average; in {over_10:.0%} of their query rows, on average, the "
+                                "most-attended token gets more than 10%."),
         "headview.text": "Text",
         "headview.layer": "Layer",
         "headview.head": "Head",

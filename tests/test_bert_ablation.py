@@ -7,10 +7,8 @@ import torch
 from torch.testing import assert_close
 
 from snippets.attention import scaled_dot_product_attention
-from snippets.bert.ablation import (
-    broad_vs_clark, embedding_shift, head_importance, head_mask, importance_rows, importance_summary,
-    sentence_embedding, text_pair_shift,
-)
+from sitebuild.bertreport import broad_vs_clark, importance_rows, importance_summary
+from snippets.bert.ablation import embedding_shift, head_importance, head_mask, sentence_embedding, text_pair_shift
 from snippets.bert.analysis import TEXTS
 from snippets.bert.loader import encode, load_model
 from snippets.multihead import MultiHeadAttention, merge_heads, split_heads

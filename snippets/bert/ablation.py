@@ -20,13 +20,18 @@ from collections.abc import Sequence
 import torch
 from torch import Tensor, nn
 
-from ..cache import memory
-from ..tables import md_table
-from .analysis import TEXTS, _labels, all_stats
-from .loader import encode, load_model, source_hash
+from resultcache import fingerprint, memory
 
-__all__ = ["head_mask", "sentence_embedding", "embedding_shift", "head_importance", "importance_rows",
-           "importance_table", "importance_summary", "broad_vs_clark", "text_pair_shift"]
+from .analysis import TEXTS, all_stats
+from .loader import BERT_PACKAGES, encode, load_model
+
+__all__ = ["head_mask", "sentence_embedding", "embedding_shift", "head_importance", "text_pair_shift",
+           "importance_by_category", "ranked_heads", "broad_heads_vs_clark"]
+
+
+def _code() -> str:
+    """Cache key: this module and everything it imports, and the model's and libraries' versions."""
+    return fingerprint([__name__], packages=BERT_PACKAGES)
 
 
 def _check_head(attn: nn.Module, head: int) -> None:
@@ -94,17 +99,18 @@ def text_pair_shift(texts: Sequence[str] = TEXTS) -> float:
     """For scale: mean 1 − cos between the embeddings of two different texts."""
     if isinstance(texts, str) or len(texts) < 2:
         raise ValueError(f"texts must hold at least two strings, got {texts!r}")
-    return _pair_shift(tuple(texts), source_hash())
+    return _pair_shift(tuple(texts), _code())
 
 
 def head_importance(texts: Sequence[str] = TEXTS) -> Tensor:
     """For every text, layer and head: 1 − cos(embedding without the head, full embedding). (texts, n, h)."""
     if isinstance(texts, str) or not texts or not all(isinstance(t, str) and t.strip() for t in texts):
         raise ValueError(f"texts must be a non-empty list of non-empty strings, got {texts!r}")
-    return _importance(tuple(texts), source_hash())
+    return _importance(tuple(texts), _code())
 
 
-def _by_category(texts) -> dict[str, list[tuple[int, int, float]]]:
+def importance_by_category(texts: Sequence[str] = TEXTS) -> dict[str, list[tuple[int, int, float]]]:
+    """Per head category: (layer, head, mean 1 − cos over the texts) of each of its heads."""
     shift = head_importance(texts).mean(dim=0)  # (n, h): mean over texts
     _, cats = all_stats(texts)
     groups: dict[str, list[tuple[int, int, float]]] = {}
@@ -114,65 +120,19 @@ def _by_category(texts) -> dict[str, list[tuple[int, int, float]]]:
     return groups
 
 
-def importance_rows(lang: str, texts: Sequence[str] = TEXTS) -> list[tuple[str, int, str, str, str]]:
-    """Per category: heads, mean and largest shift, and the head with the largest shift (layer-head)."""
-    lab = _labels(lang)
-    groups = _by_category(texts)
-    rows = []
-    for cat in ("prev", "next", "sep", "cls", "broad", "other"):
-        if cat not in groups:
-            continue
-        vals = groups[cat]
-        top = max(vals, key=lambda v: v[2])
-        mean = sum(v[2] for v in vals) / len(vals)
-        rows.append((lab[cat], len(vals), f"{mean:.4f}", f"{top[2]:.4f}", f"{top[0]}-{top[1]}"))
-    return rows
-
-
-def importance_table(lang: str, texts: Sequence[str] = TEXTS) -> str:
-    headers = {"zh": ["类别", "头数", "平均 1 − cos", "最大 1 − cos", "影响最大的头（层-头）"],
-               "en": ["category", "heads", "mean 1 − cos", "largest 1 − cos", "largest (layer-head)"]}
-    _labels(lang)
-    return md_table(headers[lang], importance_rows(lang, texts), align="lrrrl")
-
-
-def _ranked(texts) -> list[tuple[int, int, float, str]]:
-    groups = _by_category(texts)
+def ranked_heads(texts: Sequence[str] = TEXTS) -> list[tuple[int, int, float, str]]:
+    """Every head as (layer, head, mean 1 − cos, category), largest effect first."""
+    groups = importance_by_category(texts)
     flat = [(layer, head, s, cat) for cat, vals in groups.items() for layer, head, s in vals]
     return sorted(flat, key=lambda v: -v[2])
 
 
-def importance_summary(lang: str, texts: Sequence[str] = TEXTS, top: int = 5) -> str:
-    """Sentences with the measured ranking filled in: the most important heads, the least, and where broad heads rank."""
-    lab = _labels(lang)
-    ranked = _ranked(texts)
-    n = len(ranked)
-    fmt = "{}-{}（{}，{:.4f}）" if lang == "zh" else "{}-{} ({}, {:.4f})"
-    best = ("、" if lang == "zh" else ", ").join(fmt.format(la, he, lab[c], s) for la, he, s, c in ranked[:top])
-    least = ranked[-1]
-    broad = [i + 1 for i, (_, _, _, cat) in enumerate(ranked) if cat == "broad"]
-    median = sorted(s for _, _, s, _ in ranked)[n // 2]
-    scale = text_pair_shift(texts)
-    if lang == "zh":
-        out = (f"去掉单个头时句向量变化最大的 {top} 个头（层-头，类别，1 − cos）：{best}。"
-               f"变化最小的是 {least[0]}-{least[1]}（{lab[least[3]]}，{least[2]:.4f}）；{n} 个头的中位数是 {median:.4f}。"
-               f"作为参照，本页两段不同文本的句向量之间，1 − cos 平均为 {scale:.2f}。")
-        if broad:
-            out += f"宽泛类的 {len(broad)} 个头在这 {n} 个头的排名（1 = 影响最大）为 {'、'.join(map(str, broad))}。"
-        return out
-    if lang == "en":
-        out = (f"The {top} heads whose removal moves the sentence embedding most (layer-head, category, 1 − cos): "
-               f"{best}. The least is {least[0]}-{least[1]} ({lab[least[3]]}, {least[2]:.4f}); the median over all "
-               f"{n} heads is {median:.4f}. For scale, two different texts of this page are on average "
-               f"{scale:.2f} apart (1 − cos).")
-        if broad:
-            out += f" The {len(broad)} broad heads rank {', '.join(map(str, broad))} of {n} (1 = largest effect)."
-        return out
-    raise ValueError(f"lang must be 'zh' or 'en', got {lang!r}")
+def broad_heads_vs_clark(texts: Sequence[str] = TEXTS) -> dict[str, float | int]:
+    """This page's broad heads next to Clark et al.'s description (rarely more than 10% on one word).
 
-
-def broad_vs_clark(lang: str, texts: Sequence[str] = TEXTS) -> str:
-    """How this page's broad heads compare with Clark et al.'s description (rarely > 10% on one word)."""
+    Returns the number of broad heads, the smallest and largest mean share they put on [CLS], and
+    the mean fraction of their query rows whose most-attended token gets more than 10%.
+    """
     from .analysis import attention_maps
 
     stats, cats = all_stats(texts)
@@ -185,12 +145,4 @@ def broad_vs_clark(lang: str, texts: Sequence[str] = TEXTS) -> str:
         for layer, head in broad:
             rows_max.append((maps[layer, head].max(dim=-1).values > 0.1).double().mean().item())
     cls = [stats["cls"][lh].item() for lh in broad]
-    frac = sum(rows_max) / len(rows_max)
-    if lang == "zh":
-        return (f"本页的 {len(broad)} 个宽泛头放在 [CLS] 上的平均份额在 {min(cls):.0%} 到 {max(cls):.0%} 之间；"
-                f"平均 {frac:.0%} 的查询行里，权重最大的那个 token 拿到的超过 10%。")
-    if lang == "en":
-        return (f"This page's {len(broad)} broad heads put between {min(cls):.0%} and {max(cls):.0%} of their "
-                f"attention on [CLS] on average; in {frac:.0%} of their query rows, on average, the most-attended "
-                f"token gets more than 10%.")
-    raise ValueError(f"lang must be 'zh' or 'en', got {lang!r}")
+    return {"heads": len(broad), "cls_min": min(cls), "cls_max": max(cls), "over_10": sum(rows_max) / len(rows_max)}

