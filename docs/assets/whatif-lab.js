@@ -16,7 +16,7 @@
 
   var script = document.currentScript;
   var BASE = script ? new URL("whatif-lab/", script.src).href : "whatif-lab/";
-  var FIRST = 128; // held-out logs scored before the first answer is drawn; the rest follow in chunks
+  var FIRST = 64; // held-out logs scored before the first answer is drawn; the rest follow in chunks
   var CHUNK = 128;
 
   var UI = {
