@@ -2,8 +2,8 @@
 
 The site gets ``assets/whatif-lab/`` with the files that sitebuild.whatif_lab writes from the
 cached §4 models: an index with the held-out logs, and one file per model, which the page fetches
-only when the reader picks that model. Nothing goes into
-docs/ and nothing is inlined: the lab's page carries only its empty container.
+only when the reader picks that model. Nothing goes into docs/ and nothing is inlined: the lab's
+page carries only its empty container.
 
 A page that contains ``data-whatif-lab`` gets docs/assets/whatif-lab.css and whatif-lab.js linked
 at the end of its content, so no other page loads them. Both are relative links, so the site
