@@ -1,0 +1,663 @@
+/* The §4 model lab: the trained timeline models run in the reader's browser. Plain JavaScript, no dependencies.
+ *
+ * <div data-whatif-lab> on a page becomes the lab. Its data lives beside this file, in whatif-lab/
+ * (written at build by sitebuild/hooks/whatif_lab.py from the cached models):
+ *   index.json          event names, offsets, the models on offer, the held-out logs, the sample log
+ *   h<h>-s<seed>.json   one model's state_dict (float32, base64), fetched when the reader picks it
+ *
+ * The model (snippets/whatif/model.py): h = event[x] + position; one multi-head attention layer
+ * (W_q, W_k, W_v, softmax(q kᵀ / √d_k) v, W_o); a linear readout to T × V logits. Switching a head
+ * off zeroes its slice of the context just before W_o, as snippets.whatif.analysis.heads_off does.
+ *
+ * Shape letters: L log length, E = d_model, H heads, D = d_k, T targets (offsets), V events, C = V × L.
+ */
+(function () {
+  "use strict";
+
+  var script = document.currentScript;
+  var BASE = script ? new URL("whatif-lab/", script.src).href : "whatif-lab/";
+  var FIRST = 64; // held-out logs scored before the first answer is drawn; the rest follow in chunks
+  var CHUNK = 128;
+
+  var UI = {
+    zh: {
+      heads: "头数 h", seed: "种子", random: "随机换一段日志", sample: "换回样本日志",
+      log: "日志：选一个位置，看它的预测", pos: "位置 {i}", edit: "位置 {i} 的事件",
+      attention: "位置 {i} 的查询，各头的注意力（行是头，列是被看的位置）", head: "头 {i}",
+      role: "分工 {role}", none: "无", allOn: "全部打开", allOff: "全部关闭",
+      headButton: "头 {i}，分工 {role}", headCells: "头 {i} 的注意力：{list}",
+      cell: "位置 {j} {event} {p}%",
+      preds: "位置 {i} 的四个预测", targets: ["前 2 个", "前 1 个", "后 1 个", "后 2 个"],
+      outside: "超出日志，不计分", right: "✓ 对", wrong: "✗ 错，实际是 {event}",
+      accuracy: "留出准确率", overall: "总体", full: "全部头开着：{v}",
+      progress: "已算 {done} / {total} 段留出日志…", done: "共 {total} 段留出日志",
+      off: "关掉的头：{list}", allHeadsOn: "所有头都开着", loading: "正在加载模型…",
+      failed: "模型数据加载失败：{error}", sep: "、"
+    },
+    en: {
+      heads: "Heads h", seed: "Seed", random: "Draw a random log", sample: "Back to the sample log",
+      log: "Log: pick a position to see its predictions", pos: "position {i}", edit: "Event at position {i}",
+      attention: "Each head's attention from position {i} (rows are heads, columns the positions it looks at)",
+      head: "head {i}", role: "role {role}", none: "none", allOn: "All heads on", allOff: "All heads off",
+      headButton: "Head {i}, role {role}", headCells: "Head {i} attends to: {list}",
+      cell: "position {j} {event} {p}%",
+      preds: "The four predictions at position {i}", targets: ["2 before", "1 before", "1 after", "2 after"],
+      outside: "outside the log, not scored", right: "✓ right", wrong: "✗ wrong, it was {event}",
+      accuracy: "Held-out accuracy", overall: "overall", full: "all heads on: {v}",
+      progress: "Scored {done} of {total} held-out logs…", done: "over all {total} held-out logs",
+      off: "Heads off: {list}", allHeadsOn: "All heads on", loading: "Loading the model…",
+      failed: "Could not load the model data: {error}", sep: ", "
+    }
+  };
+
+  function fill(template, values) {
+    return template.replace(/\{(\w+)\}/g, function (_, k) { return String(values[k]); });
+  }
+
+  // ------------------------------------------------------------------ data
+
+  function decodeF32(b64) {
+    var bin = atob(b64);
+    var bytes = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    var view = new DataView(bytes.buffer);
+    var out = new Float32Array(bytes.length / 4);
+    for (var j = 0; j < out.length; j++) out[j] = view.getFloat32(4 * j, true); // little-endian
+    return out;
+  }
+
+  function decodeLogs(hex) {
+    var out = new Uint8Array(hex.length);
+    for (var i = 0; i < hex.length; i++) out[i] = parseInt(hex[i], 16);
+    return out;
+  }
+
+  /** Percent with one decimal, rounded half to even as Python's f"{100 * x:.1f}%" does. */
+  function pct(x) {
+    var y = 1000 * x; // exact for the float32 accuracies the page prints
+    var n = Math.floor(y);
+    var r = y - n === 0.5 ? (n % 2 === 0 ? n : n + 1) : Math.round(y);
+    return (r / 10).toFixed(1) + "%";
+  }
+
+  // ------------------------------------------------------------------ the model
+
+  function Model(meta) {
+    var E = meta.d_model, V = meta.vocab, L = meta.seq_len, T = meta.offsets.length, H = meta.heads;
+    var w = {};
+    Object.keys(meta.weights).forEach(function (k) {
+      var entry = meta.weights[k];
+      w[k] = decodeF32(entry.data);
+      var size = entry.shape.reduce(function (a, b) { return a * b; }, 1);
+      if (w[k].length !== size) throw new Error(k + ": expected " + size + " numbers, got " + w[k].length);
+    });
+    this.meta = meta;
+    this.E = E; this.V = V; this.L = L; this.T = T; this.H = H; this.D = E / H;
+    this.offsets = meta.offsets;
+    this.w = w;
+    var C = V * L, ev = w["event.weight"], pos = w["position.weight"];
+    var proj = [["attn.W_q.weight", "attn.W_q.bias"], ["attn.W_k.weight", "attn.W_k.bias"],
+      ["attn.W_v.weight", "attn.W_v.bias"]];
+    // q, k and v depend only on (event, position): C = V × L rows each, computed once.
+    var tables = proj.map(function () { return new Float64Array(C * E); });
+    var h = new Float64Array(E);
+    for (var x = 0; x < V; x++) {
+      for (var p = 0; p < L; p++) {
+        var c = x * L + p;
+        for (var e = 0; e < E; e++) h[e] = ev[x * E + e] + pos[p * E + e];
+        for (var m = 0; m < 3; m++) {
+          var W = w[proj[m][0]], b = w[proj[m][1]], out = tables[m];
+          for (var o = 0; o < E; o++) {
+            var s = b[o];
+            for (var f = 0; f < E; f++) s += W[o * E + f] * h[f];
+            out[c * E + o] = s;
+          }
+        }
+      }
+    }
+    this.q = tables[0]; this.k = tables[1]; this.v = tables[2];
+    // Readout after W_o, folded for scoring: logits = M · (gate ⊙ context) + c, M = R W_o, c = R b_o + b_r.
+    var R = w["readout.weight"], br = w["readout.bias"], Wo = w["attn.W_o.weight"], bo = w["attn.W_o.bias"];
+    var TV = T * V;
+    this.M = new Float64Array(TV * E);
+    this.c = new Float64Array(TV);
+    for (var r = 0; r < TV; r++) {
+      var cc = br[r];
+      for (var k = 0; k < E; k++) cc += R[r * E + k] * bo[k];
+      this.c[r] = cc;
+      for (var j = 0; j < E; j++) {
+        var acc = 0;
+        for (var k2 = 0; k2 < E; k2++) acc += R[r * E + k2] * Wo[k2 * E + j];
+        this.M[r * E + j] = acc;
+      }
+    }
+  }
+
+  /** Attention weights (H, L, L) and contexts (L, E) of one log x (L event ids), into the given arrays. */
+  Model.prototype.attend = function (x, xOff, attn, ctx, ctxOff) {
+    var E = this.E, L = this.L, H = this.H, D = this.D, q = this.q, k = this.k, v = this.v;
+    var scale = Math.sqrt(D);
+    var cs = this._cs || (this._cs = new Int32Array(L));
+    var row = this._row || (this._row = new Float64Array(L));
+    for (var j = 0; j < L; j++) cs[j] = x[xOff + j] * L + j;
+    for (var l = 0; l < L; l++) {
+      var qb = cs[l] * E, ob = ctxOff + l * E;
+      for (var i = 0; i < H; i++) {
+        var d0 = i * D, max = -Infinity;
+        for (var j2 = 0; j2 < L; j2++) {
+          var kb = cs[j2] * E + d0, s = 0;
+          for (var d = 0; d < D; d++) s += q[qb + d0 + d] * k[kb + d];
+          s /= scale;
+          row[j2] = s;
+          if (s > max) max = s;
+        }
+        var sum = 0;
+        for (var j3 = 0; j3 < L; j3++) { row[j3] = Math.exp(row[j3] - max); sum += row[j3]; }
+        for (var d2 = 0; d2 < D; d2++) ctx[ob + d0 + d2] = 0;
+        for (var j4 = 0; j4 < L; j4++) {
+          var a = row[j4] / sum, vb = cs[j4] * E + d0;
+          if (attn) attn[(i * L + l) * L + j4] = a;
+          for (var d3 = 0; d3 < D; d3++) ctx[ob + d0 + d3] += a * v[vb + d3];
+        }
+      }
+    }
+  };
+
+  /** The forward pass on one log, as PyTorch runs it: {logits (L, T, V), attn (H, L, L)}. */
+  Model.prototype.forward = function (x, keep) {
+    var E = this.E, L = this.L, H = this.H, D = this.D, TV = this.T * this.V, w = this.w;
+    var attn = new Float64Array(H * L * L), ctx = new Float64Array(L * E);
+    this.attend(x, 0, attn, ctx, 0);
+    var Wo = w["attn.W_o.weight"], bo = w["attn.W_o.bias"], R = w["readout.weight"], br = w["readout.bias"];
+    var logits = new Float64Array(L * TV), out = new Float64Array(E);
+    for (var l = 0; l < L; l++) {
+      for (var e = 0; e < E; e++) if (!keep[Math.floor(e / D)]) ctx[l * E + e] = 0; // heads_off
+      for (var o = 0; o < E; o++) {
+        var s = bo[o];
+        for (var f = 0; f < E; f++) s += Wo[o * E + f] * ctx[l * E + f];
+        out[o] = s;
+      }
+      for (var r = 0; r < TV; r++) {
+        var z = br[r];
+        for (var f2 = 0; f2 < E; f2++) z += R[r * E + f2] * out[f2];
+        logits[l * TV + r] = z;
+      }
+    }
+    return { logits: logits, attn: attn };
+  };
+
+  /** Held-out scoring: contexts are computed once per model, the readout once per head mask. */
+  function Scorer(model, logs, count) {
+    this.model = model;
+    this.logs = logs;
+    this.count = count;
+    this.ctx = new Float64Array(count * model.L * model.E);
+    this.ready = 0; // logs whose contexts are in this.ctx
+  }
+
+  Scorer.prototype.contexts = function (upto) {
+    var m = this.model, L = m.L, E = m.E;
+    for (var n = this.ready; n < upto; n++) m.attend(this.logs, n * L, null, this.ctx, n * L * E);
+    if (upto > this.ready) this.ready = upto;
+  };
+
+  /** Add logs [from, to) to hits and counts (per offset), for the heads with keep[i] true. */
+  Scorer.prototype.score = function (from, to, keep, hits, counts) {
+    var m = this.model, L = m.L, E = m.E, V = m.V, T = m.T, D = m.D, offsets = m.offsets, logs = this.logs;
+    this.contexts(to);
+    var feats = [];
+    for (var i = 0; i < m.H; i++) if (keep[i]) for (var d = 0; d < D; d++) feats.push(i * D + d);
+    var F = feats.length, MK = new Float64Array(T * V * F), g = new Float64Array(F);
+    for (var r = 0; r < T * V; r++) for (var f = 0; f < F; f++) MK[r * F + f] = m.M[r * E + feats[f]];
+    for (var n = from; n < to; n++) {
+      for (var l = 0; l < L; l++) {
+        var base = (n * L + l) * E;
+        for (var f2 = 0; f2 < F; f2++) g[f2] = this.ctx[base + feats[f2]];
+        for (var t = 0; t < T; t++) {
+          var src = l + offsets[t];
+          if (src < 0 || src >= L) continue;
+          var best = -Infinity, arg = 0;
+          for (var c = 0; c < V; c++) {
+            var row = t * V + c, s = m.c[row], mb = row * F;
+            for (var f3 = 0; f3 < F; f3++) s += MK[mb + f3] * g[f3];
+            if (s > best) { best = s; arg = c; } // first maximum, as torch.argmax
+          }
+          counts[t]++;
+          if (arg === logs[n * L + src]) hits[t]++;
+        }
+      }
+    }
+  };
+
+  function softmax(z, from, n) {
+    var max = -Infinity, out = new Array(n), sum = 0;
+    for (var i = 0; i < n; i++) if (z[from + i] > max) max = z[from + i];
+    for (var j = 0; j < n; j++) { out[j] = Math.exp(z[from + j] - max); sum += out[j]; }
+    return out.map(function (p) { return p / sum; });
+  }
+
+  // ------------------------------------------------------------------ the page
+
+  var indexPromise = null;
+  function loadIndex() {
+    if (!indexPromise) {
+      indexPromise = fetch(BASE + "index.json").then(function (r) {
+        if (!r.ok) throw new Error("index.json: HTTP " + r.status);
+        return r.json();
+      }).then(function (index) {
+        index.heldoutLogs = decodeLogs(index.heldout.logs);
+        index.sampleLog = Array.prototype.slice.call(decodeLogs(index.sample));
+        return index;
+      });
+    }
+    return indexPromise;
+  }
+
+  var modelCache = {};
+  function loadModel(file) {
+    if (!modelCache[file]) {
+      modelCache[file] = fetch(BASE + file).then(function (r) {
+        if (!r.ok) throw new Error(file + ": HTTP " + r.status);
+        return r.json();
+      }).then(function (meta) { return new Model(meta); });
+      modelCache[file].catch(function () { delete modelCache[file]; });
+    }
+    return modelCache[file];
+  }
+
+  function el(tag, attrs, text) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  var counter = 0;
+
+  function Lab(root, index) {
+    var lang = (document.documentElement.lang || "zh").indexOf("zh") === 0 ? "zh" : "en";
+    var ui = UI[lang], self = this, uid = "whatif-lab-" + (counter++);
+    var L = index.seq_len, events = index.events, offsets = index.offsets;
+    this.root = root;
+    this.index = index;
+    this.ui = ui;
+    this.state = { file: null, model: null, scorer: null, keep: [], x: index.sampleLog.slice(), pos: 7 };
+    this.timings = [];
+    this.generation = 0;
+    this.results = {}; // file + mask -> {hits, counts} over every held-out log
+    var heldout = index.heldout.count;
+
+    // controls
+    var controls = el("div", { "class": "wl-controls" });
+    function select(id, label, options) {
+      var wrap = el("span", { "class": "wl-control" });
+      wrap.appendChild(el("label", { "for": id }, label));
+      var sel = el("select", { id: id });
+      options.forEach(function (o) { sel.appendChild(el("option", { value: String(o) }, String(o))); });
+      wrap.appendChild(sel);
+      controls.appendChild(wrap);
+      return sel;
+    }
+    var heads = [], seeds = [];
+    index.models.forEach(function (m) {
+      if (heads.indexOf(m.heads) < 0) heads.push(m.heads);
+      if (seeds.indexOf(m.seed) < 0) seeds.push(m.seed);
+    });
+    this.headSel = select(uid + "-heads", ui.heads, heads);
+    this.seedSel = select(uid + "-seed", ui.seed, seeds);
+    var randomBtn = el("button", { type: "button", "class": "wl-button" }, ui.random);
+    var sampleBtn = el("button", { type: "button", "class": "wl-button" }, ui.sample);
+    controls.appendChild(randomBtn);
+    controls.appendChild(sampleBtn);
+
+    // the log: one radio per position (arrow keys move), and an editor for the chosen position
+    var logBox = el("div", { "class": "wl-log", role: "radiogroup", "aria-label": ui.log });
+    this.chips = [];
+    for (var p = 0; p < L; p++) {
+      var chip = el("button", { type: "button", role: "radio", "class": "wl-chip", "data-pos": String(p) });
+      chip.appendChild(el("span", { "class": "wl-chip-pos" }, String(p)));
+      chip.appendChild(el("span", { "class": "wl-chip-event" }));
+      chip.appendChild(el("span", { "class": "wl-chip-off", "aria-hidden": "true" }));
+      logBox.appendChild(chip);
+      this.chips.push(chip);
+    }
+    logBox.addEventListener("click", function (ev) {
+      var chip = ev.target.closest(".wl-chip");
+      if (chip) self.select(Number(chip.dataset.pos), false);
+    });
+    logBox.addEventListener("keydown", function (ev) {
+      var step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[ev.key];
+      var to = ev.key === "Home" ? 0 : ev.key === "End" ? L - 1 : step ? self.state.pos + step : null;
+      if (to === null) return;
+      ev.preventDefault();
+      self.select(Math.max(0, Math.min(L - 1, to)), true);
+    });
+    var editWrap = el("span", { "class": "wl-control wl-edit" });
+    this.editLabel = el("label", { "for": uid + "-edit" });
+    this.editSel = el("select", { id: uid + "-edit" });
+    events.forEach(function (name, i) { self.editSel.appendChild(el("option", { value: String(i) }, name)); });
+    editWrap.appendChild(this.editLabel);
+    editWrap.appendChild(this.editSel);
+
+    // heads: a toggle and a row of attention cells per head
+    var headsBox = el("div", { "class": "wl-panel wl-heads" });
+    this.attnTitle = el("p", { "class": "wl-title", id: uid + "-attn" });
+    var tools = el("div", { "class": "wl-tools" });
+    var allOn = el("button", { type: "button", "class": "wl-button" }, ui.allOn);
+    var allOff = el("button", { type: "button", "class": "wl-button" }, ui.allOff);
+    tools.appendChild(allOn);
+    tools.appendChild(allOff);
+    this.grid = el("div", { "class": "wl-grid", role: "group", "aria-labelledby": uid + "-attn" });
+    headsBox.appendChild(this.attnTitle);
+    headsBox.appendChild(tools);
+    headsBox.appendChild(this.grid);
+
+    // predictions at the chosen position
+    var predBox = el("div", { "class": "wl-panel wl-preds" });
+    this.predTitle = el("p", { "class": "wl-title" });
+    this.predList = el("ul", { "class": "wl-pred-list" });
+    predBox.appendChild(this.predTitle);
+    predBox.appendChild(this.predList);
+
+    // held-out accuracy per offset
+    var accBox = el("div", { "class": "wl-panel wl-acc" });
+    accBox.appendChild(el("p", { "class": "wl-title" }, ui.accuracy));
+    this.accRows = [];
+    var accList = el("dl", { "class": "wl-acc-list" });
+    ui.targets.concat([ui.overall]).forEach(function (label) {
+      var dt = el("dt", {}, label);
+      var dd = el("dd", {});
+      var bar = el("span", { "class": "wl-bar", "aria-hidden": "true" });
+      bar.appendChild(el("span", { "class": "wl-bar-fill" }));
+      var value = el("span", { "class": "wl-acc-value" });
+      var full = el("span", { "class": "wl-acc-full" });
+      dd.appendChild(bar);
+      dd.appendChild(value);
+      dd.appendChild(full);
+      accList.appendChild(dt);
+      accList.appendChild(dd);
+      self.accRows.push({ bar: bar.firstChild, value: value, full: full });
+    });
+    accBox.appendChild(accList);
+    this.status = el("p", { "class": "wl-status", role: "status" });
+    accBox.appendChild(this.status);
+
+    var nojs = root.querySelector(".whatif-lab-nojs");
+    if (nojs) nojs.remove();
+    var main = el("div", { "class": "wl-main" });
+    main.appendChild(headsBox);
+    var side = el("div", { "class": "wl-side" });
+    side.appendChild(predBox);
+    side.appendChild(accBox);
+    main.appendChild(side);
+    [controls, logBox, editWrap, main].forEach(function (n) { root.appendChild(n); });
+
+    // events
+    this.headSel.addEventListener("change", function () { self.pick(); });
+    this.seedSel.addEventListener("change", function () { self.pick(); });
+    this.editSel.addEventListener("change", function () {
+      self.state.x[self.state.pos] = Number(self.editSel.value);
+      self.drawLog();
+      self.drawPosition();
+    });
+    randomBtn.addEventListener("click", function () {
+      for (var i = 0; i < L; i++) self.state.x[i] = Math.floor(Math.random() * events.length);
+      self.drawLog();
+      self.drawPosition();
+    });
+    sampleBtn.addEventListener("click", function () {
+      self.state.x = index.sampleLog.slice();
+      self.drawLog();
+      self.drawPosition();
+    });
+    allOn.addEventListener("click", function () { self.setKeep(self.state.keep.map(function () { return true; })); });
+    allOff.addEventListener("click", function () { self.setKeep(self.state.keep.map(function () { return false; })); });
+    this.grid.addEventListener("click", function (ev) {
+      var b = ev.target.closest(".wl-head");
+      if (!b) return;
+      var keep = self.state.keep.slice();
+      keep[Number(b.dataset.head)] = !keep[Number(b.dataset.head)];
+      self.setKeep(keep);
+    });
+    this.heldout = heldout;
+    this.drawLog();
+    this.select(this.state.pos, false);
+    this.headSel.value = "4";
+    this.seedSel.value = String(seeds[0]);
+    if (heads.indexOf(4) < 0) this.headSel.value = String(heads[0]);
+  }
+
+  Lab.prototype.file = function () {
+    var h = Number(this.headSel.value), s = Number(this.seedSel.value);
+    var m = this.index.models.filter(function (e) { return e.heads === h && e.seed === s; })[0];
+    return m.file;
+  };
+
+  /** Load the model the selects name, then redraw everything and score the held-out logs. */
+  Lab.prototype.pick = function () {
+    var self = this, file = this.file(), t0 = performance.now();
+    this.root.dataset.state = "loading";
+    this.status.textContent = this.ui.loading;
+    var gen = ++this.generation;
+    return loadModel(file).then(function (model) {
+      if (gen !== self.generation) return;
+      var t1 = performance.now();
+      self.state.file = file;
+      self.state.model = model;
+      self.state.scorer = new Scorer(model, self.index.heldoutLogs, self.heldout);
+      self.state.keep = model.meta.roles.map(function () { return true; });
+      self.buildGrid();
+      self.timing = { kind: "model", start: t0, loaded: t1 - t0 };
+      self.update();
+    }).catch(function (err) {
+      if (gen !== self.generation) return;
+      self.root.dataset.state = "error";
+      self.status.textContent = fill(self.ui.failed, { error: err.message });
+    });
+  };
+
+  Lab.prototype.setKeep = function (keep) {
+    this.state.keep = keep;
+    this.timing = { kind: "mask", start: performance.now(), loaded: 0 };
+    this.update();
+  };
+
+  Lab.prototype.select = function (pos, focus) {
+    this.state.pos = pos;
+    var self = this;
+    this.chips.forEach(function (c, i) {
+      c.setAttribute("aria-checked", i === pos ? "true" : "false");
+      c.tabIndex = i === pos ? 0 : -1;
+      var off = i - pos, k = self.index.offsets.indexOf(off);
+      c.classList.toggle("wl-target", k >= 0);
+      c.lastChild.textContent = k >= 0 ? (off > 0 ? "+" : "−") + Math.abs(off) : "";
+    });
+    if (focus) this.chips[pos].focus();
+    this.editLabel.textContent = fill(this.ui.edit, { i: pos });
+    this.editSel.value = String(this.state.x[pos]);
+    this.drawPosition();
+  };
+
+  Lab.prototype.drawLog = function () {
+    var self = this, names = this.index.events;
+    this.chips.forEach(function (c, i) {
+      c.children[1].textContent = names[self.state.x[i]];
+      c.setAttribute("aria-label", fill(self.ui.pos, { i: i }) + " " + names[self.state.x[i]]);
+    });
+    this.editSel.value = String(this.state.x[this.state.pos]);
+  };
+
+  Lab.prototype.roleName = function (i) {
+    var r = this.state.model.meta.roles[i];
+    return r === null ? this.ui.none : r;
+  };
+
+  Lab.prototype.buildGrid = function () {
+    var ui = this.ui, L = this.index.seq_len, grid = this.grid;
+    grid.textContent = "";
+    var header = el("div", { "class": "wl-row wl-header", "aria-hidden": "true" });
+    header.appendChild(el("span", {}));
+    this.headerCols = el("div", { "class": "wl-cols" });
+    for (var j = 0; j < L; j++) this.headerCols.appendChild(el("span", { "class": "wl-col" }, String(j)));
+    header.appendChild(this.headerCols);
+    grid.appendChild(header);
+    this.rows = [];
+    for (var i = 0; i < this.state.model.H; i++) {
+      var row = el("div", { "class": "wl-row" });
+      var b = el("button", { type: "button", "class": "wl-head", "data-head": String(i),
+        "aria-label": fill(ui.headButton, { i: i, role: this.roleName(i) }) });
+      b.appendChild(el("span", { "class": "wl-head-name" }, fill(ui.head, { i: i })));
+      b.appendChild(el("span", { "class": "wl-head-role" }, this.roleName(i)));
+      var cells = el("div", { "class": "wl-cells", role: "img" });
+      for (var k = 0; k < L; k++) cells.appendChild(el("span", { "class": "wl-cell" }));
+      row.appendChild(b);
+      row.appendChild(cells);
+      grid.appendChild(row);
+      this.rows.push({ row: row, button: b, cells: cells });
+    }
+  };
+
+  /** Everything that depends on the log and the chosen position: attention rows and predictions. */
+  Lab.prototype.drawPosition = function () {
+    var st = this.state, m = st.model, ui = this.ui, names = this.index.events;
+    this.attnTitle.textContent = fill(ui.attention, { i: st.pos });
+    this.predTitle.textContent = fill(ui.preds, { i: st.pos });
+    if (!m) return;
+    var L = m.L, V = m.V, T = m.T, pos = st.pos;
+    var res = m.forward(st.x, st.keep);
+    this.lastForward = res;
+    var header = this.headerCols.children;
+    for (var j = 0; j < L; j++) {
+      var k = m.offsets.indexOf(j - pos);
+      header[j].className = "wl-col" + (j === pos ? " wl-query" : "") + (k >= 0 ? " wl-target" : "");
+    }
+    for (var i = 0; i < m.H; i++) {
+      var r = this.rows[i], weights = [];
+      for (var j2 = 0; j2 < L; j2++) {
+        var a = res.attn[(i * L + pos) * L + j2];
+        weights.push(a);
+        var cell = r.cells.children[j2];
+        cell.style.setProperty("--w", a.toFixed(3));
+        cell.className = "wl-cell" + (j2 === pos ? " wl-query" : "");
+      }
+      var order = weights.map(function (_, j3) { return j3; }).sort(function (p, q) { return weights[q] - weights[p]; });
+      var top = order.slice(0, 3).filter(function (j4, n) { return n === 0 || weights[j4] >= 0.05; });
+      r.cells.setAttribute("aria-label", fill(ui.headCells, { i: i, list: top.map(function (j5) {
+        return fill(ui.cell, { j: j5, event: names[st.x[j5]], p: Math.round(weights[j5] * 100) });
+      }).join(ui.sep) }));
+    }
+    this.predList.textContent = "";
+    for (var t = 0; t < T; t++) {
+      var src = pos + m.offsets[t];
+      var li = el("li", { "class": "wl-pred" });
+      li.appendChild(el("span", { "class": "wl-pred-target" }, ui.targets[t]));
+      if (src < 0 || src >= L) {
+        li.classList.add("wl-outside");
+        li.appendChild(el("span", { "class": "wl-pred-verdict" }, ui.outside));
+      } else {
+        var probs = softmax(res.logits, (pos * T + t) * V, V), arg = 0;
+        for (var c = 1; c < V; c++) if (probs[c] > probs[arg]) arg = c;
+        var right = arg === st.x[src];
+        li.classList.add(right ? "wl-right" : "wl-wrong");
+        li.appendChild(el("code", { "class": "wl-pred-event" }, names[arg]));
+        li.appendChild(el("span", { "class": "wl-pred-prob" }, Math.round(probs[arg] * 100) + "%"));
+        li.appendChild(el("span", { "class": "wl-pred-verdict" },
+          right ? ui.right : fill(ui.wrong, { event: names[st.x[src]] })));
+      }
+      this.predList.appendChild(li);
+    }
+  };
+
+  /** Redraw after a model or mask change, then score the held-out logs: FIRST at once, the rest in chunks. */
+  Lab.prototype.update = function () {
+    var self = this, st = this.state, m = st.model, ui = this.ui;
+    var gen = ++this.generation;
+    this.rows.forEach(function (r, i) {
+      r.button.setAttribute("aria-pressed", st.keep[i] ? "true" : "false");
+      r.row.classList.toggle("wl-off", !st.keep[i]);
+    });
+    this.drawPosition();
+    var key = st.file + ":" + st.keep.map(Number).join("");
+    var fullKey = st.file + ":" + st.keep.map(function () { return 1; }).join("");
+    var total = this.heldout, timing = this.timing;
+    var hits = new Array(m.T).fill(0), counts = new Array(m.T).fill(0);
+    var show = function (done) {
+      self.drawAccuracy(hits, counts, self.results[fullKey]);
+      var offs = st.keep.map(function (k, i) { return k ? null : i; }).filter(function (i) { return i !== null; });
+      var what = offs.length ? fill(ui.off, { list: offs.join(ui.sep) }) : ui.allHeadsOn;
+      self.status.textContent = what + " · " + fill(done < total ? ui.progress : ui.done, { done: done, total: total });
+      self.root.dataset.scored = String(done);
+      self.root.dataset.state = done < total ? "scoring" : "done";
+    };
+    if (this.results[key]) {
+      hits = this.results[key].hits.slice();
+      counts = this.results[key].counts.slice();
+      show(total);
+      this.record(timing, total);
+      return;
+    }
+    var done = 0;
+    var step = function (n) {
+      if (gen !== self.generation) return;
+      var upto = Math.min(total, done + n);
+      st.scorer.score(done, upto, st.keep, hits, counts);
+      done = upto;
+      if (done === total) self.results[key] = { hits: hits.slice(), counts: counts.slice() };
+      show(done);
+      if (timing && (done === Math.min(FIRST, total) || done === total)) self.record(timing, done);
+      if (done < total) setTimeout(function () { step(CHUNK); }, 0);
+    };
+    step(FIRST);
+  };
+
+  Lab.prototype.record = function (timing, done) {
+    if (!timing) return;
+    this.timings.push({ kind: timing.kind, logs: done, ms: performance.now() - timing.start, loadMs: timing.loaded,
+      heads: this.state.model.H, file: this.state.file });
+  };
+
+  Lab.prototype.drawAccuracy = function (hits, counts, full) {
+    var sum = function (a) { return a.reduce(function (x, y) { return x + y; }, 0); };
+    var accs = hits.map(function (h, t) { return counts[t] ? Math.fround(h / counts[t]) : 0; });
+    accs.push(Math.fround(sum(hits) / Math.max(1, sum(counts))));
+    var fullAccs = null;
+    if (full) {
+      fullAccs = full.hits.map(function (h, t) { return Math.fround(h / full.counts[t]); });
+      fullAccs.push(Math.fround(sum(full.hits) / sum(full.counts)));
+    }
+    var ui = this.ui, allOn = this.state.keep.every(Boolean);
+    this.accRows.forEach(function (r, t) {
+      r.bar.style.width = (100 * accs[t]).toFixed(1) + "%";
+      r.value.textContent = pct(accs[t]);
+      r.full.textContent = fullAccs && !allOn ? fill(ui.full, { v: pct(fullAccs[t]) }) : "";
+    });
+  };
+
+  function initAll() {
+    var roots = document.querySelectorAll("[data-whatif-lab]");
+    if (!roots.length) return;
+    loadIndex().then(function (index) {
+      Array.prototype.forEach.call(roots, function (root) {
+        if (root.dataset.ready) return;
+        root.dataset.ready = "1";
+        var lab = new Lab(root, index);
+        window.WhatifLab.labs.push(lab);
+        lab.pick();
+      });
+    }).catch(function (err) {
+      Array.prototype.forEach.call(roots, function (root) {
+        root.dataset.state = "error";
+        var lang = (document.documentElement.lang || "zh").indexOf("zh") === 0 ? "zh" : "en";
+        var p = root.querySelector(".whatif-lab-nojs") || root.appendChild(el("p", {}));
+        p.textContent = fill(UI[lang].failed, { error: err.message });
+      });
+    });
+  }
+
+  // For the browser tests and the curious: the engine, the data loaders and the labs on this page.
+  window.WhatifLab = { Model: Model, Scorer: Scorer, loadIndex: loadIndex, loadModel: loadModel,
+    decodeF32: decodeF32, decodeLogs: decodeLogs, pct: pct, base: BASE, labs: [] };
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", initAll);
+  else initAll();
+})();
