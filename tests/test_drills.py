@@ -9,6 +9,7 @@ must pass, so each failure is the breakage's doing.
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -70,8 +71,17 @@ SAYS = {
 }
 
 
+class _Loader(yaml.SafeLoader):
+    """mkdocs.yml's loader for the drills: `!ENV [NAME, default]` resolves as mkdocs resolves it."""
+
+
+_Loader.add_constructor("!ENV", lambda loader, node: next(
+    (os.environ[n] for n in loader.construct_sequence(node)[:-1] if n in os.environ),
+    loader.construct_sequence(node)[-1]))
+
+
 def drill_config(tmp: Path) -> Path:
-    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_Loader)
     config["docs_dir"] = str(tmp / "docs")
     if "custom_dir" in config["theme"]:
         config["theme"]["custom_dir"] = str(ROOT / config["theme"]["custom_dir"])

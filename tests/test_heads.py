@@ -28,8 +28,8 @@ def test_one_head_cannot_tell_which_token_stood_where_two_heads_can():
         one_head_vs_two(tokens, ("nope", "ERROR"))
     with pytest.raises(ValueError, match="wanted must be two different tokens"):
         one_head_vs_two(tokens, ("ERROR", "ERROR"))
-    with pytest.raises(ValueError, match="labels must name each setup"):
-        fetched_table(r, ("one",))
+    with pytest.raises(ValueError, match="lang must be one of"):
+        fetched_table(r, "fr")
 
 
 def test_per_head_projection_is_a_row_block():
