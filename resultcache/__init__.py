@@ -188,18 +188,14 @@ def fingerprint(modules: Iterable[str] = (), *, code: str | None = None, package
     return h.hexdigest()[:32]
 
 
-def results_fingerprint(root: Path | None = None) -> str:
-    """Which optional results exist: the benchmark sweeps in the cache, and the build benchmark's latest run.
+def results_fingerprint(results_dir: Path | None = None) -> str:
+    """The committed measurements (results/*.json, e.g. the benchmark sweep and the build benchmark).
 
-    Code that prints whether such a result is there (page blocks, notebooks) must run again when
-    one is added or removed, e.g. a full benchmark sweep or a build benchmark run by hand. Results
-    that code computes when missing (training runs) are left out: their presence changes no output.
+    Code that prints them (page blocks, notebooks) reads data files, not code, so the fingerprint of
+    the code it imports does not see a new measurement: this one does, and keys its output too.
     """
-    root = cache_root() if root is None else Path(root)
+    root = ROOT / "results" if results_dir is None else Path(results_dir)
     h = hashlib.sha256()
-    for out in sorted((root / "joblib" / "snippets" / "bench").rglob("output.pkl")):
-        h.update(out.relative_to(root).as_posix().encode())
-    bench = root / "buildbench.json"
-    if bench.is_file():
-        h.update(bench.read_bytes())
+    for path in sorted(root.glob("*.json")):
+        h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()

@@ -34,7 +34,7 @@ from resultcache import ENV, ROOT
 from snippets.i18n import texts
 from snippets.tables import md_table
 
-__all__ = ["run_all", "results_table", "latest_table"]
+__all__ = ["run_all", "results_table"]
 
 EDIT_PAGE = ROOT / "docs" / "lab" / "performance.zh.md"  # a page whose exec blocks run at build
 EDIT_URL = "lab/performance/"
@@ -157,14 +157,6 @@ def results_table(results: dict, lang: str = "en") -> str:
     verdict = t["met"] if results["target_met"] else t["not_met"]
     rows.append([t["ratio"], f"{results['warm_over_no_exec']:.2f}", f"{'✅' if results['target_met'] else '❌'} {verdict}"])
     return md_table(t["head"], rows, align="lrl")
-
-
-def latest_table(lang: str) -> str:
-    """The committed results (results/buildbench.json) with their provenance."""
-    from sitebuild.benchreport import provenance_table
-    from sitebuild.results import load
-
-    return f"{provenance_table(lang, 'buildbench')}\n\n{results_table(load('buildbench')['data'], lang)}"
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -86,17 +86,20 @@ def test_a_build_with_no_block_through_the_cache_fails(hook):
         hook.on_post_build({})
 
 
-def test_a_new_optional_result_changes_the_key(hook, tmp_path):
-    """The performance page prints whether a full sweep or a build benchmark exists: a new one must show."""
-    from resultcache import results_fingerprint
+def test_a_new_committed_measurement_changes_the_key(hook, tmp_path):
+    """The performance page prints the committed measurements (results/*.json): a new one must show."""
+    import shutil
 
-    before = results_fingerprint()
-    sweep = tmp_path / "cache" / "joblib" / "snippets" / "bench" / "_sweep_cached" / "abc" / "output.pkl"
-    sweep.parent.mkdir(parents=True)
-    sweep.write_bytes(b"")
-    with_sweep = results_fingerprint()
-    (tmp_path / "cache" / "buildbench.json").write_text('{"date": "2026-01-01"}')
-    assert len({before, with_sweep, results_fingerprint()}) == 3
+    from resultcache import ROOT, results_fingerprint
+
+    shutil.copytree(ROOT / "results", tmp_path / "results")
+    before = results_fingerprint(tmp_path / "results")
+    assert before == results_fingerprint()
+    with open(tmp_path / "results" / "bench-full.json", "a", encoding="utf-8") as f:
+        f.write(" ")
+    remeasured = results_fingerprint(tmp_path / "results")
+    (tmp_path / "results" / "other.json").write_text("{}")
+    assert len({before, remeasured, results_fingerprint(tmp_path / "results")}) == 3
 
 
 def test_key_follows_the_lesson_code_a_block_imports_not_the_machinery(tmp_path, monkeypatch):
