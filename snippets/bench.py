@@ -57,7 +57,8 @@ def attention_flops(N: int, L: int, d_model: int, num_heads: int = 1) -> int:
     """
     check_divisible(d_model, num_heads)
     E = d_model
-    projections = 4 * 2 * N * L * E * E  # W_q, W_k, W_v, W_o: (N·L, E) @ (E, E)
+    # W_q, W_k, W_v, W_o: four (N·L, E) @ (E, E)
+    projections = 4 * 2 * N * L * E * E
     scores = 2 * N * L * L * E  # q kᵀ, all heads: h · (L, d_k) @ (d_k, L)
     mix = 2 * N * L * L * E  # weights @ v, all heads: h · (L, L) @ (L, d_k)
     return projections + scores + mix
@@ -67,7 +68,7 @@ def attention_flops(N: int, L: int, d_model: int, num_heads: int = 1) -> int:
 # --8<-- [start:impls]
 def make_impls(N: int, L: int, d_model: int, num_heads: int,
                seed: int = 0) -> dict[str, Callable[[], object]]:
-    """The five contenders: one set of weights, one input x of shape (N, L, E)."""
+    """The five contenders: one set of weights, one input x (N, L, E)."""
     check_divisible(d_model, num_heads)
     torch.manual_seed(seed)
     E, h = d_model, num_heads
