@@ -379,12 +379,12 @@ def full_sweep_tables(lang: str) -> str:
                         f"**{t['memory_label']}**", memory_table(data, lang)])
 
 
-def full_sweep_figures(lang: str, alt_time: str, caption_time: str, alt_memory: str, caption_memory: str) -> str:
-    """The two plots of the committed sweep."""
-    check_lang(lang)
+def full_sweep_figures(lang: str) -> str:
+    """The two plots of the committed sweep, with their alt texts and captions in lang."""
+    t = texts(check_lang(lang), "bench")
     data = sweep()["data"]
-    return time_figure(data, lang, alt_time, caption_time) + memory_figure(data, lang, alt_memory, caption_memory)
-
+    return (time_figure(data, lang, t["alt_time"], t["caption_time"])
+            + memory_figure(data, lang, t["alt_memory"], t["caption_memory"]))
 
 
 def build_table(lang: str) -> str:

@@ -99,6 +99,10 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bench.length": "序列长度 L",
         "bench.time_axis": "每次前向（毫秒，中位数）",
         "bench.memory_axis": "峰值内存（MiB）",
+        "bench.alt_time": "五种多头注意力实现每次前向的中位用时随序列长度 L 变化的双对数折线图，阴影是四分位距",
+        "bench.caption_time": "每次前向的中位用时（双对数坐标）；阴影带是各轮样本的第 25 到第 75 百分位。斜率 1 表示线性增长，斜率 2 表示平方增长。",
+        "bench.alt_memory": "五种多头注意力实现的峰值内存随序列长度 L 变化的双对数折线图",
+        "bench.caption_memory": "一次前向的峰值内存（双对数坐标）。存下 N·h·L² 权重的实现，曲线斜率趋近 2。",
         "bench.met": "✅ 达成",
         "bench.not_met": "❌ 未达成",
         "bench.undecided": "≈ 无法判定：差别在噪声以内",
@@ -243,6 +247,14 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bench.length": "sequence length L",
         "bench.time_axis": "ms per forward (median)",
         "bench.memory_axis": "peak memory (MiB)",
+        "bench.alt_time": ("Log-log line chart of the median time per forward pass of five multi-head attention"
+                           " implementations against sequence length L, with the interquartile range shaded"),
+        "bench.caption_time": ("Median time per forward pass (log-log); the shaded band is the 25th to 75th "
+                               "percentile of the rounds. Slope 1 is linear growth, slope 2 quadratic."),
+        "bench.alt_memory": ("Log-log line chart of the peak memory of five multi-head attention "
+                             "implementations against sequence length L"),
+        "bench.caption_memory": ("Peak memory of one forward pass (log-log). Implementations that store N·h·L² "
+                                 "weights approach slope 2."),
         "bench.met": "✅ met",
         "bench.not_met": "❌ not met",
         "bench.undecided": "≈ undecided: within the noise",

@@ -164,5 +164,5 @@ def test_tables_and_figures_from_the_committed_sweep():
     for lang in ("zh", "en"):
         tables = br.full_sweep_tables(lang)
         assert tables.count("\n| 4096 |") == 3  # time, throughput, memory
-        figs = br.full_sweep_figures(lang, "a", "b", "c", "d")
+        figs = br.full_sweep_figures(lang)
         assert figs.count("<svg") == 2
