@@ -43,9 +43,9 @@ log = logging.getLogger(__name__)
 
 IMPLS = ("scratch", "mha_default", "mha_no_weights", "mha_fastpath", "fast")
 OFFICIAL = ("mha_default", "mha_no_weights", "mha_fastpath")
-# BERT-base sizes; 15 interleaved rounds of samples of at least 50 ms each, one thread.
+# BERT-base sizes; 25 interleaved rounds of samples of at least 50 ms each, one thread.
 FULL = dict(lengths=(128, 256, 512, 1024, 2048, 4096), N=1, d_model=768, num_heads=12,
-            rounds=15, min_sample_time=0.05, num_threads=1)
+            rounds=25, min_sample_time=0.05, num_threads=1)
 
 
 # --8<-- [start:flops]
