@@ -313,3 +313,23 @@ def test_dropout_sends_cpu_sdpa_to_the_math_kernel():
     x = torch.randn(1, 8, 16)
     training = _ops(lambda: layer(x, x, x, need_weights=False))
     assert MATH in training and FLASH not in training
+
+
+def test_cpu_sdpa_kernels():
+    """On CPU: no memory-efficient kernel at all, and flash refuses dropout (sdp_utils_cpp.h)."""
+    import warnings
+
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    q = torch.randn(1, 2, 8, 4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch explains why it refuses, as a UserWarning
+        with sdpa_kernel(SDPBackend.EFFICIENT_ATTENTION), pytest.raises(RuntimeError, match="No viable backend"):
+            torch.nn.functional.scaled_dot_product_attention(q, q, q)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with sdpa_kernel(SDPBackend.FLASH_ATTENTION), pytest.raises(RuntimeError, match="No available kernel"):
+                torch.nn.functional.scaled_dot_product_attention(q, q, q, dropout_p=0.1)
+    assert any("do not support non-zero dropout" in str(w.message) for w in caught)
+    with sdpa_kernel(SDPBackend.FLASH_ATTENTION):  # without dropout, flash alone is enough
+        torch.nn.functional.scaled_dot_product_attention(q, q, q)

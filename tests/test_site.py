@@ -148,3 +148,16 @@ def test_no_requests_to_other_hosts(built_site):
 def test_math_is_mathml(built_site):
     html = html_path(built_site, "article/3-pytorch", "en").read_text(encoding="utf-8")
     assert "<math" in html and "arithmatex" not in html
+
+
+def test_performance_page_shows_committed_numbers_not_placeholders(built_site):
+    """Every section of the performance page has its numbers on a clean build: provenance, sweep, figures, build."""
+    for prefix, words in (("", ("代码指纹", "重新测量的命令", "没有可测的差别", "冷构建")),
+                          ("en/", ("Code fingerprint", "Command to measure again", "no measurable difference",
+                                   "cold build"))):
+        page = (built_site / prefix / "lab" / "performance" / "index.html").read_text(encoding="utf-8")
+        for word in words:
+            assert word in page, f"{prefix}lab/performance: {word!r} missing"
+        assert page.count("<svg") >= 2 and "| 4096 |" not in page  # figures drawn, tables rendered
+        for placeholder in ("no full sweep", "No build measurements", "尚未运行", "还没有"):
+            assert placeholder not in page
