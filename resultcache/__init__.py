@@ -16,7 +16,8 @@ A cached result is keyed by its arguments and by ``fingerprint(...)`` of the cod
 produced it: the source of every project module that code imports, followed transitively, plus
 the versions of the packages it depends on (torch at least) and, for timings, the machine.
 Editing any of those files, upgrading torch, or moving to another CPU computes it again;
-editing a module it does not import leaves it valid.
+editing a module it does not import leaves it valid. (This package's own source is not part of a
+fingerprint: it says how results are keyed, not how they are computed.)
 
 >>> sorted(module_files(["resultcache"]))
 ['resultcache/__init__.py']
@@ -39,7 +40,7 @@ from joblib import Memory
 
 __all__ = [
     "ROOT", "PROJECT_PACKAGES", "ENV", "cache_root", "memory", "module_files", "code_imports",
-    "fingerprint", "machine_facts", "results_fingerprint",
+    "fingerprint", "machine_facts", "mark_optional", "results_fingerprint",
 ]
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -176,7 +177,7 @@ def fingerprint(modules: Iterable[str] = (), *, code: str | None = None, package
     if code is not None:
         files |= set(code_imports(code, root))
     h = hashlib.sha256()
-    for rel in sorted(files):
+    for rel in sorted(f for f in files if not f.startswith("resultcache/")):  # the keying, not the computing
         h.update(rel.encode() + b"\0" + (root / rel).read_bytes() + b"\0")
     for dist in sorted(set(packages)):
         h.update(f"{dist}=={_version(dist)}\0".encode())
@@ -188,14 +189,27 @@ def fingerprint(modules: Iterable[str] = (), *, code: str | None = None, package
     return h.hexdigest()[:32]
 
 
-def results_fingerprint(results_dir: Path | None = None) -> str:
-    """The committed measurements (results/*.json, e.g. the benchmark sweep and the build benchmark).
+def mark_optional(name: str, key: str) -> None:
+    """Record that an optional result (one a command produces and a page shows if present) now exists."""
+    path = cache_root() / "optional" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(key, encoding="utf-8")
+
+
+def results_fingerprint(results_dir: Path | None = None, cache: Path | None = None) -> str:
+    """The committed measurements (results/*.json: the benchmark sweep, the build benchmark), and the
+    optional results recorded by mark_optional.
 
     Code that prints them (page blocks, notebooks) reads data files, not code, so the fingerprint of
     the code it imports does not see a new measurement: this one does, and keys its output too.
+    Results that code computes when missing (training runs) are left out: their presence changes no
+    output, and a cold build adds them as it goes.
     """
     root = ROOT / "results" if results_dir is None else Path(results_dir)
+    cache = cache_root() if cache is None else Path(cache)
     h = hashlib.sha256()
     for path in sorted(root.glob("*.json")):
         h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    for out in sorted((cache / "optional").glob("*")):
+        h.update(b"optional/" + out.name.encode() + b"\0" + out.read_bytes() + b"\0")
     return h.hexdigest()

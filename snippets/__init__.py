@@ -1,4 +1,7 @@
-"""Code shown on the site: every code block on every page comes from here.
+"""The lesson code: every code block on every page comes from here, and every printed result is computed here.
+
+The site machinery that formats some of those results and builds the pages lives in ``sitebuild``,
+which this package never imports.
 
 Shape letters used throughout:
     N  batch size

@@ -73,7 +73,8 @@ SAYS = {
 def drill_config(tmp: Path) -> Path:
     config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
     config["docs_dir"] = str(tmp / "docs")
-    config["theme"]["custom_dir"] = str(ROOT / config["theme"]["custom_dir"])
+    if "custom_dir" in config["theme"]:
+        config["theme"]["custom_dir"] = str(ROOT / config["theme"]["custom_dir"])
     config["hooks"] = [str(ROOT / h) for h in config.get("hooks", []) if Path(h).name not in LEAVE_OUT_HOOKS]
     if "watch" in config:  # relative paths would resolve against the temporary config's folder
         config["watch"] = [str(ROOT / w) for w in config["watch"]]

@@ -102,6 +102,15 @@ def test_a_new_committed_measurement_changes_the_key(hook, tmp_path):
     assert len({before, remeasured, results_fingerprint(tmp_path / "results")}) == 3
 
 
+def test_an_optional_result_changes_the_key(hook, tmp_path):
+    """A result recorded with mark_optional (shown by a page if present) re-runs the blocks that print it."""
+    from resultcache import mark_optional, results_fingerprint
+
+    before = results_fingerprint()
+    mark_optional("some-result", "abc")
+    assert results_fingerprint() != before
+
+
 def test_key_follows_the_lesson_code_a_block_imports_not_the_machinery(tmp_path, monkeypatch):
     """Editing machinery code leaves every cached block valid; editing a snippet the block imports does not."""
     import resultcache

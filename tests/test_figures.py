@@ -53,3 +53,16 @@ def test_head_titles_errors():
         head_titles(0, "head {}")
     with pytest.raises(ValueError, match="num_heads must be a positive integer, got True"):
         head_titles(True, "head {}")
+
+
+def test_drawing_figures_leaves_pyplot_and_the_backend_alone():
+    """A reader's notebook keeps its backend: the figure code never imports pyplot or picks a backend."""
+    import subprocess
+    import sys
+
+    code = ("import matplotlib, sys; matplotlib.use('svg'); before = matplotlib.get_backend()\n"
+            "from snippets.figures import heatmap_grid\n"
+            "heatmap_grid([[1.0, 0.0], [0.0, 1.0]], ['a', 'b'], alt='x')\n"
+            "print(before == matplotlib.get_backend(), 'matplotlib.pyplot' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["True", "False"]

@@ -204,6 +204,20 @@ def test_kernel_is_this_interpreter_whatever_kernel_specs_say(tmp_path, monkeypa
     assert done.cells[0].outputs[0].text.strip() == __import__("sys").executable
 
 
+def test_execute_all_runs_the_missing_ones_in_parallel_once(tmp_path, monkeypatch, caplog):
+    monkeypatch.setenv("MHA_CACHE_DIR", str(tmp_path))
+    books = []
+    for i in range(2):
+        nb = nbformat.v4.new_notebook(metadata={"kernelspec": nbs.KERNEL, "mha": {"page": f"docs/p{i}.en.md"}})
+        nb.cells = [nbformat.v4.new_code_cell(f"print({i} + 40)")]
+        books.append(nb)
+    with caplog.at_level("INFO", logger="mkdocs.hooks.notebooks"):
+        assert nbs.execute_all(books + books[:1], workers=2) == 2  # a duplicate runs once
+    assert nbs.execute_all(books, workers=2) == 0  # the second language, or the next build, reads them
+    assert [nbs.execute(b).cells[0].outputs[0].text for b in books] == ["40\n", "41\n"]
+    assert [r.getMessage().split(" (")[0] for r in caplog.records] == ["notebook 1/2", "notebook 2/2"]
+
+
 @pytest.mark.parametrize("key", sorted(NOTEBOOKS), ids="{0[0]}.{0[1]}".format)
 def test_notebook_runs_top_to_bottom(key):
     """nbclient runs every cell in a fresh kernel on the CPU; a cache hit means this exact notebook, with

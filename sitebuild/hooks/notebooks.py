@@ -82,7 +82,8 @@ def on_files(files, config):
                                      expand=expand, source=f"docs/{page.src_uri}")
         if notebook is None:
             continue
-        cached = nb.cache_path(notebook)  # filled in on_pre_page, after the chapter pages ran their code
+        # The executed file's name depends on results the chapter pages may still compute: on_pre_page sets it.
+        cached = cache_root() / "notebooks" / "not-run-yet.ipynb"
         count += 1
         folder = f"notebooks/{stem}"
         name = f"{Path(stem).name}.{lang}.ipynb"
@@ -100,7 +101,7 @@ def on_files(files, config):
         }
         view.notebook_of, view.download, view.stylesheet = page, download, stylesheet
         view.heading_ids = nb.heading_ids(notebook)
-        view.notebook, view.cached = notebook, cached
+        view.notebook = notebook
         page.notebook = SimpleNamespace(download=download, view=view)
         files.append(download)
         files.append(view)
@@ -109,17 +110,32 @@ def on_files(files, config):
     return files
 
 
+_RAN_ALL: list[bool] = []
+
+
+@event_priority(50)  # before mkdocs-jupyter's on_pre_page, which reads the file
 def on_pre_page(page, config, files):
     """Run a notebook (or find it in the cache) just before mkdocs-jupyter reads it.
 
     Notebook pages come after the chapter pages, whose code blocks have by then computed and
     cached the expensive results (training, the real model, benchmarks): the notebook reads them.
     """
-    if getattr(page.file, "notebook_of", None) is not None and not page.file.cached.is_file():
+    if getattr(page.file, "notebook_of", None) is None:
+        return page
+    if not nb.is_executed(page.file.notebook):
+        if not _RAN_ALL:
+            # Once per build: every language's notebooks, two at a time, so the next language finds them cached.
+            _RAN_ALL.append(True)
+            options = config.mdx_configs.get("pymdownx.snippets", {})
+            everything = nb.all_notebooks(Path(config.docs_dir), site_url=config.site_url or "", options=options)
+            nb.execute_all([notebook for _, _, notebook in everything])
+    if not nb.is_executed(page.file.notebook):  # built differently from the page on disk (a drill, a serve edit)
         start = time.perf_counter()
         log.info("notebook %s: running", page.file.notebook.metadata["mha"]["page"])
-        nb.executed_path(page.file.notebook, path=page.file.cached)
+        nb.executed_path(page.file.notebook)
         log.info("notebook %s: ran in %.1f s", page.file.notebook.metadata["mha"]["page"], time.perf_counter() - start)
+    path = str(nb.cache_path(page.file.notebook))
+    page.file.abs_src_path = page.file.download.abs_src_path = path
     return page
 
 

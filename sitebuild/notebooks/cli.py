@@ -34,13 +34,16 @@ def site_settings(config_file: Path = ROOT / "mkdocs.yml") -> tuple[str, dict]:
     return cfg.get("site_url") or "", options
 
 
-def all_notebooks(docs: Path = ROOT / "docs"):
-    """Yield (stem, lang, notebook) for every page that has code, built from the pages on disk."""
-    site_url, options = site_settings()
+def all_notebooks(docs: Path = ROOT / "docs", site_url: str | None = None, options: dict | None = None):
+    """Yield (stem, lang, notebook) for every page that has code, built from the pages on disk.
+
+    site_url and the pymdownx.snippets options default to mkdocs.yml's."""
+    if site_url is None or options is None:
+        site_url, options = site_settings()
     expand = snippet_expander(**options)
     for stem, lang, path in language_pages(docs):
         nb = build_notebook(path.read_text(encoding="utf-8"), stem, lang, site_url=site_url, expand=expand,
-                            source=path.relative_to(ROOT).as_posix())
+                            source=f"docs/{path.relative_to(docs).as_posix()}")
         if nb is not None:
             yield stem, lang, nb
 

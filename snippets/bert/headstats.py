@@ -31,9 +31,10 @@ THRESHOLDS = {
     "broad": 0.8,  # entropy at least 80% of a uniform row's (ln of the number of keys)
 }
 CATEGORIES = ("prev", "next", "sep", "cls", "broad", "other")
+# --8<-- [end:thresholds]
+
 # The statistic that places a head in each category (and ranks the heads in it).
 STAT_OF = {"prev": "prev", "next": "next", "sep": "sep", "cls": "cls", "broad": "norm_entropy", "other": "entropy"}
-# --8<-- [end:thresholds]
 
 
 def row_entropy(weights: Tensor) -> Tensor:
