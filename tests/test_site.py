@@ -152,8 +152,8 @@ def test_math_is_mathml(built_site):
 
 def test_performance_page_shows_committed_numbers_not_placeholders(built_site):
     """Every section of the performance page has its numbers on a clean build: provenance, sweep, figures, build."""
-    for prefix, words in (("", ("代码指纹", "重新测量的命令", "没有可测的差别", "冷构建")),
-                          ("en/", ("Code fingerprint", "Command to measure again", "no measurable difference",
+    for prefix, words in (("", ("代码指纹", "重新测量的命令", "比较（前者对后者）", "冷构建")),
+                          ("en/", ("Code fingerprint", "Command to measure again", "Comparison (first against second)",
                                    "cold build"))):
         page = (built_site / prefix / "lab" / "performance" / "index.html").read_text(encoding="utf-8")
         for word in words:
