@@ -66,6 +66,8 @@ def timed_build(env: dict[str, str], no_exec: bool = False) -> dict:
         if no_exec:
             cmd += ["--no-strict", "-f", "-"]
             stdin = _no_exec_config()
+            # no block runs, so the exec cache's tripwire (no block went through it) must stay quiet
+            env = env | {"MHA_EXEC_CACHE": "0"}
         else:
             cmd += ["--strict"]
         start = time.perf_counter()

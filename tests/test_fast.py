@@ -204,6 +204,26 @@ def test_measure_records_samples_memory_and_matmul():
         bench.measure(lengths=(), N=1, d_model=16, num_heads=2)
 
 
+def test_buildbench_no_exec_build_turns_the_exec_cache_off(monkeypatch):
+    """Without markdown-exec no block goes through the exec cache, whose tripwire would fail that build."""
+    import subprocess
+
+    from sitebuild import buildbench
+
+    seen = {}
+
+    def fake_run(cmd, **kw):
+        seen.update(kw["env"])
+        return subprocess.CompletedProcess(cmd, 0, "", "")
+
+    monkeypatch.setattr(buildbench.subprocess, "run", fake_run)
+    assert buildbench.timed_build({"A": "1"}, no_exec=True)["ok"]
+    assert seen == {"A": "1", "MHA_EXEC_CACHE": "0"}
+    seen.clear()
+    buildbench.timed_build({"A": "1"})
+    assert seen == {"A": "1"}
+
+
 def test_buildbench_config_and_table():
     from sitebuild import buildbench
 
