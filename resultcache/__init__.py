@@ -196,19 +196,20 @@ def mark_optional(name: str, key: str) -> None:
     path.write_text(key, encoding="utf-8")
 
 
-def results_fingerprint(root: Path | None = None) -> str:
-    """Which optional results exist: those recorded by mark_optional (a full benchmark sweep run by hand),
-    and the build benchmark's latest run.
+def results_fingerprint(results_dir: Path | None = None, cache: Path | None = None) -> str:
+    """The committed measurements (results/*.json: the benchmark sweep, the build benchmark), and the
+    optional results recorded by mark_optional.
 
-    Code that prints whether such a result is there (page blocks, notebooks) must run again when
-    one is added or removed. Results that code computes when missing (training runs, the small
-    sweep) are left out: their presence changes no output, and a cold build adds them as it goes.
+    Code that prints them (page blocks, notebooks) reads data files, not code, so the fingerprint of
+    the code it imports does not see a new measurement: this one does, and keys its output too.
+    Results that code computes when missing (training runs) are left out: their presence changes no
+    output, and a cold build adds them as it goes.
     """
-    root = cache_root() if root is None else Path(root)
+    root = ROOT / "results" if results_dir is None else Path(results_dir)
+    cache = cache_root() if cache is None else Path(cache)
     h = hashlib.sha256()
-    for out in sorted((root / "optional").glob("*")):
-        h.update(out.name.encode() + b"\0" + out.read_bytes() + b"\0")
-    bench = root / "buildbench.json"
-    if bench.is_file():
-        h.update(bench.read_bytes())
+    for path in sorted(root.glob("*.json")):
+        h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    for out in sorted((cache / "optional").glob("*")):
+        h.update(b"optional/" + out.name.encode() + b"\0" + out.read_bytes() + b"\0")
     return h.hexdigest()

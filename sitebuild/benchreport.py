@@ -1,45 +1,158 @@
-"""The performance page's tables, sentences and plots, from the measurements in ``snippets.bench``.
+"""The performance page's tables, sentences and plots, from the committed measurements.
 
-The measuring half (what is timed, how, and the cached sweeps) is lesson code the page shows;
-this half only formats, in the page's language (strings from ``snippets.i18n``).
+The measuring half (what is timed, how) is lesson code the page shows (``snippets.bench``); its
+samples are committed in ``results/bench-full.json`` (see ``sitebuild.results``). This half reads
+them and formats, in the page's language (strings from ``snippets.i18n``). Every comparison is
+drawn from intervals: a contender's interval is the interquartile range (25th to 75th percentile)
+of its per-round samples, and two contenders differ measurably only when their intervals do not
+overlap (``compare``). Nothing here is timed while the site builds.
 """
 
 from __future__ import annotations
 
-import html
+import math
+import statistics
 from collections.abc import Sequence
 
-from snippets.bench import (
-    FULL, IMPLS, attention_flops, full_sweep, goals, machine_info, measurement, memory_slope,
-)
+from sitebuild.results import load
+from snippets.bench import FULL, IMPLS, OFFICIAL, attention_flops
 from snippets.figures import Figure, svg_figure
-from snippets.i18n import check_lang, texts
+from snippets.i18n import check_lang, text, texts
 from snippets.tables import md_table
 
 __all__ = [
-    "machine_table", "flop_table", "time_table", "throughput_table", "memory_table", "matmul_sentence",
-    "time_figure", "memory_figure", "goals_table", "report", "full_sweep_tables", "full_sweep_figures",
+    "Interval", "interval", "compare", "sweep", "measurement", "memory_slope", "provenance_table",
+    "flop_table", "time_table", "throughput_table", "memory_table", "matmul_sentence", "comparison_table",
+    "pair_sentence", "memory_sentence", "goals", "goals_table", "time_figure", "memory_figure",
+    "full_sweep_tables", "full_sweep_figures", "build_table", "PAIRS",
 ]
 
+# Which contenders the page compares: (a, b) reads "a against b".
+PAIRS = (("mha_fastpath", "mha_no_weights"), ("mha_default", "mha_fastpath"), ("fast", "best_official"),
+         ("fast", "scratch"))
+TIME_GOAL, SPEEDUP_GOAL, SPEEDUP_AT = 1.05, 1.5, 2048
 
-def _names(lang: str) -> list[str]:
+
+class Interval(tuple):
+    """(median, q1, q3) of samples; q1 and q3 are the 25th and 75th percentiles."""
+
+    __slots__ = ()
+
+    @property
+    def median(self) -> float:
+        return self[0]
+
+    @property
+    def low(self) -> float:
+        return self[1]
+
+    @property
+    def high(self) -> float:
+        return self[2]
+
+    def scaled(self, factor: float) -> Interval:
+        return Interval((self[0] * factor, self[1] * factor, self[2] * factor))
+
+
+def interval(samples: Sequence[float]) -> Interval:
+    """Median and interquartile range of at least two samples.
+
+    >>> tuple(interval([1.0, 2.0, 3.0, 4.0, 5.0]))
+    (3.0, 2.0, 4.0)
+    """
+    samples = list(samples)
+    if len(samples) < 2 or any(not isinstance(s, (int, float)) or s <= 0 for s in samples):
+        raise ValueError(f"expected at least two positive samples, got {samples!r}")
+    q1, _, q3 = statistics.quantiles(samples, n=4, method="inclusive")
+    return Interval((statistics.median(samples), q1, q3))
+
+
+def compare(a: Interval, b: Interval, factor: float = 1.0) -> tuple[str, float]:
+    """Is time a below, above, or not measurably different from factor × time b?
+
+    Returns ("faster" | "slower" | "same", ratio of the medians a / (factor · b)).
+    "same" means the intervals overlap: no measurable difference.
+
+    >>> compare(Interval((1.0, 0.9, 1.1)), Interval((2.0, 1.8, 2.2)))
+    ('faster', 0.5)
+    >>> compare(Interval((1.0, 0.9, 1.1)), Interval((1.1, 1.05, 1.2)))[0]
+    'same'
+    """
+    if not isinstance(factor, (int, float)) or factor <= 0:
+        raise ValueError(f"factor must be a positive number, got {factor!r}")
+    b = b.scaled(factor)
+    ratio = a.median / b.median
+    if a.high < b.low:
+        return "faster", ratio
+    if a.low > b.high:
+        return "slower", ratio
+    return "same", ratio
+
+
+def sweep() -> dict:
+    """The committed full sweep: {"provenance": ..., "data": ...}."""
+    return load("bench-full")
+
+
+def measurement(data: dict, impl: str, L: int) -> dict:
+    """The row of a sweep for one implementation at one length, with its interval added."""
+    for r in data["rows"]:
+        if r["impl"] == impl and r["L"] == L:
+            return r | {"time": interval(r["samples"])}
+    raise ValueError(f"no measurement for impl={impl!r}, L={L}; lengths are {data['params']['lengths']}")
+
+
+def _best_official(data: dict, L: int) -> str:
+    return min(OFFICIAL, key=lambda i: measurement(data, i, L)["time"].median)
+
+
+def memory_slope(data: dict, impl: str) -> float:
+    """Exponent p in peak ∝ L^p between the two largest lengths (1 = linear, 2 = quadratic)."""
+    L1, L2 = data["params"]["lengths"][-2:]
+    m1, m2 = (measurement(data, impl, L)["peak_bytes"] for L in (L1, L2))
+    return math.log(m2 / m1) / math.log(L2 / L1)
+
+
+def _names(lang: str) -> dict[str, str]:
     t = texts(lang, "bench")
-    return [t[i] for i in IMPLS]
+    return {i: t[i] for i in (*IMPLS, "best_official")}
 
 
 def _ms(s: float) -> str:
-    return f"{s * 1e3:.2f}" if s < 0.1 else f"{s * 1e3:.0f}"
+    ms = s * 1e3
+    return f"{ms:.3g}" if ms < 100 else f"{ms:.0f}"
 
 
 def _mb(b: float) -> str:
     return f"{b / 2**20:.1f}"
 
 
-def machine_table(lang: str, result: dict | None = None) -> str:
-    """This build's machine, or the one a cached result came from."""
-    t = texts(lang, "bench")
-    info = machine_info() if result is None else result["machine"]
-    return md_table(t["machine_head"], list(zip(t["machine_keys"], info.values(), strict=True)))
+def _load(values: Sequence[float]) -> str:
+    return " / ".join(f"{v:.2f}" for v in values)
+
+
+def provenance_table(lang: str, name: str, result: dict | None = None) -> str:
+    """Where a committed result came from: date, commit, machine, software, load, fingerprint, command."""
+    t = texts(lang, "provenance")
+    result = load(name) if result is None else result
+    p = result["provenance"]
+    m = p["machine"]
+    commit = f"`{p['commit']}`" + (t["dirty"] if p["uncommitted_changes"] else "")
+    busy = t["shared"] if p["shared_machine"] else t["not_shared"]
+    covers = ", ".join(f"`{f}`" for f in p["fingerprint_covers"]["files"])
+    rows = [
+        [t["date"], p["date"]],
+        [t["commit"], commit],
+        [t["machine"], text(lang, "provenance.machine_value", cpu=m["cpu"], cores=m["cores"], simd=m["simd"])],
+        [t["threads"], m["threads"]],
+        [t["software"], f"torch {p['torch']}, Python {p['python']}"],
+        [t["load"], text(lang, "provenance.load_value", before=_load(p["load_before"]),
+                         after=_load(p["load_after"]), busy=busy)],
+        [t["duration"], text(lang, "provenance.duration_value", minutes=p["wall_seconds"] / 60)],
+        [t["fingerprint"], text(lang, "provenance.fingerprint_value", fp=p["fingerprint"], files=covers)],
+        [t["command"], f"`{p['command']}`"],
+    ]
+    return md_table(t["head"], rows)
 
 
 def flop_table(lang: str, lengths: Sequence[int] = FULL["lengths"], N: int = 1, d_model: int = 768,
@@ -54,115 +167,228 @@ def flop_table(lang: str, lengths: Sequence[int] = FULL["lengths"], N: int = 1, 
     return md_table(head, rows, align="rrrr")
 
 
-def time_table(result: dict, lang: str) -> str:
-    """Milliseconds per forward: min / median, one column per implementation."""
-    head = ["L"] + _names(lang)
-    rows = [[L] + [f"{_ms(measurement(result, i, L)['min_s'])} / {_ms(measurement(result, i, L)['median_s'])}"
-                   for i in IMPLS] for L in result["lengths"]]
+def time_table(data: dict, lang: str) -> str:
+    """Milliseconds per forward: median [25th–75th percentile] over the rounds, one column per implementation."""
+    names = _names(lang)
+    head = ["L"] + [names[i] for i in IMPLS]
+    rows = []
+    for L in data["params"]["lengths"]:
+        cells = []
+        for i in IMPLS:
+            m, lo, hi = measurement(data, i, L)["time"]
+            cells.append(f"{_ms(m)} [{_ms(lo)}–{_ms(hi)}]")
+        rows.append([L] + cells)
     return md_table(head, rows, align="r" * len(head))
 
 
-def throughput_table(result: dict, lang: str) -> str:
-    """Achieved GFLOP/s (at the fastest time) and its share of the measured matmul FLOP/s."""
-    peak = result["matmul_flops"]
-    head = ["L"] + _names(lang)
+def _matmul(data: dict) -> Interval:
+    """GFLOP/s of the matmul reference: median and interquartile range (from the time samples)."""
+    mm = data["matmul"]
+    t = interval(mm["samples"])
+    return Interval((mm["flops"] / t.median / 1e9, mm["flops"] / t.high / 1e9, mm["flops"] / t.low / 1e9))
+
+
+def throughput_table(data: dict, lang: str) -> str:
+    """GFLOP/s at the median time, and its share of the matmul reference's median GFLOP/s."""
+    peak = _matmul(data).median * 1e9
+    names = _names(lang)
+    head = ["L"] + [names[i] for i in IMPLS]
     rows = []
-    for L in result["lengths"]:
+    for L in data["params"]["lengths"]:
         cells = []
         for i in IMPLS:
-            r = measurement(result, i, L)
-            achieved = r["flops"] / r["min_s"]
+            r = measurement(data, i, L)
+            achieved = r["flops"] / r["time"].median
             cells.append(f"{achieved / 1e9:.0f} ({achieved / peak:.0%})")
         rows.append([L] + cells)
     return md_table(head, rows, align="r" * len(head))
 
 
-def memory_table(result: dict, lang: str) -> str:
+def memory_table(data: dict, lang: str) -> str:
     """Peak MiB allocated during one forward pass; last row: the exponent p in peak ∝ Lᵖ."""
-    head = ["L"] + _names(lang)
-    rows = [[L] + [_mb(measurement(result, i, L)["peak_bytes"]) for i in IMPLS] for L in result["lengths"]]
-    a, b = result["lengths"][-2:]
-    label = texts(lang, "bench")["exponent"].format(a=a, b=b)
-    rows.append([label] + [f"{memory_slope(result, i):.2f}" for i in IMPLS])
+    names = _names(lang)
+    head = ["L"] + [names[i] for i in IMPLS]
+    rows = [[L] + [_mb(measurement(data, i, L)["peak_bytes"]) for i in IMPLS] for L in data["params"]["lengths"]]
+    a, b = data["params"]["lengths"][-2:]
+    rows.append([text(lang, "bench.exponent", a=a, b=b)] + [f"{memory_slope(data, i):.2f}" for i in IMPLS])
     return md_table(head, rows, align="r" * len(head))
 
 
-def matmul_sentence(result: dict, lang: str) -> str:
-    """The reference throughput, in words."""
-    return texts(lang, "bench")["matmul"].format(gflops=result["matmul_flops"] / 1e9)
+def matmul_sentence(data: dict, lang: str) -> str:
+    """The reference throughput, in words, with its spread."""
+    g = _matmul(data)
+    return text(lang, "bench.matmul", n=data["matmul"]["n"], gflops=g.median, low=g.low, high=g.high,
+                samples=len(data["matmul"]["samples"]))
 
 
-def _plot(result: dict, lang: str, key: str, ylabel: str, alt: str, caption: str) -> str:
-    names = dict(zip(IMPLS, _names(lang), strict=True))
+def _pair(data: dict, a: str, b: str, L: int, factor: float = 1.0) -> tuple[str, float]:
+    b = _best_official(data, L) if b == "best_official" else b
+    return compare(measurement(data, a, L)["time"], measurement(data, b, L)["time"], factor)
+
+
+def _verdict(lang: str, how: str, ratio: float) -> str:
+    """'1.23× faster' / 'no measurable difference' in words; ratio is a / b of the medians."""
+    if how == "same":
+        return text(lang, "bench.same")
+    return text(lang, f"bench.{how}", x=1 / ratio if how == "faster" else ratio)
+
+
+def comparison_table(data: dict, lang: str) -> str:
+    """For each pair, at each length: faster / slower by how much, or no measurable difference."""
+    names = _names(lang)
+    lengths = data["params"]["lengths"]
+    head = [texts(lang, "bench")["pair_head"]] + [f"L={L}" for L in lengths]
+    rows = []
+    for a, b in PAIRS:
+        label = text(lang, "bench.pair_label", a=names[a], b=names[b])
+        rows.append([label] + [_verdict(lang, *_pair(data, a, b, L)) for L in lengths])
+    return md_table(head, rows, align="l" + "r" * len(lengths))
+
+
+def _lengths(lang: str, Ls: Sequence[int]) -> str:
+    return text(lang, "bench.list_sep").join(str(L) for L in Ls)
+
+
+def _span(values: Sequence[float]) -> str:
+    lo, hi = min(values), max(values)
+    return f"{lo:.2f}" if f"{lo:.2f}" == f"{hi:.2f}" else f"{lo:.2f}–{hi:.2f}"
+
+
+def pair_sentence(data: dict, lang: str, a: str, b: str) -> str:
+    """One sentence, from the intervals, on how a compares with b over all lengths."""
+    names = _names(lang)
+    groups: dict[str, list[tuple[int, float]]] = {"faster": [], "slower": [], "same": []}
+    for L in data["params"]["lengths"]:
+        how, ratio = _pair(data, a, b, L)
+        groups[how].append((L, 1 / ratio if how == "faster" else ratio))
+    parts = []
+    for how in ("faster", "slower", "same"):
+        if groups[how]:
+            Ls = [L for L, _ in groups[how]]
+            x = _span([r for _, r in groups[how]])
+            parts.append(text(lang, f"bench.group_{how}", lengths=_lengths(lang, Ls), x=x))
+    return text(lang, "bench.pair_sentence", a=names[a], b=names[b],
+                groups=text(lang, "bench.group_sep").join(parts))
+
+
+def memory_sentence(data: dict, lang: str) -> str:
+    """Which contenders' peak memory grows about quadratically, which about linearly, at the largest lengths."""
+    names = _names(lang)
+    slopes = {i: memory_slope(data, i) for i in IMPLS}
+    sep = text(lang, "bench.list_sep")
+    quad = sep.join(text(lang, "bench.slope_item", name=names[i], p=p) for i, p in slopes.items() if p >= 1.5)
+    lin = sep.join(text(lang, "bench.slope_item", name=names[i], p=p) for i, p in slopes.items() if p <= 1.2)
+    a, b = data["params"]["lengths"][-2:]
+    L = data["params"]["lengths"][-1]
+    biggest = max(IMPLS, key=lambda i: measurement(data, i, L)["peak_bytes"])
+    smallest = min(IMPLS, key=lambda i: measurement(data, i, L)["peak_bytes"])
+    return text(lang, "bench.memory_sentence", a=a, b=b, quad=quad or "—", lin=lin or "—", L=L,
+                big=names[biggest], big_mib=_mb(measurement(data, biggest, L)["peak_bytes"]),
+                small=names[smallest], small_mib=_mb(measurement(data, smallest, L)["peak_bytes"]))
+
+
+def goals(data: dict) -> list[dict]:
+    """The three goals, judged from intervals: "met", "not_met", or "undecided" (within the noise)."""
+    lengths = data["params"]["lengths"]
+    per_length = {L: _pair(data, "fast", "best_official", L, TIME_GOAL) for L in lengths}
+    hows = {how for how, _ in per_length.values()}
+    verdict = "not_met" if "slower" in hows else "met" if hows == {"faster"} else "undecided"
+    worst_L = max(lengths, key=lambda L: per_length[L][1])
+    how, ratio = _pair(data, "fast", "scratch", SPEEDUP_AT, 1 / SPEEDUP_GOAL)
+    speedup = 1 / (ratio / SPEEDUP_GOAL)  # scratch / fast, medians
+    fast_p, naive_p = memory_slope(data, "fast"), memory_slope(data, "scratch")
+    return [
+        {"goal": "time", "ratio": per_length[worst_L][1] * TIME_GOAL, "at": worst_L, "verdict": verdict,
+         "per_length": {L: h for L, (h, _) in per_length.items()}},
+        {"goal": "speedup", "ratio": speedup, "at": SPEEDUP_AT,
+         "verdict": {"faster": "met", "slower": "not_met", "same": "undecided"}[how]},
+        {"goal": "memory", "ratio": fast_p, "naive": naive_p, "at": tuple(lengths[-2:]),
+         "verdict": "met" if fast_p <= 1.2 and naive_p >= 1.5 else "not_met"},
+    ]
+
+
+def goals_table(data: dict, lang: str) -> str:
+    """Each goal, its target, the measured value and the verdict drawn from the intervals."""
+    t = texts(lang, "bench")
+    rows = []
+    for g in goals(data):
+        verdict = t[g["verdict"]]
+        if g["goal"] == "time":
+            undecided = [L for L, h in g["per_length"].items() if h == "same"]
+            value = text(lang, "bench.goal_time_value", ratio=g["ratio"], at=g["at"])
+            if undecided:
+                value += text(lang, "bench.goal_time_undecided", lengths=_lengths(lang, undecided))
+            rows.append([t["goal_time"], f"≤ {TIME_GOAL}", value, verdict])
+        elif g["goal"] == "speedup":
+            rows.append([t["goal_speedup"], f"≥ {SPEEDUP_GOAL}", text(lang, "bench.goal_speedup_value",
+                                                                    ratio=g["ratio"], at=g["at"]), verdict])
+        else:
+            a, b = g["at"]
+            rows.append([t["goal_memory"], "≈ 1 / ≈ 2",
+                         text(lang, "bench.goal_memory_value", ratio=g["ratio"], naive=g["naive"], a=a, b=b),
+                         verdict])
+    return md_table(t["goals_head"], rows)
+
+
+def _plot(data: dict, lang: str, key: str, ylabel: str, alt: str, caption: str) -> str:
+    names = _names(lang)
+    lengths = data["params"]["lengths"]
 
     def draw():
         fig = Figure(figsize=(6.4, 3.8), layout="constrained")
         ax = fig.subplots()
         markers = dict(zip(IMPLS, "osD^v", strict=True))
         for i in IMPLS:
-            ys = [measurement(result, i, L)[key] for L in result["lengths"]]
-            ys = [y * 1e3 for y in ys] if key == "min_s" else [y / 2**20 for y in ys]
-            ax.plot(result["lengths"], ys, marker=markers[i], label=names[i])
+            rows = [measurement(data, i, L) for L in lengths]
+            if key == "time":
+                ys = [r["time"].median * 1e3 for r in rows]
+                lo = [r["time"].low * 1e3 for r in rows]
+                hi = [r["time"].high * 1e3 for r in rows]
+                line, = ax.plot(lengths, ys, marker=markers[i], label=names[i])
+                ax.fill_between(lengths, lo, hi, color=line.get_color(), alpha=0.25, linewidth=0)
+            else:
+                ax.plot(lengths, [r["peak_bytes"] / 2**20 for r in rows], marker=markers[i], label=names[i])
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
-        ax.set_xticks(result["lengths"], [str(L) for L in result["lengths"]])
+        ax.set_xticks(lengths, [str(L) for L in lengths])
         ax.set_xlabel(texts(lang, "bench")["length"])
         ax.set_ylabel(ylabel)
         ax.grid(True, which="major", alpha=0.3)
-        ax.legend(fontsize=8, frameon=False)
+        ax.legend(fontsize=9, frameon=False)
         return fig
 
     return svg_figure(draw, alt=alt, caption=caption)
 
 
-def time_figure(result: dict, lang: str, alt: str, caption: str) -> str:
-    """Log-log plot of the fastest time per forward against L."""
-    return _plot(result, lang, "min_s", texts(lang, "bench")["time_axis"], alt, caption)
+def time_figure(data: dict, lang: str, alt: str, caption: str) -> str:
+    """Log-log plot of the median time per forward against L, the interquartile range shaded."""
+    return _plot(data, lang, "time", texts(lang, "bench")["time_axis"], alt, caption)
 
 
-def memory_figure(result: dict, lang: str, alt: str, caption: str) -> str:
+def memory_figure(data: dict, lang: str, alt: str, caption: str) -> str:
     """Log-log plot of peak memory against L."""
-    return _plot(result, lang, "peak_bytes", texts(lang, "bench")["memory_axis"], alt, caption)
-
-
-def goals_table(lang: str, result: dict | None = None) -> str:
-    """Each goal, its target, the measured value and met / not met."""
-    t = texts(lang, "bench")
-    rows = []
-    for g in goals(result):
-        verdict = t["met"] if g["met"] else t["not_met"]
-        if g["goal"] == "time":
-            rows.append([t["goal_time"], "≤ 1.05", t["goal_time_value"].format(ratio=g["ratio"], at=g["at"]), verdict])
-        elif g["goal"] == "speedup":
-            rows.append([t["goal_speedup"], "≥ 1.5", t["goal_speedup_value"].format(ratio=g["ratio"]), verdict])
-        else:
-            a, b = g["at"]
-            rows.append([t["goal_memory"], "≈ 1 / ≈ 2",
-                         t["goal_memory_value"].format(ratio=g["ratio"], naive=g["naive"], a=a, b=b), verdict])
-    return md_table(t["goals_head"], rows)
-
-
-def report(result: dict, lang: str) -> str:
-    """The matmul reference and the three tables of one sweep, with headings."""
-    t = texts(lang, "bench")
-    return "\n\n".join([matmul_sentence(result, lang), f"**{t['time_label']}**", time_table(result, lang),
-                        f"**{t['throughput_label']}**", throughput_table(result, lang), f"**{t['memory_label']}**",
-                        memory_table(result, lang)])
+    return _plot(data, lang, "peak_bytes", texts(lang, "bench")["memory_axis"], alt, caption)
 
 
 def full_sweep_tables(lang: str) -> str:
-    """Tables of the full sweep from the cache, or how to produce them."""
-    t = texts(lang, "bench")
-    result = full_sweep()
-    if result is None:
-        return t["no_full_sweep"]
-    return "\n\n".join([f"**{t['machine_label']}**", machine_table(lang, result), report(result, lang)])
+    """The committed sweep: the matmul reference, then time, throughput and memory tables, with headings."""
+    t = texts(check_lang(lang), "bench")
+    data = sweep()["data"]
+    return "\n\n".join([matmul_sentence(data, lang), f"**{t['time_label']}**", time_table(data, lang),
+                        f"**{t['throughput_label']}**", throughput_table(data, lang),
+                        f"**{t['memory_label']}**", memory_table(data, lang)])
 
 
-def full_sweep_figures(lang: str, alt_time: str, caption_time: str, alt_memory: str, caption_memory: str) -> str:
-    """The two plots of the full sweep, or an empty note when it has not been run."""
-    check_lang(lang)
-    result = full_sweep()
-    if result is None:
-        return f"<p>{html.escape(texts(lang, 'bench')['no_plots'])}</p>"
-    return time_figure(result, lang, alt_time, caption_time) + memory_figure(result, lang, alt_memory, caption_memory)
+def full_sweep_figures(lang: str) -> str:
+    """The two plots of the committed sweep, with their alt texts and captions in lang."""
+    t = texts(check_lang(lang), "bench")
+    data = sweep()["data"]
+    return (time_figure(data, lang, t["alt_time"], t["caption_time"])
+            + memory_figure(data, lang, t["alt_memory"], t["caption_memory"]))
+
+
+def build_table(lang: str) -> str:
+    """The committed build benchmark (results/buildbench.json) with its provenance."""
+    from sitebuild.buildbench import results_table
+
+    return f"{provenance_table(lang, 'buildbench')}\n\n{results_table(load('buildbench')['data'], lang)}"

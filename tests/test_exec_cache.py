@@ -86,15 +86,29 @@ def test_a_build_with_no_block_through_the_cache_fails(hook):
         hook.on_post_build({})
 
 
-def test_a_new_optional_result_changes_the_key(hook, tmp_path):
-    """The performance page prints whether a full sweep or a build benchmark exists: a new one must show."""
+def test_a_new_committed_measurement_changes_the_key(hook, tmp_path):
+    """The performance page prints the committed measurements (results/*.json): a new one must show."""
+    import shutil
+
+    from resultcache import ROOT, results_fingerprint
+
+    shutil.copytree(ROOT / "results", tmp_path / "results")
+    before = results_fingerprint(tmp_path / "results")
+    assert before == results_fingerprint()
+    with open(tmp_path / "results" / "bench-full.json", "a", encoding="utf-8") as f:
+        f.write(" ")
+    remeasured = results_fingerprint(tmp_path / "results")
+    (tmp_path / "results" / "other.json").write_text("{}")
+    assert len({before, remeasured, results_fingerprint(tmp_path / "results")}) == 3
+
+
+def test_an_optional_result_changes_the_key(hook, tmp_path):
+    """A result recorded with mark_optional (shown by a page if present) re-runs the blocks that print it."""
     from resultcache import mark_optional, results_fingerprint
 
     before = results_fingerprint()
-    mark_optional("bench-full-sweep", "abc")  # what `python -m snippets.bench --full` leaves
-    with_sweep = results_fingerprint()
-    (tmp_path / "cache" / "buildbench.json").write_text('{"date": "2026-01-01"}')
-    assert len({before, with_sweep, results_fingerprint()}) == 3
+    mark_optional("some-result", "abc")
+    assert results_fingerprint() != before
 
 
 def test_key_follows_the_lesson_code_a_block_imports_not_the_machinery(tmp_path, monkeypatch):

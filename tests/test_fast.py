@@ -7,7 +7,6 @@ import torch
 from torch import nn
 from torch.testing import assert_close
 
-from sitebuild import benchreport
 from snippets import bench
 from snippets.attention import causal_mask
 from snippets.fast import FastMultiHeadAttention, equivalence_rows, load_fast_from_torch
@@ -128,7 +127,7 @@ def test_loader_errors():
 
 
 def test_flops_formula():
-    # 4 projections of (N·L, E) @ (E, E) plus two (L, L) products over all heads, times 2 for multiply-add
+    # FLOPs: 4 projections of (N·L, E) @ (E, E) plus two (L, L) products over all heads; a multiply-add is 2 FLOPs
     assert bench.attention_flops(N=2, L=10, d_model=8, num_heads=2) == 2 * (4 * 2 * 10 * 8 * 8 + 2 * 2 * 10 * 10 * 8)
     with pytest.raises(ValueError, match="divisible"):
         bench.attention_flops(1, 10, 10, 3)
@@ -170,35 +169,59 @@ def test_peak_bytes_sees_the_weights_matrix():
     assert flash < weights_bytes / 4
 
 
-def test_time_fns_and_tables():
-    res = bench.time_fns({"noop": lambda: None}, min_run_time=0.01, rounds=1)
-    fastest, median = res["noop"]
-    assert 0 < fastest <= median
-    with pytest.raises(ValueError, match="min_run_time > 0"):
-        bench.time_fns({"noop": lambda: None}, min_run_time=0)
-    with pytest.raises(ValueError, match="lang must be one of"):
-        benchreport.machine_table("fr")
-    assert "| CPU cores | " in benchreport.machine_table("en")
+def test_time_rounds_interleaves_and_fixes_threads():
+    order, seen_threads = [], set()
+
+    def fn(name):
+        def run():
+            order.append(name)
+            seen_threads.add(torch.get_num_threads())
+        return run
+
+    before = torch.get_num_threads()
+    res = bench.time_rounds({"a": fn("a"), "b": fn("b"), "c": fn("c")}, rounds=3, min_sample_time=1e-9,
+                            num_threads=1)
+    assert {k: len(v) for k, v in res.items()} == {"a": 3, "b": 3, "c": 3} and all(t > 0 for v in res.values()
+                                                                                    for t in v)
+    # two calls each to calibrate, then one call per sample; each round starts one place later
+    assert order[6:] == ["a", "b", "c", "b", "c", "a", "c", "a", "b"]
+    assert seen_threads == {1} and torch.get_num_threads() == before
+    with pytest.raises(ValueError, match="rounds must be a positive integer"):
+        bench.time_rounds({"a": fn("a")}, rounds=0)
+    with pytest.raises(ValueError, match="min_sample_time must be a positive number"):
+        bench.time_rounds({"a": fn("a")}, min_sample_time=0)
+    with pytest.raises(ValueError, match="num_threads must be a positive integer"):
+        bench.time_rounds({"a": fn("a")}, num_threads=0)
 
 
-def test_goals_from_a_synthetic_result():
-    lengths = [1024, 2048]
-    rows = []
-    times = {"scratch": 3.0, "mha_default": 2.0, "mha_no_weights": 1.0, "mha_fastpath": 1.0, "fast": 1.02}
-    for L in lengths:
-        for impl, t in times.items():
-            peak = L * L if impl == "scratch" else 1000 * L
-            rows.append({"impl": impl, "L": L, "min_s": t * L, "median_s": t * L, "flops": 1, "peak_bytes": peak})
-    result = {"N": 1, "d_model": 768, "num_heads": 12, "lengths": lengths, "rows": rows, "matmul_flops": 1.0,
-              "machine": bench.machine_info()}
-    g = {x["goal"]: x for x in bench.goals(result)}
-    assert g["time"]["ratio"] == pytest.approx(1.02) and g["time"]["met"]
-    assert g["speedup"]["ratio"] == pytest.approx(3 / 1.02) and g["speedup"]["met"]
-    assert g["memory"]["ratio"] == pytest.approx(1.0) and g["memory"]["naive"] == pytest.approx(2.0)
-    assert "✅ met" in benchreport.goals_table("en", result)
-    fig = benchreport.memory_figure(result, "zh", alt="峰值内存图", caption="说明")
-    assert fig.startswith('<figure class="mha-fig"><svg role="img" aria-label="峰值内存图"') and "序列长度 L" in fig
-    assert "| exponent p (L=1024→2048) | 2.00 | 1.00 | 1.00 | 1.00 | 1.00 |" in benchreport.memory_table(result, "en")
+def test_measure_records_samples_memory_and_matmul():
+    r = bench.measure(lengths=(8, 16), N=1, d_model=16, num_heads=2, rounds=2, min_sample_time=1e-4)
+    assert [(row["impl"], row["L"]) for row in r["rows"]] == [(i, L) for L in (8, 16) for i in bench.IMPLS]
+    assert all(len(row["samples"]) == 2 and row["peak_bytes"] > 0 for row in r["rows"])
+    assert len(r["matmul"]["samples"]) == 4 and r["matmul"]["flops"] == 2 * 1024**3
+    assert r["params"]["num_threads"] == 1
+    with pytest.raises(ValueError, match="lengths must be a non-empty sequence of positive integers"):
+        bench.measure(lengths=(), N=1, d_model=16, num_heads=2)
+
+
+def test_buildbench_no_exec_build_turns_the_exec_cache_off(monkeypatch):
+    """Without markdown-exec no block goes through the exec cache, whose tripwire would fail that build."""
+    import subprocess
+
+    from sitebuild import buildbench
+
+    seen = {}
+
+    def fake_run(cmd, **kw):
+        seen.update(kw["env"])
+        return subprocess.CompletedProcess(cmd, 0, "", "")
+
+    monkeypatch.setattr(buildbench.subprocess, "run", fake_run)
+    assert buildbench.timed_build({"A": "1"}, no_exec=True)["ok"]
+    assert seen == {"A": "1", "MHA_EXEC_CACHE": "0"}
+    seen.clear()
+    buildbench.timed_build({"A": "1"})
+    assert seen == {"A": "1"}
 
 
 def test_buildbench_config_and_table():
@@ -251,3 +274,82 @@ def test_sequence_first_matches_official():
         assert_close(fast(x, x, x)[0], official(x, x, x, need_weights=False)[0])
         assert_close(fast(x, mem, mem)[0], official(x, mem, mem, need_weights=False)[0])
         assert fast(x, mem, mem)[0].shape == (5, 2, 16)
+
+
+def _ops(fn) -> set[str]:
+    from torch.profiler import ProfilerActivity, profile
+
+    with torch.no_grad(), profile(activities=[ProfilerActivity.CPU]) as prof:
+        fn()
+    return {e.name for e in prof.events()}
+
+
+NATIVE, FLASH = "aten::_native_multi_head_attention", "aten::_scaled_dot_product_flash_attention_for_cpu"
+MATH = "aten::_scaled_dot_product_attention_math"
+
+
+def test_fast_path_conditions_found_only_in_the_code():
+    """Even heads, no float mask, a bias: conditions in activation.py that the documentation does not list."""
+    torch.manual_seed(0)
+    x = torch.randn(1, 6, 12)
+    even = nn.MultiheadAttention(12, 4, batch_first=True).eval()
+    assert NATIVE in _ops(lambda: even(x, x, x, need_weights=False))
+    odd = nn.MultiheadAttention(12, 3, batch_first=True).eval()
+    assert NATIVE not in _ops(lambda: odd(x, x, x, need_weights=False))
+    float_mask = torch.zeros(6, 6)
+    bool_mask = torch.zeros(6, 6, dtype=torch.bool)
+    assert NATIVE not in _ops(lambda: even(x, x, x, attn_mask=float_mask, need_weights=False))
+    assert NATIVE in _ops(lambda: even(x, x, x, attn_mask=bool_mask, need_weights=False))
+    no_bias = nn.MultiheadAttention(12, 4, bias=False, batch_first=True).eval()
+    assert NATIVE not in _ops(lambda: no_bias(x, x, x, need_weights=False))
+
+
+@pytest.mark.parametrize("need_weights", [True, False])
+def test_fastpath_off_reaches_sdpa_only_without_weights(need_weights):
+    """set_fastpath_enabled(False): F.multi_head_attention_forward calls SDPA only when need_weights=False."""
+    torch.manual_seed(0)
+    layer = nn.MultiheadAttention(16, 4, batch_first=True).eval()
+    x = torch.randn(1, 8, 16)
+    on = _ops(lambda: layer(x, x, x, need_weights=need_weights))
+    assert NATIVE in on and FLASH not in on  # the fast path builds the weights with bmm + softmax
+    torch.backends.mha.set_fastpath_enabled(False)
+    try:
+        off = _ops(lambda: layer(x, x, x, need_weights=need_weights))
+    finally:
+        torch.backends.mha.set_fastpath_enabled(True)
+    assert NATIVE not in off
+    if need_weights:
+        assert FLASH not in off and "aten::bmm" in off and "aten::softmax" in off
+    else:
+        assert FLASH in off and "aten::bmm" not in off
+
+
+def test_dropout_sends_cpu_sdpa_to_the_math_kernel():
+    q = torch.randn(1, 2, 8, 4)
+    assert FLASH in _ops(lambda: torch.nn.functional.scaled_dot_product_attention(q, q, q))
+    with_dropout = _ops(lambda: torch.nn.functional.scaled_dot_product_attention(q, q, q, dropout_p=0.1))
+    assert MATH in with_dropout and FLASH not in with_dropout
+    layer = nn.MultiheadAttention(16, 4, dropout=0.1, batch_first=True).train()
+    x = torch.randn(1, 8, 16)
+    training = _ops(lambda: layer(x, x, x, need_weights=False))
+    assert MATH in training and FLASH not in training
+
+
+def test_cpu_sdpa_kernels():
+    """On CPU: no memory-efficient kernel at all, and flash refuses dropout (sdp_utils_cpp.h)."""
+    import warnings
+
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    q = torch.randn(1, 2, 8, 4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch explains why it refuses, as a UserWarning
+        with sdpa_kernel(SDPBackend.EFFICIENT_ATTENTION), pytest.raises(RuntimeError, match="No viable backend"):
+            torch.nn.functional.scaled_dot_product_attention(q, q, q)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with sdpa_kernel(SDPBackend.FLASH_ATTENTION), pytest.raises(RuntimeError, match="No available kernel"):
+                torch.nn.functional.scaled_dot_product_attention(q, q, q, dropout_p=0.1)
+    assert any("do not support non-zero dropout" in str(w.message) for w in caught)
+    with sdpa_kernel(SDPBackend.FLASH_ATTENTION):  # without dropout, flash alone is enough
+        torch.nn.functional.scaled_dot_product_attention(q, q, q)

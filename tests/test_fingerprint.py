@@ -68,14 +68,15 @@ def test_fingerprint_covers_versions_and_machine(monkeypatch):
     ("CODE_VERSION of training (snippets.whatif.train)", "snippets/attention.py", "snippets/bench.py"),
     ("ANALYSIS_VERSION of §4's measurements (snippets.whatif.analysis)", "snippets/whatif/task.py", "snippets/faq.py"),
     ("source_hash of the real model's results (snippets.bert)", "snippets/multihead.py", "snippets/bert/viewer.py"),
-    ("sweep_fingerprint of benchmarks (snippets.bench)", "snippets/fast.py", "snippets/whatif/train.py"),
+    ("current_fingerprint of the committed benchmark sweep (snippets.bench)", "snippets/fast.py",
+     "snippets/whatif/train.py"),
 ])
 def test_each_cache_key_follows_a_deep_dependency(copy, key, deep_dependency, unrelated):
     read = {
         "CODE_VERSION": "from snippets.whatif import train; v = train.CODE_VERSION",
         "ANALYSIS_VERSION": "from snippets.whatif import analysis; v = analysis.ANALYSIS_VERSION",
         "source_hash": "from snippets.bert import loader; v = loader.source_hash()",
-        "sweep_fingerprint": "from snippets import bench; v = bench.sweep_fingerprint()",
+        "current_fingerprint": "from sitebuild import results; v = results.current_fingerprint('bench-full')",
     }[key.split()[0]]
     code = f"import json; {read}; print(json.dumps({{'v': v}}))"
     before = run_in(copy, code)["v"]
@@ -86,21 +87,14 @@ def test_each_cache_key_follows_a_deep_dependency(copy, key, deep_dependency, un
     assert run_in(copy, code)["v"] != before, f"{key} ignored an edit of {deep_dependency}"
 
 
-def test_editing_fast_mha_reruns_the_benchmark_sweep(copy):
-    """Edit FastMultiHeadAttention's module: the cached sweep is measured again, not read back."""
-    code = """
-import json
-from snippets import bench
-args = bench._cached_args(dict(lengths=(8,), N=1, d_model=8, num_heads=2, min_run_time=0.001, rounds=1))
-cached = bench._sweep_cached.check_call_in_cache(**args)
-bench._sweep_cached(**args)
-print(json.dumps({"was_cached": cached}))
-"""
-    assert run_in(copy, code) == {"was_cached": False}
-    assert run_in(copy, code) == {"was_cached": True}  # the warm case reads it back
+def test_editing_fast_mha_makes_the_committed_sweep_stale(copy):
+    """The sweep is committed data (results/bench-full.json), not a cache: editing FastMultiHeadAttention's
+    module makes it stale, and the stale check names the command that measures it again."""
+    from sitebuild import results
+
+    assert results.stale("bench-full", root=copy) is None  # the committed sweep matches this code
     edit(copy, "snippets/fast.py")
-    assert run_in(copy, code) == {"was_cached": False}
-    assert len(list((copy / "cache" / "joblib").rglob("_sweep_cached/*/output.pkl"))) == 2
+    assert "python -m sitebuild.results bench" in results.stale("bench-full", root=copy)
 
 
 def test_editing_the_attention_retrains(copy):

@@ -178,3 +178,16 @@ def test_canonical_links_and_sitemap_follow_site_url(built_site):
         assert canon and canon.group(1) == expected, (rel, canon and canon.group(1))
     locs = re.findall(r"<loc>([^<]+)</loc>", (built_site / "sitemap.xml").read_text(encoding="utf-8"))
     assert locs and all(loc.startswith(base) for loc in locs), locs[:3]
+
+
+def test_performance_page_shows_committed_numbers_not_placeholders(built_site):
+    """Every section of the performance page has its numbers on a clean build: provenance, sweep, figures, build."""
+    for prefix, words in (("", ("代码指纹", "重新测量的命令", "比较（前者对后者）", "冷构建")),
+                          ("en/", ("Code fingerprint", "Command to measure again", "Comparison (first against second)",
+                                   "cold build"))):
+        page = (built_site / prefix / "lab" / "performance" / "index.html").read_text(encoding="utf-8")
+        for word in words:
+            assert word in page, f"{prefix}lab/performance: {word!r} missing"
+        assert page.count("<svg") >= 2 and "| 4096 |" not in page  # figures drawn, tables rendered
+        for placeholder in ("no full sweep", "No build measurements", "尚未运行", "还没有"):
+            assert placeholder not in page

@@ -1,0 +1,215 @@
+"""Committed measurements: timings kept as data under ``results/``, each with its provenance.
+
+Timings are not taken while the site builds: they would make two builds differ and every cold
+build slower. A measurement is run by one command and committed as a JSON file; the pages read
+it and show where it came from (date, commit, machine, torch, load on the machine, and the
+fingerprint of the code that produced it). When that code changes, the fingerprint no longer
+matches, ``tests/test_results.py`` fails, and the same command measures again::
+
+    python -m sitebuild.results              # which results are current, which are stale
+    python -m sitebuild.results bench        # re-measure results/bench-full.json (~10 min)
+    python -m sitebuild.results build        # re-measure results/buildbench.json (~10 min)
+    python -m sitebuild.results stale        # re-measure every stale result
+
+Add ``--shared`` when other jobs share the machine during the run: the page then says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from resultcache import ROOT, fingerprint, machine_facts, module_files
+
+__all__ = ["RESULTS_DIR", "SPECS", "Spec", "covered_files", "current_fingerprint", "provenance", "save", "load", "stale", "main"]
+
+RESULTS_DIR = ROOT / "results"
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What produces a committed result: the project modules (followed transitively), other files, the command.
+
+    exclude: files those modules import that cannot change the measurement (words printed into tables).
+    """
+
+    modules: tuple[str, ...]
+    files: tuple[str, ...]
+    command: str
+    exclude: tuple[str, ...] = ()
+
+
+def _hook_modules(root: Path) -> tuple[str, ...]:
+    return tuple(sorted(f"sitebuild.hooks.{p.stem}" for p in (root / "sitebuild" / "hooks").glob("*.py")
+                        if p.stem != "__init__"))
+
+
+SPECS: dict[str, Spec] = {
+    # The sweep's code: what is timed and how (snippets.bench and all it imports).
+    "bench-full": Spec(("snippets.bench",), (), "python -m sitebuild.results bench"),
+    # The build benchmark: the harness, the build hooks, the site configuration and the pins; not the
+    # translations the hooks and the harness print (every branch edits those; they change no timing).
+    "buildbench": Spec(("sitebuild.buildbench",) + _hook_modules(ROOT), ("mkdocs.yml", "requirements.txt"),
+                       "python -m sitebuild.results build", exclude=("snippets/i18n.py",)),
+}
+
+
+def _spec(name: str) -> Spec:
+    if name not in SPECS:
+        raise ValueError(f"expected one of the committed results {sorted(SPECS)}, got {name!r}")
+    return SPECS[name]
+
+
+def covered_files(name: str, root: Path | None = None) -> list[str]:
+    """The files a result's fingerprint reads: its modules and what they import (transitively), and its other files."""
+    spec, root = _spec(name), ROOT if root is None else Path(root)
+    modules = spec.modules if name != "buildbench" else ("sitebuild.buildbench",) + _hook_modules(root)
+    files = {f for f in module_files(modules, root) if not f.startswith("resultcache/")}  # keying, not computing
+    return sorted((files - set(spec.exclude)) | set(spec.files))
+
+
+def current_fingerprint(name: str, root: Path | None = None) -> str:
+    """The fingerprint the result would carry if it were measured now, from the code in root.
+
+    resultcache.fingerprint over the covered files (given as its extra inputs, so that a file can be
+    excluded), with the torch, numpy and Python versions.
+    """
+    root = ROOT if root is None else Path(root)
+    extra = [f"{f}\0{(root / f).read_text(encoding='utf-8')}" for f in covered_files(name, root)]
+    return fingerprint((), extra=extra, root=root)
+
+
+def _git(*args: str) -> str:
+    try:
+        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return ""
+
+
+def provenance(name: str, num_threads: int = 1, shared: bool = False) -> dict:
+    """Facts about a measurement that is about to run: when, which code, which machine, how busy."""
+    import torch
+
+    spec = _spec(name)
+    files = covered_files(name)
+    return {
+        "result": name,
+        "command": spec.command,
+        "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "commit": _git("rev-parse", "HEAD")[:12],
+        "uncommitted_changes": bool(_git("status", "--porcelain", "--", *files)),
+        "fingerprint": current_fingerprint(name),
+        "fingerprint_covers": {"modules": list(spec.modules), "files": files, "packages": ["torch", "numpy"]},
+        "machine": dict(machine_facts(num_threads)),
+        "torch": torch.__version__,
+        "python": platform.python_version(),
+        "load_before": [round(x, 2) for x in os.getloadavg()],
+        "shared_machine": shared,
+    }
+
+
+def save(name: str, prov: dict, data: dict, started: float) -> Path:
+    """Write results/<name>.json: the provenance (completed with the load after and the duration) and the data."""
+    prov = prov | {"load_after": [round(x, 2) for x in os.getloadavg()],
+                   "wall_seconds": round(time.perf_counter() - started, 1)}
+    path = RESULTS_DIR / f"{name}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps({"provenance": prov, "data": data}, indent=1, ensure_ascii=False) + "\n",
+                   encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def load(name: str, results_dir: Path | None = None) -> dict:
+    """{"provenance": ..., "data": ...} of a committed result; ValueError naming the command if it is missing."""
+    spec = _spec(name)
+    path = (RESULTS_DIR if results_dir is None else Path(results_dir)) / f"{name}.json"
+    if not path.is_file():
+        raise ValueError(f"expected a committed result at {path}; run `{spec.command}` and commit it")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def stale(name: str, root: Path | None = None, results_dir: Path | None = None) -> str | None:
+    """None if the committed result matches the code, else why not (and the command that measures again)."""
+    spec = _spec(name)
+    recorded = load(name, results_dir)["provenance"]["fingerprint"]
+    now = current_fingerprint(name, root)
+    if recorded == now:
+        return None
+    return (f"results/{name}.json was measured with code fingerprint {recorded}, the code now gives {now} "
+            f"(changed: one of {', '.join(covered_files(name, root))}, or the torch/numpy/Python version); run `{spec.command}` and commit the file")
+
+
+def _round(x: float) -> float:
+    return float(f"{x:.6g}")
+
+
+def measure_bench(shared: bool = False) -> Path:
+    """Run the full sweep (snippets.bench.FULL) and commit-ready write results/bench-full.json."""
+    from snippets import bench
+
+    prov = provenance("bench-full", bench.FULL["num_threads"], shared)
+    started = time.perf_counter()
+    data = bench.measure(**bench.FULL)
+    for row in data["rows"]:
+        row["samples"] = [_round(s) for s in row["samples"]]
+    data["matmul"]["samples"] = [_round(s) for s in data["matmul"]["samples"]]
+    return save("bench-full", prov, data, started)
+
+
+def measure_build(shared: bool = False) -> Path:
+    """Run the build benchmark (cold, warm, no-exec, serve) and write results/buildbench.json."""
+    from sitebuild import buildbench
+
+    prov = provenance("buildbench", 1, shared)
+    path = RESULTS_DIR / "buildbench.json"
+    if not path.is_file():  # the builds it times show this file: a first run needs a stand-in to build
+        stand_in = {k: {"seconds": None, "ok": False, "problems": []} for k in ("cold", "warm", "no_exec")}
+        save("buildbench", prov, stand_in | {"warm_over_no_exec": float("nan"), "target_met": False},
+             time.perf_counter())
+    started = time.perf_counter()
+    data = buildbench.run_all()
+    return save("buildbench", prov, data, started)
+
+
+MEASURE: dict[str, Callable[[bool], Path]] = {"bench-full": measure_bench, "buildbench": measure_build}
+
+
+def main(argv: list[str] | None = None) -> int:
+    import logging
+
+    parser = argparse.ArgumentParser(description="Committed measurements: check them, or measure again.")
+    parser.add_argument("what", nargs="?", choices=["check", "bench", "build", "stale"], default="check")
+    parser.add_argument("--shared", action="store_true", help="record that other jobs shared the machine")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    names = {"bench": ["bench-full"], "build": ["buildbench"], "check": [], "stale": []}[args.what]
+    if args.what in ("check", "stale"):
+        for name in SPECS:
+            try:
+                why = stale(name)
+            except ValueError as e:
+                why = str(e)
+            print(f"{name}: {'current' if why is None else 'STALE: ' + why}")
+            if why is not None:
+                names.append(name)
+        if args.what == "check":
+            return 1 if names else 0
+    for name in names:
+        print(f"measuring {name} ...", flush=True)
+        print(f"wrote {MEASURE[name](args.shared)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,168 @@
+"""The performance page's verdicts come from intervals, and every sentence it prints reads whole.
+
+The data here is synthetic, so the expected words are known: overlapping interquartile ranges
+must give "no measurable difference", separate ones "faster"/"slower", and the goals must be met,
+missed or undecided accordingly. The sentence tests spell out each printed sentence in full, in
+both languages: a template that loses its words (as "…91 GFLOP/s, which is 100% below." once did)
+fails here, where a reader of the test sees the whole sentence.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sitebuild import benchreport as br
+from snippets.bench import IMPLS
+
+SPREAD = (0.98, 0.99, 1.0, 1.01, 1.02)  # samples around a median; the IQR is ±1%
+
+
+def synthetic(times: dict[str, dict[int, float]], peaks: dict[str, dict[int, int]] | None = None) -> dict:
+    """A sweep result with the given median seconds per impl and length, each sampled with SPREAD."""
+    lengths = sorted(next(iter(times.values())))
+    rows = []
+    for L in lengths:
+        for impl in IMPLS:
+            peak = (peaks or {}).get(impl, {}).get(L, 1000 * L)
+            rows.append({"impl": impl, "L": L, "samples": [times[impl][L] * f for f in SPREAD],
+                         "flops": 2 * 10**9, "peak_bytes": peak})
+    return {"params": {"lengths": lengths, "N": 1, "d_model": 768, "num_heads": 12, "rounds": 5,
+                       "min_sample_time": 0.05, "num_threads": 1},
+            "rows": rows, "matmul": {"n": 1024, "flops": 2 * 1024**3, "samples": [2 * 1024**3 / 50e9 * f
+                                                                               for f in SPREAD]}}
+
+
+def flat(value: float, lengths=(1024, 2048)) -> dict[int, float]:
+    return {L: value for L in lengths}
+
+
+def test_interval_and_compare():
+    assert tuple(br.interval([4.0, 1.0, 3.0, 2.0, 5.0])) == (3.0, 2.0, 4.0)
+    a, b = br.Interval((1.0, 0.95, 1.05)), br.Interval((1.2, 1.1, 1.3))
+    assert br.compare(a, b) == ("faster", pytest.approx(1 / 1.2))
+    assert br.compare(b, a)[0] == "slower"
+    assert br.compare(a, br.Interval((1.08, 1.04, 1.12)))[0] == "same"  # ranges touch: no measurable difference
+    assert br.compare(a, br.Interval((1.0, 0.9, 1.0)), factor=1.5)[0] == "faster"  # against 1.5 × b
+    with pytest.raises(ValueError, match="at least two positive samples"):
+        br.interval([1.0])
+    with pytest.raises(ValueError, match="factor must be a positive number"):
+        br.compare(a, b, factor=0)
+
+
+def test_pair_sentences_from_overlapping_and_separate_intervals():
+    times = {"scratch": flat(3.0), "mha_default": flat(1.2), "mha_no_weights": flat(1.0),
+             "mha_fastpath": {1024: 1.005, 2048: 1.5}, "fast": flat(1.0)}
+    data = synthetic(times)
+    en = br.pair_sentence(data, "en", "mha_fastpath", "mha_no_weights")
+    assert en == ("nn.MHA inference fast path against nn.MHA need_weights=False: slower at L = 2048 (1.50× the "
+                  "time); no measurable difference at L = 1024.")
+    zh = br.pair_sentence(data, "zh", "mha_fastpath", "mha_no_weights")
+    assert zh == ("nn.MHA 推理快速路径 对 nn.MHA need_weights=False：L = 2048 时更慢（用时是后者的 1.50 倍）；"
+                  "L = 1024 时没有可测的差别。")
+    assert br.pair_sentence(data, "en", "fast", "scratch") == (
+        "fused QKV + SDPA against from scratch: faster at L = 1024, 2048 (3.00× the speed).")
+    assert br.pair_sentence(data, "zh", "fast", "scratch") == (
+        "融合 QKV + SDPA 对 从零手写：L = 1024、2048 时更快（速度是后者的 3.00 倍）。")
+    table = br.comparison_table(data, "en")
+    assert "| nn.MHA inference fast path vs nn.MHA need_weights=False | no measurable difference | 1.50× slower |" \
+        in table
+    assert "| fused QKV + SDPA vs the fastest nn.MHA configuration | no measurable difference | " \
+           "no measurable difference |" in table
+
+
+def test_time_goal_met_missed_and_undecided():
+    base = {"scratch": flat(3.0), "mha_default": flat(1.2), "mha_no_weights": flat(1.0), "mha_fastpath": flat(1.1)}
+    verdict = lambda fast: br.goals(synthetic(base | {"fast": fast}))[0]["verdict"]  # noqa: E731
+    assert verdict(flat(0.9)) == "met"  # well below 1.05 × the best official
+    assert verdict({1024: 0.9, 2048: 1.2}) == "not_met"  # clearly above 1.05× at one length
+    assert verdict({1024: 0.9, 2048: 1.05}) == "undecided"  # on the bound, within the noise
+    g = br.goals(synthetic(base | {"fast": {1024: 0.9, 2048: 1.05}}))[0]
+    assert g["per_length"] == {1024: "faster", 2048: "same"} and g["at"] == 2048
+    table = br.goals_table(synthetic(base | {"fast": {1024: 0.9, 2048: 1.05}}), "en")
+    assert ("| fused QKV + SDPA time ÷ fastest nn.MHA | ≤ 1.05 | ratio of medians, worst 1.050 (L=2048); "
+            "no measurable difference from 1.05× at L = 2048 | ≈ undecided: within the noise |") in table
+
+
+def test_speedup_and_memory_goals():
+    base = {"mha_default": flat(1.2), "mha_no_weights": flat(1.0), "mha_fastpath": flat(1.1), "fast": flat(1.0)}
+    peaks = {"scratch": {1024: 1024**2, 2048: 2048**2}}
+    speed = lambda s: br.goals(synthetic(base | {"scratch": flat(s)}, peaks))[1]  # noqa: E731
+    assert speed(3.0)["verdict"] == "met" and speed(3.0)["ratio"] == pytest.approx(3.0)
+    assert speed(1.2)["verdict"] == "not_met"
+    assert speed(1.5)["verdict"] == "undecided"
+    memory = br.goals(synthetic(base | {"scratch": flat(3.0)}, peaks))[2]
+    assert memory["verdict"] == "met" and memory["ratio"] == pytest.approx(1.0) and memory["naive"] == pytest.approx(2)
+    flat_scratch = br.goals(synthetic(base | {"scratch": flat(3.0)}))[2]
+    assert flat_scratch["verdict"] == "not_met"  # the naive version would have to grow quadratically
+
+
+def test_printed_sentences_read_whole_in_both_languages():
+    """Every sentence the page prints from a template, in full: no template may lose its words."""
+    base = {"scratch": flat(3.0), "mha_default": flat(1.2), "mha_no_weights": flat(1.0), "mha_fastpath": flat(1.1),
+            "fast": flat(1.0)}
+    peaks = {"scratch": {1024: 4 * 2**20, 2048: 16 * 2**20}, "mha_default": {1024: 3 * 2**20, 2048: 12 * 2**20},
+             "mha_fastpath": {1024: 3 * 2**20, 2048: 12 * 2**20}, "mha_no_weights": {1024: 2**20, 2048: 2 * 2**20},
+             "fast": {1024: 2**20, 2048: 2 * 2**20}}
+    data = synthetic(base, peaks)
+    assert br.matmul_sentence(data, "en") == (
+        "Reference: a 1024×1024 float32 dense matmul on this machine, timed in the same rounds as the contenders, "
+        "reaches a median of **50 GFLOP/s** over 5 samples (interquartile range 50–51). The percentages in the "
+        "throughput table are shares of that median.")
+    assert br.matmul_sentence(data, "zh") == (
+        "参照：本机 1024×1024 float32 稠密矩阵乘法，和各位选手在同样的轮次里轮流计时，5 个样本的中位数是 "
+        "**50 GFLOP/s**（四分位距 50–51）。吞吐表括号里的百分比，都是相对这个中位数而言的。")
+    assert br.memory_sentence(data, "en") == (
+        "Between L=1024 and L=2048, peak memory grows about quadratically (p ≥ 1.5) for from scratch (p = 2.00), "
+        "nn.MHA default (p = 2.00), nn.MHA inference fast path (p = 2.00), and about linearly (p ≤ 1.2) for "
+        "nn.MHA need_weights=False (p = 1.00), fused QKV + SDPA (p = 1.00). At L=2048, from scratch holds the most (16.0 MiB) "
+        "and nn.MHA need_weights=False the least (2.0 MiB).")
+    assert br.memory_sentence(data, "zh") == (
+        "在 L=1024→2048 之间，峰值内存近似按平方增长（p ≥ 1.5）的有：从零手写（p = 2.00）、"
+        "nn.MHA 默认（p = 2.00）、nn.MHA 推理快速路径（p = 2.00）；近似线性增长（p ≤ 1.2）的有："
+        "nn.MHA need_weights=False（p = 1.00）、融合 QKV + SDPA（p = 1.00）。"
+        "L=2048 时占得最多的是 从零手写（16.0 MiB），最少的是 nn.MHA need_weights=False（2.0 MiB）。")
+
+
+RESULT = {"provenance": {
+    "result": "bench-full", "command": "python -m sitebuild.results bench", "date": "2026-11-30 10:40 UTC",
+    "commit": "55edf0791676", "uncommitted_changes": True, "fingerprint": "ea84bbb084192d33834b2b624046a90e",
+    "fingerprint_covers": {"modules": ["snippets.bench"], "files": ["snippets/bench.py", "snippets/fast.py"],
+                           "packages": ["torch", "numpy"]},
+    "machine": {"cpu": "Intel(R) Xeon(R) Processor", "cores": 2, "threads": 1, "simd": "AVX512"},
+    "torch": "2.13.0+cpu", "python": "3.11.7", "load_before": [3.5, 2.96, 2.2], "load_after": [2.0, 2.5, 2.4],
+    "shared_machine": True, "wall_seconds": 450.0}, "data": {}}
+
+
+def test_provenance_is_rendered_next_to_the_numbers():
+    en = br.provenance_table("en", "bench-full", RESULT)
+    for row in ["| Measured | 2026-11-30 10:40 UTC |", "| Commit | `55edf0791676` (plus uncommitted changes) |",
+                "| Machine | Intel(R) Xeon(R) Processor, 2 cores, SIMD level AVX512 |", "| Benchmark threads | 1 |",
+                "| Software | torch 2.13.0+cpu, Python 3.11.7 |",
+                "| Load on the machine | load average (1 / 5 / 15 min) 3.50 / 2.96 / 2.20 at the start, 2.00 / 2.50 / "
+                "2.40 at the end. Other jobs were running on the machine during the measurement; it was not idle. |",
+                "| Time the measurement took | 7.5 min |",
+                "| Code fingerprint | `ea84bbb084192d33834b2b624046a90e`, from these files and the torch, numpy and "
+                "Python versions: `snippets/bench.py`, `snippets/fast.py` |",
+                "| Command to measure again | `python -m sitebuild.results bench` |"]:
+        assert row in en
+    zh = br.provenance_table("zh", "bench-full", RESULT)
+    assert "| 机器负载 | 平均负载（1 / 5 / 15 分钟）开始时 3.50 / 2.96 / 2.20，结束时 2.00 / 2.50 / 2.40。" \
+           "测量期间机器上还有别的任务在跑，并不空闲。 |" in zh
+    assert "| 代码版本（提交） | `55edf0791676`（另有未提交的改动） |" in zh
+    idle = RESULT | {"provenance": RESULT["provenance"] | {"shared_machine": False, "uncommitted_changes": False}}
+    assert "No other jobs were scheduled during the measurement." in br.provenance_table("en", "bench-full", idle)
+    assert "| Commit | `55edf0791676` |" in br.provenance_table("en", "bench-full", idle)
+    with pytest.raises(ValueError, match="expected one of the committed results"):
+        br.provenance_table("en", "nope")
+
+
+def test_tables_and_figures_from_the_committed_sweep():
+    data = br.sweep()["data"]
+    assert data["params"]["lengths"] == [128, 256, 512, 1024, 2048, 4096]
+    assert len(data["rows"]) == 6 * len(IMPLS) and all(len(r["samples"]) == data["params"]["rounds"]
+                                                        for r in data["rows"])
+    for lang in ("zh", "en"):
+        tables = br.full_sweep_tables(lang)
+        assert tables.count("\n| 4096 |") == 3  # time, throughput, memory
+        figs = br.full_sweep_figures(lang)
+        assert figs.count("<svg") == 2
