@@ -71,6 +71,7 @@ MEASURE_JS = """
     if (seen.has(box)) continue;
     seen.add(box);
     if (!box.checkVisibility() || !(box.clientWidth > 0)) continue;
+    if (!["auto", "scroll"].includes(getComputedStyle(box).overflowX)) continue;  // not a scrolling box
     if (box.scrollWidth > box.clientWidth + 1) {
       overflowing.push({
         kind: el.tagName === "TABLE" || box.classList.contains("md-typeset__scrollwrap") ? "table" : "code",
