@@ -181,6 +181,8 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "notebooks.download": "下载 Notebook",
         "notebooks.view": "查看 Notebook",
         "notebooks.back": "返回本节网页",
+        # snippets.figures: the caption note of a figure that scrolls sideways on a phone
+        "figures.scroll_note": "（窄屏上可左右滑动查看全图）",
         "notebooks.try": "# 先在这里自己试一试，再看下面折叠起来的答案",
         "notebooks.hidden": "**{title}**（代码单元已折叠，自己试过之后再展开）",
     },
@@ -345,6 +347,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "notebooks.download": "Download notebook",
         "notebooks.view": "View notebook",
         "notebooks.back": "Back to the page",
+        "figures.scroll_note": " (On a narrow screen, scroll the figure sideways.)",
         "notebooks.try": "# Try it here first, then open the collapsed answer below",
         "notebooks.hidden": "**{title}** (the code cells are collapsed: try it yourself before you open them)",
     },

@@ -261,6 +261,16 @@ def test_glossary_matches_chinese_inside_sentences_but_not_code():
     assert "multi-headed" in out and out.count("<abbr") == 2  # not inside code, not inside longer words
 
 
+def test_glossary_tooltip_once_per_section():
+    src = ("多头注意力 and **多头注意力** again; 多头注意力.\n\n- 多头注意力 in a list\n\n"
+           "## Next { #next }\n\nNow 多头注意力 and 多头注意力.\n\n*[多头注意力]: multi-head attention\n")
+    out = markdown.markdown(src, extensions=["abbr", "attr_list", _glossary_extension()])
+    first, second = out.split("<h2")
+    assert first.count("<abbr") == 1 and second.count("<abbr") == 1, out
+    assert first.count("多头注意力") == 4 and second.count("多头注意力") == 2  # the text stays
+    assert "<strong>多头注意力</strong> again; 多头注意力." in first and "<li>多头注意力 in a list</li>" in first
+
+
 def test_glossary_file_has_both_directions():
     text = (ROOT / "docs/.snippets/glossary.md").read_text(encoding="utf-8")
     terms = dict(re.findall(r"^\*\[(.+?)\]: (.+)$", text, flags=re.M))

@@ -14,8 +14,8 @@ def test_heatmap_is_deterministic_inline_svg_with_alt_text():
     a = heatmap_grid(w, labels, titles=head_titles(4, "头 {}"), alt="四个头的热力图", caption="说明")
     b = heatmap_grid(w, labels, titles=head_titles(4, "头 {}"), alt="四个头的热力图", caption="说明")
     assert a == b
-    assert a.startswith('<figure class="mha-fig"><svg role="img" aria-label="四个头的热力图"')
-    assert "<figcaption>说明</figcaption>" in a
+    assert re.match(r'<figure class="mha-fig[\w -]*"><svg role="img" aria-label="四个头的热力图" style="min-width: \d+px; ', a)
+    assert "<figcaption>说明<span class=\"mha-fig__note\">（窄屏上可左右滑动查看全图）</span></figcaption>" in a
     assert "<?xml" not in a and "<dc:date>" not in a and "#010203" not in a
     assert "currentColor" in a
     assert ">头 3<" in a  # text stays text

@@ -5,6 +5,10 @@ auto_append and read by Python-Markdown's abbr extension. That extension only ma
 between regex word boundaries (\\b), and Chinese text has none between characters, so a term
 like 多头注意力 inside a sentence is never found. This hook adds a small extension that swaps in
 a tree processor using ASCII-only boundaries (and case-insensitive matching for English terms).
+
+A term gets its tooltip at its first occurrence in each section (between h2 headings) only:
+one per occurrence put thousands of extra elements into the longest pages, which slowed them
+down on a phone, and a reader who has just seen the tooltip does not need it again.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from markdown import Extension
 from markdown.extensions.abbr import AbbrTreeprocessor
 
 SKIP = {"h1", "h2", "h3", "h4", "h5", "h6"}  # headings stay plain: they also feed the table of contents
+SECTION = {"h1", "h2"}  # a term's tooltip appears again after one of these
 
 
 class CJKAbbrTreeprocessor(AbbrTreeprocessor):
@@ -40,6 +45,32 @@ class CJKAbbrTreeprocessor(AbbrTreeprocessor):
         self.RE = re.compile("|".join(parts))
         self.abbrs = _CaseFolded({k.casefold(): v for k, v in self.source.items()})
         self.iter_element(root)
+        first_per_section(root)
+
+
+def first_per_section(root) -> None:
+    """Unwrap every <abbr> whose term already had one earlier in the same section."""
+    parent_of = {child: parent for parent in root.iter() for child in parent}
+    seen: set[str] = set()
+    repeats = []
+    for el in root.iter():
+        if el.tag in SECTION:
+            seen.clear()
+        elif el.tag == "abbr" and el in parent_of:
+            term = (el.text or "").casefold()
+            if term in seen:
+                repeats.append(el)
+            seen.add(term)
+    for el in repeats:
+        parent = parent_of[el]
+        index = list(parent).index(el)
+        text = (el.text or "") + (el.tail or "")
+        if index == 0:
+            parent.text = (parent.text or "") + text
+        else:
+            prev = parent[index - 1]
+            prev.tail = (prev.tail or "") + text
+        parent.remove(el)
 
 
 class _CaseFolded(dict):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import matplotlib
 import numpy as np
 
-from ..figures import CMAP, Figure, heatmap_grid, svg_figure
 from .. import i18n
+from ..figures import CMAP, MIN_FONT_PT, Figure, heatmap_grid, svg_figure
 from .analysis import TEXTS, attention_maps, strongest_heads
 
 __all__ = ["all_heads_figure", "example_heads_figure"]
@@ -30,12 +30,14 @@ def all_heads_figure(text: str, lang: str, alt: str, caption: str, gap: int = 3)
             mosaic[i * step:i * step + T, j * step:j * step + T] = w[i, j]
 
     def draw():
-        fig = Figure(figsize=(h * 0.9, n * 0.95))
+        fig = Figure(figsize=(h * 0.7, n * 0.74))
         ax = fig.subplots()
         ax.imshow(mosaic, cmap=matplotlib.colormaps[CMAP].with_extremes(bad=(0, 0, 0, 0)), vmin=0.0, vmax=1.0,
                   interpolation="none")
-        ax.set_xticks([j * step + T / 2 for j in range(h)], [lab["head"].format(j) for j in range(h)], fontsize=7)
-        ax.set_yticks([i * step + T / 2 for i in range(n)], [lab["layer"].format(i) for i in range(n)], fontsize=7)
+        ax.set_xticks([j * step + T / 2 for j in range(h)], [lab["head"].format(j) for j in range(h)],
+                      fontsize=MIN_FONT_PT)
+        ax.set_yticks([i * step + T / 2 for i in range(n)], [lab["layer"].format(i) for i in range(n)],
+                      fontsize=MIN_FONT_PT)
         ax.xaxis.tick_top()
         ax.tick_params(length=0)
         ax.spines[:].set_visible(False)

@@ -1,0 +1,156 @@
+"""Lighthouse (mobile preset) on pages of the built site, served with gzip as any real host serves it.
+
+    python tests/browser/lighthouse.py SITE_DIR [PAGE ...]     # PAGE like "faq/" or "en/lab/real-model/"
+
+Without pages it scores every page of the site (both languages). Scores (0-100 per category) are
+printed and written to test-artifacts/lighthouse.json and .md. Needs Node and `npm i -E lighthouse@12.2.3`
+at the repository root (package.json), and Chromium at $CHROME_PATH (default /usr/bin/chromium).
+Lighthouse is CPU-heavy: on a shared machine run it under `flock /tmp/heavy.lock`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import gzip
+import http.server
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
+CHROME = os.environ.get("CHROME_PATH", "/usr/bin/chromium")
+CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
+COMPRESS = {".html", ".css", ".js", ".json", ".svg", ".xml", ".txt", ".ipynb", ".map"}
+
+
+class GzipHandler(http.server.SimpleHTTPRequestHandler):
+    """Static files; text is sent gzip-compressed to clients that accept it."""
+
+    cache: dict[Path, bytes] = {}
+
+    def log_message(self, format, *args):  # noqa: A002 - signature of the base class
+        pass
+
+    def send_head(self):
+        path = Path(self.translate_path(self.path))
+        if path.is_dir():
+            if not self.path.split("?")[0].endswith("/"):
+                return super().send_head()  # the base class redirects to the slash
+            path = path / "index.html"
+        gz = "gzip" in self.headers.get("Accept-Encoding", "")
+        if not (gz and path.suffix in COMPRESS and path.is_file()):
+            return super().send_head()
+        body = self.cache.get(path)
+        if body is None:
+            body = self.cache[path] = gzip.compress(path.read_bytes(), compresslevel=6, mtime=0)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "max-age=600")
+        self.end_headers()
+        import io
+
+        return io.BytesIO(body)
+
+
+class Server:
+    """The site in `directory` on http://127.0.0.1:PORT/, gzip-capable, in a background thread."""
+
+    def __init__(self, directory: Path):
+        handler = functools.partial(GzipHandler, directory=str(directory))
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.httpd.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def __enter__(self) -> Server:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def all_pages(site: Path) -> list[str]:
+    return sorted(("" if p.parent == site else p.parent.relative_to(site).as_posix() + "/")
+                  for p in site.rglob("index.html") if "search" not in p.parts)
+
+
+def score(url: str, timeout: float = 300) -> dict:
+    """Lighthouse's four category scores (0-100) and a few metrics for one URL, mobile preset."""
+    if not LIGHTHOUSE.exists():
+        raise FileNotFoundError(f"{LIGHTHOUSE} is missing: run `npm i -E lighthouse@12.2.3` at {ROOT}")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "report.json"
+        cmd = [str(LIGHTHOUSE), url, "--quiet", "--output=json", f"--output-path={out}",
+               "--chrome-flags=--headless=new --no-sandbox --disable-gpu",
+               f"--only-categories={','.join(CATEGORIES)}"]
+        env = {**os.environ, "CHROME_PATH": CHROME}
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env, cwd=tmp)
+        if proc.returncode != 0 or not out.exists():
+            raise RuntimeError(f"lighthouse failed on {url}:\n{proc.stderr[-3000:]}")
+        report = json.loads(out.read_text(encoding="utf-8"))
+    audits = report["audits"]
+    result = {c: round(100 * (report["categories"][c]["score"] or 0)) for c in CATEGORIES}
+    for key in ("first-contentful-paint", "largest-contentful-paint", "total-blocking-time",
+                "cumulative-layout-shift", "speed-index"):
+        result[key] = audits[key].get("displayValue", "")
+    result["dom-size"] = audits.get("dom-size", {}).get("numericValue")
+    result["mainthread-ms"] = round(audits.get("mainthread-work-breakdown", {}).get("numericValue") or 0)
+    failed = [a["id"] for c in CATEGORIES[1:] for a in report["categories"][c]["auditRefs"]
+              if a.get("weight") and audits[a["id"]].get("score") not in (None, 1)]
+    result["failed-audits"] = failed
+    return result
+
+
+def load() -> str:
+    try:
+        return " / ".join(f"{x:.2f}" for x in os.getloadavg()) + f" on {os.cpu_count()} cores"
+    except OSError:
+        return "unknown"
+
+
+def write(results: dict[str, dict], name: str = "lighthouse") -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / f"{name}.json").write_text(json.dumps(results, indent=1, ensure_ascii=False), encoding="utf-8")
+    lines = ["| page | perf | a11y | best practices | SEO | LCP | TBT | DOM | main thread ms | load (1/5/15 min) |",
+             "|---|--:|--:|--:|--:|--:|--:|--:|--:|---|"]
+    for page, r in results.items():
+        lines.append(f"| /{page} | {r['performance']} | {r['accessibility']} | {r['best-practices']} | {r['seo']} "
+                     f"| {r['largest-contentful-paint']} | {r['total-blocking-time']} | {r['dom-size']} "
+                     f"| {r['mainthread-ms']} | {r['load']} |")
+    (ARTIFACTS / f"{name}.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("site", type=Path)
+    ap.add_argument("pages", nargs="*")
+    ap.add_argument("--name", default="lighthouse", help="artifact file name (without extension)")
+    args = ap.parse_args(argv)
+    pages = args.pages or all_pages(args.site)
+    results = {}
+    with Server(args.site) as server:
+        for page in pages:
+            before = load()
+            r = score(server.url + page)
+            r["load"] = before
+            results[page] = r
+            print(f"/{page}: " + ", ".join(f"{c} {r[c]}" for c in CATEGORIES)
+                  + f"; LCP {r['largest-contentful-paint']}, TBT {r['total-blocking-time']}, DOM {r['dom-size']}"
+                  + f", load {before}" + (f", failed {r['failed-audits']}" if r["failed-audits"] else ""), flush=True)
+            write(results, args.name)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,175 @@
+"""Every page, both languages, both palettes, in a real browser: results a reader can read.
+
+- figures: at 1280 px every text in a figure is drawn at 10 px or more; at 390 px at 8 px or more, and
+  a figure that scrolls sideways in its own box says so in its caption. The size is the font size
+  times the text's screen scale (the square root of the determinant of its screen transform), so a
+  rotated label counts at its real size, not at its bounding box;
+- code and tables: at 1280 px no code block and no table scrolls sideways (hidden tabs and closed
+  <details> are opened first);
+- no Markdown left unrendered in the visible text (table rows, **bold**, snippet markers, { #id },
+  code fences).
+
+What was measured goes to test-artifacts/readability.json and readability.md.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from .conftest import ARTIFACTS, DESKTOP, PHONE
+from .pages import built_pages
+
+pytestmark = pytest.mark.browser
+PALETTES = ("light", "dark")
+DESKTOP_MIN_PX = 10
+PHONE_MIN_PX = 8
+RESULTS: dict[str, dict] = {}
+
+# Shows every tab of every tab set and opens every <details>, so that hidden code, tables and figures
+# are laid out and measured too.
+SHOW_ALL_CSS = """
+.tabbed-set > .tabbed-content > .tabbed-block { display: block !important; }
+* { content-visibility: visible !important; }
+"""
+
+MEASURE_JS = """
+() => {
+  for (const d of document.querySelectorAll("details")) d.open = true;
+  const root = document.querySelector("article") || document.querySelector(".jp-Notebook") || document.body;
+  const describe = (el) => {
+    const fig = el.closest("figure");
+    const cap = fig && fig.querySelector("figcaption");
+    const label = el.getAttribute && el.getAttribute("aria-label");
+    return (cap && cap.textContent.trim()) || label || el.textContent.trim();
+  };
+  const figures = [];
+  for (const fig of root.querySelectorAll("figure.mha-fig")) {
+    const svg = fig.querySelector("svg");
+    let smallest = Infinity, texts = 0;
+    for (const t of svg.querySelectorAll("text")) {
+      if (!t.textContent.trim()) continue;
+      const m = t.getScreenCTM();
+      if (!m) continue;
+      const px = Math.sqrt(Math.abs(m.a * m.d - m.b * m.c)) * parseFloat(getComputedStyle(t).fontSize);
+      texts += 1;
+      smallest = Math.min(smallest, px);
+    }
+    const scrolls = fig.scrollWidth > fig.clientWidth + 1;
+    const note = fig.querySelector(".mha-fig__note");
+    figures.push({
+      figure: describe(svg).slice(0, 70), texts, smallest: Math.round(smallest * 10) / 10,
+      width: Math.round(svg.getBoundingClientRect().width), scrolls,
+      says_it_scrolls: !!(note && note.checkVisibility()),
+    });
+  }
+  const overflowing = [];
+  const seen = new Set();
+  for (const el of root.querySelectorAll("pre, pre > code, table, .md-typeset__scrollwrap, .jp-OutputArea-output")) {
+    const box = el.tagName === "TABLE" ? (el.closest(".md-typeset__scrollwrap") || el) : el;
+    if (seen.has(box)) continue;
+    seen.add(box);
+    if (!box.checkVisibility() || !(box.clientWidth > 0)) continue;
+    if (!["auto", "scroll"].includes(getComputedStyle(box).overflowX)) continue;  // not a scrolling box
+    if (box.scrollWidth > box.clientWidth + 1) {
+      overflowing.push({
+        kind: el.tagName === "TABLE" || box.classList.contains("md-typeset__scrollwrap") ? "table" : "code",
+        by_px: box.scrollWidth - box.clientWidth, width: box.clientWidth,
+        text: el.textContent.trim().split("\\n")[0].slice(0, 70),
+      });
+    }
+  }
+  return {figures, overflowing};
+}
+"""
+
+UNRENDERED_JS = """
+() => {
+  const root = document.querySelector("article") || document.body;
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
+    acceptNode: (n) => n.parentElement.closest("code, pre, script, style, math, svg, kbd, samp")
+      ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT,
+  });
+  const blocks = new Map();
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const block = n.parentElement.closest("p, li, td, th, h1, h2, h3, h4, h5, h6, div, figcaption, summary, dd, dt");
+    blocks.set(block, (blocks.get(block) || "") + n.textContent);
+  }
+  const patterns = {
+    "table row": /\\|\\s*:?-{3,}:?\\s*\\||(?:^|\\n)\\s*\\|[^\\n]*\\|[^\\n]*\\|\\s*(?:\\n|$)/,
+    "bold": /\\*\\*[^*\\s](?:[^*\\n]*[^*\\s])?\\*\\*/,
+    "snippet marker": /--8<--/,
+    "heading id": /\\{\\s*:?\\s*#[\\w.:-]+[^{}\\n]*\\}/,
+    "code fence": /```|~~~/,
+  };
+  const found = [];
+  for (const text of blocks.values()) {
+    for (const [kind, re] of Object.entries(patterns)) {
+      const m = text.match(re);
+      if (m) found.push(`${kind}: …${text.slice(Math.max(0, m.index - 30), m.index + 40).replace(/\\s+/g, " ")}…`);
+    }
+  }
+  return found;
+}
+"""
+
+
+def pages(site) -> list[str]:
+    """The pages written in docs/ (the rendered notebooks' own layout is not checked here)."""
+    return [p for p in built_pages(site) if not p.startswith(("search/", "en/search/"))
+            and "notebooks/" not in p]
+
+
+@pytest.fixture(scope="module")
+def report():
+    yield RESULTS
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / "readability.json").write_text(json.dumps(RESULTS, indent=1, ensure_ascii=False), encoding="utf-8")
+    lines = ["| page | palette | width | figure | texts | smallest text px | scrolls in its box |",
+             "|---|---|--:|---|--:|--:|---|"]
+    for key, r in RESULTS.items():
+        page, palette = key.rsplit(" ", 1)
+        for width in ("1280", "390"):
+            for f in r.get(width, {}).get("figures", []):
+                lines.append(f"| /{page} | {palette} | {width} | {f['figure'][:50].replace('|', '/')} | {f['texts']} "
+                             f"| {f['smallest']} | {'yes' if f['scrolls'] else 'no'} |")
+    lines += ["", "| page | palette | overflowing at 1280 px | unrendered Markdown |", "|---|---|---|---|"]
+    for key, r in RESULTS.items():
+        page, palette = key.rsplit(" ", 1)
+        over = "; ".join(f"{o['kind']} +{o['by_px']}px: {o['text'][:40]}" for o in r["1280"]["overflowing"]) or "none"
+        lines.append(f"| /{page} | {palette} | {over.replace('|', '/')} | {len(r['unrendered'])} |")
+    (ARTIFACTS / "readability.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def test_every_page_is_readable(page, server_url, built_site, report):
+    problems = []
+    for palette in PALETTES:
+        page.emulate_media(color_scheme=palette)
+        for path in pages(built_site):
+            key = f"{path} {palette}"
+            page.set_viewport_size(DESKTOP)
+            page.goto(server_url + path, wait_until="load")
+            scheme = page.evaluate("() => document.body.getAttribute('data-md-color-scheme')")
+            assert scheme in (None, "default" if palette == "light" else "slate"), (path, palette, scheme)
+            page.add_style_tag(content=SHOW_ALL_CSS)
+            desktop = page.evaluate(MEASURE_JS)
+            unrendered = page.evaluate(UNRENDERED_JS)
+            page.set_viewport_size(PHONE)
+            page.wait_for_timeout(400)  # site.js marks boxes that scroll 100 ms after a resize
+            phone = page.evaluate(MEASURE_JS)
+            report[key] = {"1280": desktop, "390": phone, "unrendered": unrendered}
+            for f in desktop["figures"]:
+                if f["smallest"] < DESKTOP_MIN_PX:
+                    problems.append(f"/{path} ({palette}, 1280 px): figure text at {f['smallest']} px: {f['figure']}")
+            for f in phone["figures"]:
+                if f["smallest"] < PHONE_MIN_PX:
+                    problems.append(f"/{path} ({palette}, 390 px): figure text at {f['smallest']} px: {f['figure']}")
+                if f["scrolls"] and not f["says_it_scrolls"]:
+                    problems.append(f"/{path} ({palette}, 390 px): figure scrolls without saying so: {f['figure']}")
+            for o in desktop["overflowing"]:
+                problems.append(f"/{path} ({palette}, 1280 px): {o['kind']} scrolls sideways by {o['by_px']} px: "
+                                f"{o['text']}")
+            problems += [f"/{path} ({palette}): unrendered Markdown: {u}" for u in unrendered]
+    assert report, "no pages measured"
+    assert not problems, f"{len(problems)} problems:\n  " + "\n  ".join(problems[:60])
