@@ -23,7 +23,7 @@ from snippets.tables import md_table
 __all__ = [
     "Interval", "interval", "compare", "sweep", "measurement", "memory_slope", "provenance_table",
     "flop_table", "time_table", "throughput_table", "memory_table", "matmul_sentence", "comparison_table",
-    "pair_sentence", "memory_sentence", "goals", "goals_table", "time_figure", "memory_figure",
+    "pair_sentence", "pair_sentences", "memory_sentence", "goals", "goals_table", "time_figure", "memory_figure",
     "full_sweep_tables", "full_sweep_figures", "build_table", "PAIRS",
 ]
 
@@ -269,6 +269,11 @@ def pair_sentence(data: dict, lang: str, a: str, b: str) -> str:
             parts.append(text(lang, f"bench.group_{how}", lengths=_lengths(lang, Ls), x=x))
     return text(lang, "bench.pair_sentence", a=names[a], b=names[b],
                 groups=text(lang, "bench.group_sep").join(parts))
+
+
+def pair_sentences(data: dict, lang: str) -> str:
+    """pair_sentence for every pair in PAIRS, as a Markdown list."""
+    return "\n".join(f"- {pair_sentence(data, lang, a, b)}" for a, b in PAIRS)
 
 
 def memory_sentence(data: dict, lang: str) -> str:

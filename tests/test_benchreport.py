@@ -63,6 +63,8 @@ def test_pair_sentences_from_overlapping_and_separate_intervals():
         "fused QKV + SDPA against from scratch: faster at L = 1024, 2048 (3.00× the speed).")
     assert br.pair_sentence(data, "zh", "fast", "scratch") == (
         "融合 QKV + SDPA 对 从零手写：L = 1024、2048 时更快（速度是后者的 3.00 倍）。")
+    listed = br.pair_sentences(data, "en").splitlines()
+    assert len(listed) == len(br.PAIRS) and f"- {en}" in listed
     table = br.comparison_table(data, "en")
     assert "| nn.MHA inference fast path vs nn.MHA need_weights=False | no measurable difference | 1.50× slower |" \
         in table
