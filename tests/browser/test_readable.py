@@ -150,6 +150,10 @@ def test_every_page_is_readable(page, server_url, built_site, report):
             key = f"{path} {palette}"
             page.set_viewport_size(DESKTOP)
             page.goto(server_url + path, wait_until="load")
+            if page.evaluate("() => localStorage.length") > 0:
+                # Material remembers the palette it first used; forget it so the media query decides.
+                page.evaluate("() => localStorage.clear()")
+                page.goto(server_url + path, wait_until="load")
             scheme = page.evaluate("() => document.body.getAttribute('data-md-color-scheme')")
             assert scheme in (None, "default" if palette == "light" else "slate"), (path, palette, scheme)
             page.add_style_tag(content=SHOW_ALL_CSS)
