@@ -27,6 +27,7 @@ from collections.abc import Sequence
 import numpy as np
 import torch
 
+from snippets.i18n import texts
 from snippets.whatif.analysis import HEADS, SEEDS, SHARE_OFFSETS, heads_off, specialisation, sweep
 from snippets.whatif.report import SAMPLE_SEED, fmt_offset
 from snippets.whatif.task import EVENTS, OFFSETS, SEQ_LEN, make_batch
@@ -34,11 +35,23 @@ from snippets.whatif.train import EVAL_SEED, EVAL_SIZE, load_model
 
 __all__ = [
     "FOLDER", "CHECK_LOGS", "encode_array", "decode_array", "encode_logs", "model_file", "check_mask",
-    "index_data", "model_data", "check_data", "lab_files",
+    "index_data", "model_data", "check_data", "lab_files", "ui_text",
 ]
 
 FOLDER = "assets/whatif-lab"
 CHECK_LOGS = 3  # held-out logs per model whose PyTorch logits are exported for the browser test
+
+
+def ui_text(lang: str) -> str:
+    """The lab's words in one language (snippets.i18n's ``lab.*`` entries) as JSON for the page.
+
+    The hook puts it on the lab's container (``data-ui``); whatif-lab.js reads it from there, so
+    the lab's controls are translated where every other printed string is.
+
+    >>> json.loads(ui_text("en"))["allOn"]
+    'All heads on'
+    """
+    return json.dumps(texts(lang, "lab"), ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
 def encode_array(a) -> str:

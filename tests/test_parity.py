@@ -308,3 +308,24 @@ def test_no_other_translation_mechanism_in_code():
                     and any(isinstance(c, ast.Constant) and c.value in ("zh", "en") for c in node.comparators):
                 problems.append(f"{path.relative_to(ROOT)}:{node.lineno}: compares lang with a language")
     assert not problems
+
+
+JS_COMMENT = re.compile(r"/\*.*?\*/|(?<![:\\])//[^\n]*", re.S)
+
+
+def js_text_problems(source: str) -> list[str]:
+    """Chinese in a script outside its comments: words the page shows that no parity check reads."""
+    code = JS_COMMENT.sub("", source)
+    return [line.strip()[:60] for line in code.splitlines() if CJK.search(line)]
+
+
+def test_no_translated_words_in_site_scripts():
+    """The site's scripts take their words from the page (snippets.i18n via the build), not a table of their own."""
+    problems = {p.name: js_text_problems(p.read_text(encoding="utf-8"))
+                for p in sorted((ROOT / "docs" / "assets").glob("*.js"))}
+    assert not {k: v for k, v in problems.items() if v}
+
+
+def test_js_text_checker_fails_on_a_word_table():
+    assert js_text_problems('// 注释 "x"\n/* 头 */ var a = 1;') == []
+    assert js_text_problems('var UI = { zh: { heads: "头数 h" } };') == ['var UI = { zh: { heads: "头数 h" } };']

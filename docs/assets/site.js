@@ -19,19 +19,11 @@
     a.href = url.href;
   }, true);
 
-  var zh = (document.documentElement.lang || "").indexOf("zh") === 0;
-
   function label() {
     // The search dialog is named after its input ("搜索" / "Search").
     var dialog = document.querySelector('.md-search[role="dialog"]:not([aria-label])');
     var input = document.querySelector(".md-search__input");
     if (dialog && input) dialog.setAttribute("aria-label", input.getAttribute("aria-label") || input.placeholder);
-    // Code annotation markers show their number only through CSS.
-    document.querySelectorAll("a.md-annotation__index:not([aria-label])").forEach(function (a) {
-      var id = a.querySelector("[data-md-annotation-id]");
-      var n = id ? id.getAttribute("data-md-annotation-id") : "";
-      a.setAttribute("aria-label", (zh ? "注释 " : "Annotation ") + n);
-    });
   }
 
   // A box that scrolls sideways (wide formula, table or figure) must be reachable by keyboard.

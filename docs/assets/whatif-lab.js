@@ -19,36 +19,11 @@
   var FIRST = 64; // held-out logs scored before the first answer is drawn; the rest follow in chunks
   var CHUNK = 128;
 
-  var UI = {
-    zh: {
-      heads: "头数 h", seed: "种子", random: "随机换一段日志", sample: "换回样本日志",
-      log: "日志：选一个位置，看它的预测", pos: "位置 {i}", edit: "位置 {i} 的事件",
-      attention: "位置 {i} 的查询，各头的注意力（行是头，列是被看的位置）", head: "头 {i}",
-      role: "角色 {role}", none: "无", allOn: "全部打开", allOff: "全部关闭",
-      headButton: "头 {i}，角色 {role}", headCells: "头 {i} 的注意力：{list}",
-      cell: "位置 {j} {event} {p}%",
-      preds: "位置 {i} 的四个预测", targets: ["前 2 个", "前 1 个", "后 1 个", "后 2 个"],
-      outside: "超出日志，不计分", right: "✓ 对", wrong: "✗ 错，实际是 {event}",
-      accuracy: "留出准确率", overall: "总体", full: "全部头开着：{v}",
-      progress: "已算 {done} / {total} 段留出日志…", done: "共 {total} 段留出日志",
-      off: "关掉的头：{list}", allHeadsOn: "所有头都开着", loading: "正在加载模型…",
-      failed: "模型数据加载失败：{error}", sep: "、"
-    },
-    en: {
-      heads: "Heads h", seed: "Seed", random: "Draw a random log", sample: "Back to the sample log",
-      log: "Log: pick a position to see its predictions", pos: "position {i}", edit: "Event at position {i}",
-      attention: "Each head's attention from position {i} (rows are heads, columns the positions it looks at)",
-      head: "head {i}", role: "role {role}", none: "none", allOn: "All heads on", allOff: "All heads off",
-      headButton: "Head {i}, role {role}", headCells: "Head {i} attends to: {list}",
-      cell: "position {j} {event} {p}%",
-      preds: "The four predictions at position {i}", targets: ["2 before", "1 before", "1 after", "2 after"],
-      outside: "outside the log, not scored", right: "✓ right", wrong: "✗ wrong, it was {event}",
-      accuracy: "Held-out accuracy", overall: "overall", full: "all heads on: {v}",
-      progress: "Scored {done} of {total} held-out logs…", done: "over all {total} held-out logs",
-      off: "Heads off: {list}", allHeadsOn: "All heads on", loading: "Loading the model…",
-      failed: "Could not load the model data: {error}", sep: ", "
-    }
-  };
+  // The lab's words in the page's language: snippets.i18n's lab.* entries, put on the container
+  // by the build (sitebuild/hooks/whatif_lab.py) as data-ui.
+  function words(root) {
+    try { return JSON.parse(root.getAttribute("data-ui")); } catch (e) { return null; }
+  }
 
   function fill(template, values) {
     return template.replace(/\{(\w+)\}/g, function (_, k) { return String(values[k]); });
@@ -275,8 +250,8 @@
   var counter = 0;
 
   function Lab(root, index) {
-    var lang = (document.documentElement.lang || "zh").indexOf("zh") === 0 ? "zh" : "en";
-    var ui = UI[lang], self = this, uid = "whatif-lab-" + (counter++);
+    var ui = words(root), self = this, uid = "whatif-lab-" + (counter++);
+    if (!ui) throw new Error("the lab's container has no data-ui (its words, written by the build)");
     var L = index.seq_len, events = index.events, offsets = index.offsets;
     this.root = root;
     this.index = index;
@@ -647,9 +622,9 @@
     }).catch(function (err) {
       Array.prototype.forEach.call(roots, function (root) {
         root.dataset.state = "error";
-        var lang = (document.documentElement.lang || "zh").indexOf("zh") === 0 ? "zh" : "en";
         var p = root.querySelector(".whatif-lab-nojs") || root.appendChild(el("p", {}));
-        p.textContent = fill(UI[lang].failed, { error: err.message });
+        var ui = words(root);
+        p.textContent = ui ? fill(ui.failed, { error: err.message }) : err.message;
       });
     });
   }

@@ -31,6 +31,7 @@ from mkdocs.structure.files import File, InclusionLevel
 
 from resultcache import cache_root
 from sitebuild import notebooks as nb
+from sitebuild.hooks import build_language
 from snippets.i18n import texts
 
 log = logging.getLogger("mkdocs.hooks.notebooks")
@@ -41,14 +42,6 @@ class NotebookPage(File):
 
     def is_documentation_page(self) -> bool:
         return True
-
-
-def _language(config) -> tuple[str, str]:
-    """(language being built, default language)."""
-    i18n = config.plugins.get("i18n")
-    if i18n is None:
-        return config.theme.get("language", "zh"), config.theme.get("language", "zh")
-    return i18n.current_language, i18n.default_language
 
 
 def on_config(config):
@@ -65,7 +58,7 @@ def on_config(config):
 
 @event_priority(-200)  # after mkdocs-static-i18n's on_files (-100)
 def on_files(files, config):
-    lang, default = _language(config)
+    lang, default = build_language(config)
     prefix = "" if lang == default else f"{lang}/"
     snippet_options = config.mdx_configs.get("pymdownx.snippets", {})
     expand = nb.snippet_expander(**snippet_options)
@@ -147,7 +140,7 @@ def on_page_markdown(markdown, page, config, files):
         return markdown
     if notebook is None:
         return markdown
-    text = texts(_language(config)[0], "notebooks")
+    text = texts(build_language(config)[0], "notebooks")
     up = "../" * page.file.src_uri.count("/")
     links = (
         f'[{text["download"]}]({up}{notebook.download.src_uri}){{ .md-button .notebook-link '
@@ -253,7 +246,7 @@ def on_page_content(html_text, page, config, files):
 
     html_text = _HEADING.sub(math, html_text)
     html_text = _page_ids(html_text, page)
-    text = texts(_language(config)[0], "notebooks")
+    text = texts(build_language(config)[0], "notebooks")
     chapter = page.file.notebook_of
     back = chapter.url_relative_to(page.file)
     bar = (

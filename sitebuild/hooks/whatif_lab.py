@@ -7,19 +7,23 @@ page carries only its empty container.
 
 A page that contains ``data-whatif-lab`` gets docs/assets/whatif-lab.css and whatif-lab.js linked
 at the end of its content, so no other page loads them. Both are relative links, so the site
-works under any prefix.
+works under any prefix. The container also gets the lab's words in the page's language
+(``data-ui``, from snippets.i18n), so the script holds no text of its own.
 """
 
 from __future__ import annotations
 
 import html
 import logging
+import re
 import time
 from pathlib import Path
 
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, InclusionLevel
 from mkdocs.utils import get_relative_url
+
+from sitebuild.hooks import build_language
 
 from sitebuild import whatif_lab
 
@@ -54,5 +58,8 @@ def on_page_content(html_text, page, config, files):
     missing = [p for p in ASSETS if not (Path(config.docs_dir) / p).is_file()]
     if missing:
         raise ValueError(f"page {page.file.src_uri} holds the what-if lab but {missing} are not in docs/")
+    lang, _ = build_language(config)
+    ui = html.escape(whatif_lab.ui_text(lang), quote=True)
+    html_text = re.sub(rf"\b{MARKER}(?=[\s>])", f'{MARKER} data-ui="{ui}"', html_text)
     css, js = (html.escape(get_relative_url(p, page.url)) for p in ASSETS)
     return html_text + f'\n<link rel="stylesheet" href="{css}">\n<script src="{js}" defer></script>\n'
