@@ -167,18 +167,21 @@ def flop_table(lang: str, lengths: Sequence[int] = FULL["lengths"], N: int = 1, 
     return md_table(head, rows, align="rrrr")
 
 
-def time_table(data: dict, lang: str) -> str:
-    """Milliseconds per forward: median [25th–75th percentile] over the rounds, one column per implementation."""
+def _per_impl(data: dict, lang: str, cell) -> str:
+    """One row per length L, one column per implementation: cell(measurement) fills each."""
     names = _names(lang)
     head = ["L"] + [names[i] for i in IMPLS]
-    rows = []
-    for L in data["params"]["lengths"]:
-        cells = []
-        for i in IMPLS:
-            m, lo, hi = measurement(data, i, L)["time"]
-            cells.append(f"{_ms(m)} [{_ms(lo)}–{_ms(hi)}]")
-        rows.append([L] + cells)
+    rows = [[L] + [cell(measurement(data, i, L)) for i in IMPLS] for L in data["params"]["lengths"]]
     return md_table(head, rows, align="r" * len(head))
+
+
+def time_table(data: dict, lang: str) -> str:
+    """Milliseconds per forward: median [25th–75th percentile] over the rounds, one column per implementation."""
+    def cell(r) -> str:
+        m, lo, hi = r["time"]
+        return f"{_ms(m)} [{_ms(lo)}–{_ms(hi)}]"
+
+    return _per_impl(data, lang, cell)
 
 
 def _matmul(data: dict) -> Interval:
@@ -191,17 +194,12 @@ def _matmul(data: dict) -> Interval:
 def throughput_table(data: dict, lang: str) -> str:
     """GFLOP/s at the median time, and its share of the matmul reference's median GFLOP/s."""
     peak = _matmul(data).median * 1e9
-    names = _names(lang)
-    head = ["L"] + [names[i] for i in IMPLS]
-    rows = []
-    for L in data["params"]["lengths"]:
-        cells = []
-        for i in IMPLS:
-            r = measurement(data, i, L)
-            achieved = r["flops"] / r["time"].median
-            cells.append(f"{achieved / 1e9:.0f} ({achieved / peak:.0%})")
-        rows.append([L] + cells)
-    return md_table(head, rows, align="r" * len(head))
+
+    def cell(r) -> str:
+        achieved = r["flops"] / r["time"].median
+        return f"{achieved / 1e9:.0f} ({achieved / peak:.0%})"
+
+    return _per_impl(data, lang, cell)
 
 
 def memory_table(data: dict, lang: str) -> str:

@@ -45,3 +45,24 @@ def check_mask_dtype(mask: Tensor, name: str) -> None:
         raise ValueError(f"{name} must be a torch.Tensor, got {type(mask).__name__}")
     if mask.dtype != torch.bool and not torch.is_floating_point(mask):
         raise ValueError(f"{name} must be torch.bool or a floating-point tensor, got dtype {mask.dtype}")
+
+
+def check_loadable(ours: object, official: object, cls: type) -> None:
+    """Before copying official's weights into ours (a cls): the right types, the same shape, a packed
+    in_proj_weight to copy from, and the same bias setting (else biases would stay random or be lost)."""
+    if not isinstance(ours, cls) or not isinstance(official, torch.nn.MultiheadAttention):
+        raise ValueError(
+            f"expected ({cls.__name__}, nn.MultiheadAttention), got ({type(ours).__name__}, {type(official).__name__})"
+        )
+    if (official.embed_dim, official.num_heads) != (ours.d_model, ours.num_heads):
+        raise ValueError(
+            f"shapes differ: official has embed_dim={official.embed_dim}, num_heads={official.num_heads}; "
+            f"ours has d_model={ours.d_model}, num_heads={ours.num_heads}"
+        )
+    if official.in_proj_weight is None:
+        raise ValueError("official layer uses separate kdim/vdim projections; expected a packed in_proj_weight")
+    if (official.in_proj_bias is None) != (ours.W_o.bias is None):
+        raise ValueError(
+            f"bias settings differ: official has bias={official.in_proj_bias is not None}, "
+            f"ours has bias={ours.W_o.bias is not None}"
+        )

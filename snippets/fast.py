@@ -20,7 +20,7 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from ._checks import check_divisible, check_tensor
+from ._checks import check_divisible, check_loadable, check_tensor
 from .attention import causal_mask, scaled_dot_product_attention
 from .multihead import MultiHeadAttention, _additive, fold_masks, load_from_torch, merge_heads
 from .tables import check_rows
@@ -124,7 +124,7 @@ def load_fast_from_torch(fast: FastMultiHeadAttention,
     """Copy nn.MultiheadAttention's weights into FastMultiHeadAttention.
 
     Its in_proj_weight already is our fused (3E, E) matrix."""
-    _check_load(fast, official)
+    check_loadable(fast, official, FastMultiHeadAttention)
     fast.in_proj.weight.copy_(official.in_proj_weight)  # (3E, E)
     fast.W_o.weight.copy_(official.out_proj.weight)  # (E, E)
     if official.in_proj_bias is not None:
@@ -132,27 +132,6 @@ def load_fast_from_torch(fast: FastMultiHeadAttention,
         fast.W_o.bias.copy_(official.out_proj.bias)  # (E,)
     return fast
 # --8<-- [end:load]
-
-
-def _check_load(fast: FastMultiHeadAttention, official: nn.MultiheadAttention) -> None:
-    """load_fast_from_torch's argument checks: two layers of the same shape and bias settings."""
-    if not isinstance(fast, FastMultiHeadAttention) or not isinstance(official, nn.MultiheadAttention):
-        raise ValueError(
-            "expected (FastMultiHeadAttention, nn.MultiheadAttention), "
-            f"got ({type(fast).__name__}, {type(official).__name__})"
-        )
-    if (official.embed_dim, official.num_heads) != (fast.d_model, fast.num_heads):
-        raise ValueError(
-            f"shapes differ: official has embed_dim={official.embed_dim}, num_heads={official.num_heads}; "
-            f"ours has d_model={fast.d_model}, num_heads={fast.num_heads}"
-        )
-    if official.in_proj_weight is None:
-        raise ValueError("official layer uses separate kdim/vdim projections; expected a packed in_proj_weight")
-    if (official.in_proj_bias is None) != (fast.in_proj.bias is None):
-        raise ValueError(
-            f"bias settings differ: official has bias={official.in_proj_bias is not None}, "
-            f"ours has bias={fast.in_proj.bias is not None}"
-        )
 
 
 def equivalence_rows(d_model: int = 64, num_heads: int = 8, N: int = 2, L: int = 8, S: int = 11,

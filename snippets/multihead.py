@@ -20,7 +20,7 @@ from __future__ import annotations
 import torch
 from torch import Tensor, nn
 
-from ._checks import check_divisible, check_mask_dtype, check_tensor
+from ._checks import check_divisible, check_loadable, check_mask_dtype, check_tensor
 from .attention import scaled_dot_product_attention
 
 __all__ = ["split_heads", "merge_heads", "MultiHeadAttention", "load_from_torch"]
@@ -138,7 +138,7 @@ def load_from_torch(mine: MultiHeadAttention,
     """Copy nn.MultiheadAttention's weights into ours.
 
     Its in_proj_weight is W_q, W_k, W_v stacked: (3E, E)."""
-    _check_load(mine, official)
+    check_loadable(mine, official, MultiHeadAttention)
     projections = (mine.W_q, mine.W_k, mine.W_v)
     weights = official.in_proj_weight.chunk(3)  # 3 x (E, E)
     for ours, w in zip(projections, weights, strict=True):
@@ -152,14 +152,3 @@ def load_from_torch(mine: MultiHeadAttention,
         mine.W_o.bias.copy_(official.out_proj.bias)
     return mine
 # --8<-- [end:load_from_torch]
-
-
-def _check_load(mine: MultiHeadAttention, official: nn.MultiheadAttention) -> None:
-    """load_from_torch's argument checks: same shape, and a packed in_proj_weight to split."""
-    if (official.embed_dim, official.num_heads) != (mine.d_model, mine.num_heads):
-        raise ValueError(
-            f"shapes differ: official has embed_dim={official.embed_dim}, num_heads={official.num_heads}; "
-            f"ours has d_model={mine.d_model}, num_heads={mine.num_heads}"
-        )
-    if official.in_proj_weight is None:
-        raise ValueError("official layer uses separate kdim/vdim projections; expected a packed in_proj_weight")

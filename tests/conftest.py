@@ -22,6 +22,28 @@ def build_site(dest: Path, config: Path | None = None, extra_env: dict[str, str]
     return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=env, timeout=3000)
 
 
+def random_masks(g, attn: str, pad: str, attn_shape: tuple, pad_shape: tuple) -> dict:
+    """attn_mask / key_padding_mask for a property test. attn is 'none' or starts with 'bool' / 'float';
+    pad is 'none', 'bool' or 'float'. Bool masks keep key 0 visible: a row with every key masked is
+    NaN in both implementations."""
+    import torch
+
+    kwargs = {}
+    if attn.startswith("bool"):
+        m = torch.rand(attn_shape, generator=g) > 0.6
+        m[..., 0] = False
+        kwargs["attn_mask"] = m
+    elif attn.startswith("float"):
+        kwargs["attn_mask"] = torch.randn(attn_shape, generator=g, dtype=torch.float64)
+    if pad == "bool":
+        p = torch.rand(pad_shape, generator=g) > 0.6
+        p[..., 0] = False
+        kwargs["key_padding_mask"] = p
+    elif pad == "float":
+        kwargs["key_padding_mask"] = torch.randn(pad_shape, generator=g, dtype=torch.float64)
+    return kwargs
+
+
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> Path:
     dest = tmp_path_factory.mktemp("site")

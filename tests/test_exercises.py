@@ -11,7 +11,7 @@ import re
 
 import pytest
 import torch
-from conftest import ROOT
+from conftest import ROOT, random_masks
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from torch import nn
@@ -144,20 +144,11 @@ def test_s3_unbatched_matches_nn_multihead_attention(L, S, h, d_k, batch_first, 
     query = torch.randn(L, E, generator=g, dtype=torch.float64)
     key = torch.randn(S, E, generator=g, dtype=torch.float64) if cross else query
     value = torch.randn(S, E, generator=g, dtype=torch.float64) if cross else query
-    kwargs = {"average_attn_weights": average, "need_weights": need_weights}
     shape = (L, S) if attn.endswith("2d") else (h, L, S)
-    if attn.startswith("bool"):
-        m = torch.rand(shape, generator=g) > 0.6
-        m[..., 0] = False  # keep one visible key per row: an all-masked row is NaN in both
-        kwargs["attn_mask"] = m
-    elif attn.startswith("float"):
-        kwargs["attn_mask"] = torch.randn(shape, generator=g, dtype=torch.float64)
-    if pad == "bool" or (pad == "float" and attn.startswith("bool")):  # PyTorch rejects mixed mask types
-        p = torch.rand(S, generator=g) > 0.6
-        p[0] = False
-        kwargs["key_padding_mask"] = p
-    elif pad == "float":
-        kwargs["key_padding_mask"] = torch.randn(S, generator=g, dtype=torch.float64)
+    if pad == "float" and attn.startswith("bool"):
+        pad = "bool"  # PyTorch rejects mixed mask types
+    kwargs = {"average_attn_weights": average, "need_weights": need_weights}
+    kwargs |= random_masks(g, attn, pad, shape, (S,))
     if attn.startswith("float") and pad == "bool":
         kwargs["attn_mask"] = kwargs["attn_mask"] > 0.5
         kwargs["attn_mask"][..., 0] = False

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import pytest
 import torch
+from conftest import random_masks
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from torch import nn
@@ -44,20 +45,8 @@ def test_matches_nn_multihead_attention(N, L, S, h, d_k, batch_first, bias, cros
 
     query, key = seq(L), seq(S)
     value = seq(S) if cross else key
-    kwargs = {"average_attn_weights": average}
     shape = (L, S) if attn.endswith("2d") else (N * h, L, S)
-    if attn.startswith("bool"):
-        m = torch.rand(shape, generator=g) > 0.6
-        m[..., 0] = False  # keep one visible key per row: an all-masked row is NaN in both
-        kwargs["attn_mask"] = m
-    elif attn.startswith("float"):
-        kwargs["attn_mask"] = torch.randn(shape, generator=g, dtype=torch.float64)
-    if pad == "bool":
-        p = torch.rand(N, S, generator=g) > 0.6
-        p[:, 0] = False
-        kwargs["key_padding_mask"] = p
-    elif pad == "float":
-        kwargs["key_padding_mask"] = torch.randn(N, S, generator=g, dtype=torch.float64)
+    kwargs = {"average_attn_weights": average} | random_masks(g, attn, pad, shape, (N, S))
     if attn.startswith("bool") and pad == "float":
         kwargs["key_padding_mask"] = kwargs["key_padding_mask"] > 0.5  # PyTorch rejects mixed mask types
         kwargs["key_padding_mask"][:, 0] = False
@@ -131,3 +120,7 @@ def test_load_from_torch_checks_shapes():
         load_from_torch(MultiHeadAttention(16, 4), nn.MultiheadAttention(16, 2))
     with pytest.raises(ValueError, match="separate kdim/vdim"):
         load_from_torch(MultiHeadAttention(16, 4), nn.MultiheadAttention(16, 4, kdim=8, vdim=8))
+    with pytest.raises(ValueError, match="bias settings differ: official has bias=False, ours has bias=True"):
+        load_from_torch(MultiHeadAttention(16, 4), nn.MultiheadAttention(16, 4, bias=False))
+    with pytest.raises(ValueError, match=r"expected \(MultiHeadAttention, nn.MultiheadAttention\), got \(Linear"):
+        load_from_torch(nn.Linear(16, 16), nn.MultiheadAttention(16, 4))
