@@ -27,6 +27,7 @@ from collections.abc import Sequence
 import numpy as np
 import torch
 
+from resultcache import fingerprint, memory
 from snippets.i18n import texts
 from snippets.whatif.analysis import HEADS, SEEDS, SHARE_OFFSETS, heads_off, specialisation, sweep
 from snippets.whatif.report import SAMPLE_SEED, fmt_offset
@@ -147,7 +148,14 @@ def check_data(run: dict, n_logs: int = CHECK_LOGS) -> dict:
 
 
 def lab_files(heads: Sequence[int] = HEADS, seeds: Sequence[int] = SEEDS) -> dict[str, str]:
-    """Every file the lab serves: path under FOLDER -> JSON text (compact, keys in a fixed order)."""
+    """Every file the lab serves: path under FOLDER -> JSON text (compact, keys in a fixed order).
+
+    Cached on disk, keyed by this module's code and everything it imports (the models included)."""
+    return _lab_files(tuple(heads), tuple(seeds), fingerprint([__name__]))
+
+
+@memory.cache
+def _lab_files(heads: tuple[int, ...], seeds: tuple[int, ...], code: str) -> dict[str, str]:
     def dump(obj) -> str:
         return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 

@@ -294,3 +294,30 @@ def test_chapter_pages_link_their_notebook(built_site):
 def test_notebook_pages_stay_out_of_search(built_site):
     index = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))
     assert not [d["location"] for d in index["docs"] if "notebooks/" in d["location"]]
+
+
+def test_background_runs_while_the_caller_goes_on_and_waits_per_notebook(tmp_path, monkeypatch):
+    monkeypatch.setenv("MHA_CACHE_DIR", str(tmp_path))
+    books = []
+    for i in range(2):
+        nb = nbformat.v4.new_notebook(metadata={"kernelspec": nbs.KERNEL, "mha": {"page": f"docs/q{i}.en.md"}})
+        nb.cells = [nbformat.v4.new_code_cell(f"print({i} + 50)")]
+        books.append(nb)
+    runner = nbs.Background(books, workers=2)
+    assert len(runner.futures) == 2 and not all(f.done() for f in runner.futures.values())  # returned at once
+    runner.wait(books[1])
+    assert nbs.is_executed(books[1])
+    runner.wait(books[0])
+    assert runner.pool is None  # all done: the workers are gone
+    assert nbs.Background(books).futures == {}  # nothing left to run
+
+
+def test_background_reraises_a_failing_cell_in_wait(tmp_path, monkeypatch):
+    monkeypatch.setenv("MHA_CACHE_DIR", str(tmp_path))
+    nb = nbformat.v4.new_notebook(metadata={"kernelspec": nbs.KERNEL, "mha": {"page": "docs/bad.en.md"}})
+    nb.cells = [nbformat.v4.new_code_cell("raise ValueError('seen in wait')")]
+    runner = nbs.Background([nb], workers=1)
+    with pytest.raises(nbs.NotebookError, match="seen in wait"):
+        runner.wait(nb)
+    runner.close()
+    assert not nbs.is_executed(nb)

@@ -56,8 +56,14 @@ def on_config(config):
     return config
 
 
-@event_priority(-200)  # after mkdocs-static-i18n's on_files (-100)
+_RUNNER: list[nb.Background] = []  # once per process: every language's notebooks, started in the first on_files
+
+
+@event_priority(-200)  # after mkdocs-static-i18n's on_files (-100) and sitebuild.precompute's (-150)
 def on_files(files, config):
+    """Add each page's notebook (download and rendered view), and start running them all (see on_pre_page).
+
+    They start after sitebuild.precompute has computed the expensive results they read."""
     lang, default = build_language(config)
     prefix = "" if lang == default else f"{lang}/"
     snippet_options = config.mdx_configs.get("pymdownx.snippets", {})
@@ -100,29 +106,28 @@ def on_files(files, config):
         files.append(view)
     if count:
         files.append(stylesheet)
+    if not _RUNNER:  # once per process: every language's notebooks, in the background
+        options = config.mdx_configs.get("pymdownx.snippets", {})
+        everything = nb.all_notebooks(Path(config.docs_dir), site_url=config.site_url or "", options=options)
+        # The language being built first, so its notebook pages wait least.
+        ordered = sorted(everything, key=lambda item: item[1] != lang)
+        _RUNNER.append(nb.Background([notebook for _, _, notebook in ordered]))
     return files
 
-
-_RAN_ALL: list[bool] = []
 
 
 @event_priority(50)  # before mkdocs-jupyter's on_pre_page, which reads the file
 def on_pre_page(page, config, files):
-    """Run a notebook (or find it in the cache) just before mkdocs-jupyter reads it.
+    """Wait for the page's notebook (started in the background in on_files), or run it now.
 
-    Notebook pages come after the chapter pages, whose code blocks have by then computed and
-    cached the expensive results (training, the real model, benchmarks): the notebook reads them.
+    The background run covers every notebook built from the pages on disk; one built differently
+    (a drill, a page edited under `mkdocs serve`) runs here.
     """
     if getattr(page.file, "notebook_of", None) is None:
         return page
+    if _RUNNER:
+        _RUNNER[0].wait(page.file.notebook)
     if not nb.is_executed(page.file.notebook):
-        if not _RAN_ALL:
-            # Once per build: every language's notebooks, two at a time, so the next language finds them cached.
-            _RAN_ALL.append(True)
-            options = config.mdx_configs.get("pymdownx.snippets", {})
-            everything = nb.all_notebooks(Path(config.docs_dir), site_url=config.site_url or "", options=options)
-            nb.execute_all([notebook for _, _, notebook in everything])
-    if not nb.is_executed(page.file.notebook):  # built differently from the page on disk (a drill, a serve edit)
         start = time.perf_counter()
         log.info("notebook %s: running", page.file.notebook.metadata["mha"]["page"])
         nb.executed_path(page.file.notebook)
@@ -255,3 +260,14 @@ def on_page_content(html_text, page, config, files):
         f'download="{html.escape(Path(page.file.download.dest_uri).name)}">{text["download"]}</a></p>'
     )
     return bar + html_text
+
+
+def on_build_error(error):
+    """A failed build does not wait for notebooks nobody will read."""
+    for runner in _RUNNER:
+        runner.close()
+
+
+def on_shutdown():
+    for runner in _RUNNER:
+        runner.close()

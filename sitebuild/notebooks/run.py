@@ -15,16 +15,15 @@ import os
 import re
 import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from resultcache import ROOT, cache_root, code_imports, fingerprint, results_fingerprint
 
 from .imports import module_name, strip_magics
 
-__all__ = ["NotebookError", "dependencies", "cache_key", "cache_path", "execute", "execute_all", "is_executed",
-           "executed_path",
-           "this_python_kernel"]
+__all__ = ["NotebookError", "Background", "dependencies", "cache_key", "cache_path", "execute", "execute_all",
+           "is_executed", "executed_path", "this_python_kernel"]
 
 log = logging.getLogger("mkdocs.hooks.notebooks")
 
@@ -97,19 +96,58 @@ def execute_all(notebooks, workers: int | None = None) -> int:
     Each runs in its own worker process and kernel, so they are independent. Progress goes to the
     log: "notebook 3/16 (docs/article/3-pytorch.en.md), ~1.2 min left".
     """
-    todo = list({cache_path(n): n for n in notebooks if not is_executed(n)}.values())
-    if not todo:
-        return 0
-    start = time.perf_counter()
-    context = multiprocessing.get_context("spawn")  # never fork a process that has torch threads running
-    with ProcessPoolExecutor(min(workers or os.cpu_count() or 1, len(todo)), mp_context=context) as pool:
-        futures = {pool.submit(executed_path, n): n for n in todo}
-        for k, future in enumerate(as_completed(futures), 1):
+    runner = Background(notebooks, workers)
+    try:
+        for future in list(runner.futures.values()):
             future.result()  # a failing cell fails here, with its traceback
-            left = (time.perf_counter() - start) / k * (len(todo) - k)
-            log.info("notebook %d/%d (%s), ~%.1f min left", k, len(todo), futures[future].metadata["mha"]["page"],
-                     left / 60)
-    return len(todo)
+    finally:
+        runner.close()
+    return len(runner.futures)
+
+
+class Background:
+    """Run notebooks in worker processes while the caller goes on; wait(nb) blocks for one of them.
+
+    The build starts every notebook not in the cache yet as soon as the expensive results exist
+    (sitebuild.precompute), then renders its pages while they run: the pages keep one core busy,
+    the notebooks both. A notebook page waits only for its own notebook. Progress goes to the log
+    as each finishes. A failing cell re-raises in wait(), so it fails the build at that page.
+    """
+
+    def __init__(self, notebooks, workers: int | None = None):
+        todo = list({cache_path(n): n for n in notebooks if not is_executed(n)}.items())
+        self.futures = {}
+        self.pool = None
+        if not todo:
+            return
+        self.start, self.total, self.finished = time.perf_counter(), len(todo), 0
+        context = multiprocessing.get_context("spawn")  # never fork a process that has torch threads running
+        self.pool = ProcessPoolExecutor(min(workers or os.cpu_count() or 1, len(todo)), mp_context=context)
+        for path, n in todo:
+            future = self.pool.submit(executed_path, n, path=path)
+            future.add_done_callback(lambda f, page=n.metadata["mha"]["page"]: self._done(f, page))
+            self.futures[path] = future
+
+    def _done(self, future, page: str) -> None:
+        if future.cancelled() or future.exception() is not None:
+            return
+        self.finished += 1
+        left = (time.perf_counter() - self.start) / self.finished * (self.total - self.finished)
+        log.info("notebook %d/%d (%s), ~%.1f min left", self.finished, self.total, page, left / 60)
+
+    def wait(self, nb) -> None:
+        """Block until nb has run (if it was started here); re-raise its failure."""
+        future = self.futures.get(cache_path(nb))
+        if future is not None:
+            future.result()
+        if self.pool is not None and all(f.done() for f in self.futures.values()):
+            self.close()
+
+    def close(self) -> None:
+        """Stop the workers (cancelling notebooks that have not started)."""
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+            self.pool = None
 
 
 def this_python_kernel():

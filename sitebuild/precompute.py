@@ -1,0 +1,180 @@
+"""Every expensive result the pages read, computed up front on every core, longest first.
+
+The pages and notebooks call lesson functions whose results are cached on disk
+(``resultcache.memory``): the §4 sweep's 30 models and their analyses, the fixed-pool regime
+runs, the real model's attention maps and checks. Left to the pages, they run one after another in
+the build's own process while the other core idles. ``run()`` instead submits them all at once to
+a pool of worker processes, one per core, each on one thread (so no result depends on the core
+count), the costliest first so that no worker is left alone at the end; it logs progress with a
+time estimate. The pages then find everything in the cache and run the same calls in milliseconds.
+
+A job that finished with the current code leaves a stamp (keyed by ``resultcache.fingerprint`` of
+the modules it runs and its arguments), so a warm build starts no process at all. Deleting the
+cache deletes the stamps with it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import multiprocessing
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+
+from resultcache import cache_root, fingerprint
+
+__all__ = ["Job", "jobs", "pending", "run"]
+
+log = logging.getLogger("mkdocs.hooks.precompute")
+
+
+@dataclass(frozen=True)
+class Job:
+    """One unit of work: fn(*args) in a worker; cost is a rough relative duration (for order and estimate)."""
+
+    label: str
+    cost: float
+    fn: str  # a function of this module, by name (workers import it)
+    args: tuple
+    modules: tuple[str, ...]  # what the result depends on: the stamp follows their fingerprint
+
+    def stamp(self) -> str:
+        h = hashlib.sha256(f"{self.fn}{self.args!r}".encode())
+        h.update(fingerprint(self.modules).encode())
+        return h.hexdigest()[:32]
+
+
+def whatif_run(num_heads: int, seed: int, measures: tuple[str, ...]) -> None:
+    """One §4 model, trained, then the per-model measures the pages and the lab read."""
+    from snippets.whatif import analysis
+    from snippets.whatif.train import train_run
+
+    run = train_run(num_heads, seed)
+    for kind in measures:
+        getattr(analysis, kind)(run)
+
+
+def regime_run(num_heads: int, seed: int) -> None:
+    """One fixed-pool run of §4's second what-if."""
+    from snippets.whatif.regime import train_fixed
+
+    train_fixed(num_heads, seed)
+
+
+def real_model() -> None:
+    """The real-model page's measurements: attention maps, the check against transformers, head ablation."""
+    from snippets.bert.ablation import head_importance, text_pair_shift
+    from snippets.bert.analysis import TEXTS, attention_maps
+    from snippets.bert.reference import compare_with_reference
+    from snippets.bert.viewer import VIEW_TEXTS
+    from snippets.exercises.s4 import NEW_SENTENCE
+
+    for text in dict.fromkeys((*TEXTS, *VIEW_TEXTS, NEW_SENTENCE)):
+        attention_maps(text)
+    compare_with_reference(TEXTS)
+    head_importance()
+    text_pair_shift()
+
+
+# Which per-model measures the §4 page and the lab read, and for which head counts (a page that asks
+# for more still works: it computes the rest itself, one after another).
+WHATIF_MEASURES = {
+    "specialisation": "all",  # the lab, the role and share tables
+    "pruning": (8, 16),  # the pruning table and sentence
+    "ablation": (16,),  # the roleless heads' sentence (and h = 4, seed 0: the ablation table)
+}
+WHATIF_EXTRA = {(4, 0): ("ablation",)}
+
+
+def _whatif_cost(h: int, measures: tuple[str, ...]) -> float:
+    """Rough seconds on one core: training, then evaluations over the held-out logs (ablation 2h + 1, pruning 2h)."""
+    evals = {"specialisation": 1, "ablation": 2 * h + 1, "pruning": 2 * h}
+    return 2 + 0.35 * h + sum(evals[m] for m in measures) * (0.04 + 0.006 * h)
+
+
+def jobs() -> list[Job]:
+    """The build's expensive work."""
+    from snippets.whatif.analysis import HEADS, SEEDS
+    from snippets.whatif.regime import REGIME_HEADS, REGIME_SEEDS
+
+    out = []
+    for h in HEADS:
+        for s in SEEDS:
+            measures = tuple(m for m, hs in WHATIF_MEASURES.items()
+                             if hs == "all" or h in hs or m in WHATIF_EXTRA.get((h, s), ()))
+            out.append(Job(f"§4 model h={h}, seed {s}", _whatif_cost(h, measures), "whatif_run", (h, s, measures),
+                           ("snippets.whatif.analysis",)))
+    out += [Job(f"§4 fixed-pool run h={h}, seed {s}", 2 + 0.1 * h, "regime_run", (h, s),
+                ("snippets.whatif.regime",)) for h in REGIME_HEADS for s in REGIME_SEEDS]
+    bert = ("snippets.bert.ablation", "snippets.bert.analysis", "snippets.bert.reference", "snippets.bert.viewer",
+            "snippets.exercises.s4")
+    out.append(Job("real model: maps, reference check, head ablation", 14, "real_model", (), bert))
+    return out
+
+
+def _stamp_path(job: Job):
+    return cache_root() / "precompute" / f"{job.stamp()}.done"
+
+
+def pending(todo: list[Job] | None = None) -> list[Job]:
+    """The jobs without a stamp for the current code, costliest first."""
+    todo = jobs() if todo is None else todo
+    return sorted((j for j in todo if not _stamp_path(j).is_file()), key=lambda j: -j.cost)
+
+
+def _work(fn: str, args: tuple) -> float:
+    import torch
+
+    torch.set_num_threads(1)  # one thread per worker: results independent of the core count
+    start = time.perf_counter()
+    globals()[fn](*args)
+    return time.perf_counter() - start
+
+
+def run(todo: list[Job] | None = None, workers: int | None = None) -> int:
+    """Compute every pending job, one worker per core (default); return how many ran."""
+    todo = pending(todo)
+    if not todo:
+        return 0
+    workers = min(workers or os.cpu_count() or 1, len(todo))
+    total = sum(j.cost for j in todo)
+    log.info("computing %d results on %d cores (models, measures, the real model): first build only", len(todo),
+             workers)
+    start, done = time.perf_counter(), 0.0
+    for n, (job, seconds) in enumerate(_results(todo, workers), 1):
+        path = _stamp_path(job)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch()
+        done += job.cost
+        left = (time.perf_counter() - start) / done * (total - done)
+        log.info("computed %d/%d (%s, %.0f s), ~%.1f min left", n, len(todo), job.label, seconds, left / 60)
+    return len(todo)
+
+
+def _results(todo: list[Job], workers: int):
+    """Yield (job, seconds) as each job finishes; a failure raises here, with its traceback, and fails the build."""
+    if workers == 1:  # in this process (also what the tests use)
+        for job in todo:
+            old = torch_threads()
+            try:
+                seconds = _work(job.fn, job.args)
+            finally:
+                torch_threads(old)
+            yield job, seconds
+        return
+    # spawn: a fresh interpreter per worker, never a fork of a process whose torch threads are running
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = {pool.submit(_work, j.fn, j.args): j for j in todo}
+        for future in as_completed(futures):
+            yield futures[future], future.result()
+
+
+def torch_threads(n: int | None = None) -> int:
+    """torch's thread count, after setting it to n if given."""
+    import torch
+
+    if n is not None:
+        torch.set_num_threads(n)
+    return torch.get_num_threads()

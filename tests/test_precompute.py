@@ -1,0 +1,48 @@
+"""The build's up-front computation (sitebuild.precompute): order, stamps, and that a stamp follows the code."""
+
+from __future__ import annotations
+
+import pytest
+
+from sitebuild import precompute
+
+
+def test_jobs_cover_every_model_and_run_costliest_first(tmp_path, monkeypatch):
+    from snippets.whatif.analysis import HEADS, SEEDS
+
+    monkeypatch.setenv("MHA_CACHE_DIR", str(tmp_path))
+    todo = precompute.pending()
+    models = {j.args[:2] for j in todo if j.fn == "whatif_run"}
+    assert models == {(h, s) for h in HEADS for s in SEEDS}
+    assert [j.cost for j in todo] == sorted((j.cost for j in todo), reverse=True)
+    assert all(callable(getattr(precompute, j.fn)) for j in todo)
+    # every model gets the lab's measure; pruning only where the page prints it
+    assert all("specialisation" in j.args[2] for j in todo if j.fn == "whatif_run")
+    assert {j.args[0] for j in todo if j.fn == "whatif_run" and "pruning" in j.args[2]} == {8, 16}
+
+
+def test_a_job_runs_once_and_again_when_its_code_changes(tmp_path, monkeypatch):
+    monkeypatch.setenv("MHA_CACHE_DIR", str(tmp_path))
+    calls = []
+    monkeypatch.setattr(precompute, "probe", lambda x: calls.append(x), raising=False)
+    job = precompute.Job("probe 1", 1.0, "probe", (1,), ("snippets.whatif.task",))
+    assert precompute.run([job], workers=1) == 1
+    assert precompute.run([job], workers=1) == 0  # stamped: a warm build starts nothing
+    assert calls == [1]
+    real = precompute.fingerprint
+    monkeypatch.setattr(precompute, "fingerprint", lambda modules: real(modules) + "edited")
+    assert precompute.pending([job]) == [job]  # the code it depends on changed: it runs again
+    assert precompute.run([job], workers=1) == 1 and calls == [1, 1]
+
+
+def test_a_failing_job_leaves_no_stamp(tmp_path, monkeypatch):
+    monkeypatch.setenv("MHA_CACHE_DIR", str(tmp_path))
+
+    def broken(x):
+        raise ValueError(f"bad input {x}")
+
+    monkeypatch.setattr(precompute, "broken", broken, raising=False)
+    job = precompute.Job("broken", 1.0, "broken", (7,), ("snippets.whatif.task",))
+    with pytest.raises(ValueError, match="bad input 7"):
+        precompute.run([job], workers=1)
+    assert precompute.pending([job]) == [job]
