@@ -21,7 +21,7 @@ from snippets.i18n import check_lang, text, texts
 from snippets.tables import md_table
 
 __all__ = [
-    "Interval", "interval", "compare", "sweep", "measurement", "memory_slope", "provenance_table",
+    "Interval", "interval", "compare", "bench_sweep", "measurement", "memory_slope", "provenance_table",
     "flop_table", "time_table", "throughput_table", "memory_table", "matmul_sentence", "comparison_table",
     "pair_sentence", "pair_sentences", "memory_sentence", "goals", "goals_table", "time_figure", "memory_figure",
     "full_sweep_tables", "full_sweep_figures", "build_table", "PAIRS",
@@ -89,7 +89,7 @@ def compare(a: Interval, b: Interval, factor: float = 1.0) -> tuple[str, float]:
     return "same", ratio
 
 
-def sweep() -> dict:
+def bench_sweep() -> dict:
     """The committed full sweep: {"provenance": ..., "data": ...}."""
     return load("bench-full")
 
@@ -376,7 +376,7 @@ def memory_figure(data: dict, lang: str, alt: str, caption: str) -> str:
 def full_sweep_tables(lang: str) -> str:
     """The committed sweep: the matmul reference, then time, throughput and memory tables, with headings."""
     t = texts(check_lang(lang), "bench")
-    data = sweep()["data"]
+    data = bench_sweep()["data"]
     return "\n\n".join([matmul_sentence(data, lang), f"**{t['time_label']}**", time_table(data, lang),
                         f"**{t['throughput_label']}**", throughput_table(data, lang),
                         f"**{t['memory_label']}**", memory_table(data, lang)])
@@ -385,7 +385,7 @@ def full_sweep_tables(lang: str) -> str:
 def full_sweep_figures(lang: str) -> str:
     """The two plots of the committed sweep, with their alt texts and captions in lang."""
     t = texts(check_lang(lang), "bench")
-    data = sweep()["data"]
+    data = bench_sweep()["data"]
     return (time_figure(data, lang, t["alt_time"], t["caption_time"])
             + memory_figure(data, lang, t["alt_memory"], t["caption_memory"]))
 

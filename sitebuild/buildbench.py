@@ -48,7 +48,16 @@ def _mkdocs() -> list[str]:
 def _no_exec_config() -> str:
     """mkdocs.yml without the markdown-exec plugin (exec fences then render as plain code)."""
     lines = (ROOT / "mkdocs.yml").read_text(encoding="utf-8").splitlines()
-    kept = [line for line in lines if line.strip() not in ("- markdown-exec", "- markdown-exec:")]
+    kept, skipping = [], None
+    for line in lines:
+        indent = len(line) - len(line.lstrip())
+        if skipping is not None and line.strip() and indent > skipping:
+            continue  # the plugin's options
+        skipping = None
+        if line.strip() in ("- markdown-exec", "- markdown-exec:"):
+            skipping = indent
+            continue
+        kept.append(line)
     if len(kept) == len(lines):
         raise ValueError("mkdocs.yml has no '- markdown-exec' plugin line to leave out")
     return "\n".join(kept) + "\n"

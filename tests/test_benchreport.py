@@ -159,7 +159,7 @@ def test_provenance_is_rendered_next_to_the_numbers():
 
 
 def test_tables_and_figures_from_the_committed_sweep():
-    data = br.sweep()["data"]
+    data = br.bench_sweep()["data"]
     assert data["params"]["lengths"] == [128, 256, 512, 1024, 2048, 4096]
     assert len(data["rows"]) == 6 * len(IMPLS) and all(len(r["samples"]) == data["params"]["rounds"]
                                                         for r in data["rows"])

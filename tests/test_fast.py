@@ -229,6 +229,7 @@ def test_buildbench_config_and_table():
 
     config = buildbench._no_exec_config()
     assert "markdown-exec" not in config and "i18n" in config
+    assert "languages: [python]" not in config  # its options go with it
     results = {"cold": {"seconds": 80.0, "ok": True}, "warm": {"seconds": 12.0, "ok": True},
                "no_exec": {"seconds": 8.0, "ok": True}, "serve": {"seconds": None, "ok": False},
                "warm_over_no_exec": 1.5, "target_met": True}

@@ -608,9 +608,21 @@
     });
   };
 
-  function initAll() {
+  // The lab sits far down its page: it loads and scores only when the reader gets near it, so
+  // opening the page costs a phone nothing (Lighthouse counted its first scoring as blocking time).
+  function initWhenNear() {
     var roots = document.querySelectorAll("[data-whatif-lab]");
     if (!roots.length) return;
+    if (!("IntersectionObserver" in window)) { initAll(roots); return; }
+    var seen = new IntersectionObserver(function (entries) {
+      if (!entries.some(function (e) { return e.isIntersecting; })) return;
+      seen.disconnect();
+      initAll(roots);
+    }, { rootMargin: "800px 0px" });
+    Array.prototype.forEach.call(roots, function (root) { seen.observe(root); });
+  }
+
+  function initAll(roots) {
     loadIndex().then(function (index) {
       Array.prototype.forEach.call(roots, function (root) {
         if (root.dataset.ready) return;
@@ -633,6 +645,6 @@
   window.WhatifLab = { Model: Model, Scorer: Scorer, loadIndex: loadIndex, loadModel: loadModel,
     decodeF32: decodeF32, decodeLogs: decodeLogs, pct: pct, base: BASE, labs: [] };
 
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", initAll);
-  else initAll();
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", initWhenNear);
+  else initWhenNear();
 })();
