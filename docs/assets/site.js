@@ -26,18 +26,25 @@
     if (dialog && input) dialog.setAttribute("aria-label", input.getAttribute("aria-label") || input.placeholder);
   }
 
-  // A box that scrolls sideways (wide formula, table or figure) must be reachable by keyboard.
-  var SCROLLERS = ".md-typeset div.math, .md-typeset__table > table, .md-typeset figure.mha-fig, .md-typeset__scrollwrap";
+  // A box that scrolls sideways (wide formula, table, figure or code) must be reachable by keyboard.
+  // Material makes a scrolling code block focusable when it mounts it, and with content.lazy it
+  // mounts a block only near the screen: the blocks further down are covered here.
+  var SCROLLERS = ".md-typeset div.math, .md-typeset__table > table, .md-typeset figure.mha-fig, " +
+    ".md-typeset__scrollwrap, .md-typeset pre > code";
   function focusable() {
-    document.querySelectorAll(SCROLLERS).forEach(function (el) {
-      var scrolls = el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== "visible";
+    var els = Array.prototype.slice.call(document.querySelectorAll(SCROLLERS));
+    // All reads first, then all writes: one layout, not one per box.
+    var scrolls = els.map(function (el) {
       // A wide figure (one that scrolls on a phone) is always reachable: while it is off screen
       // (content-visibility: auto) its size is a placeholder, and axe may find it scrolling then.
-      if (el.matches("figure.mha-fig--wide")) scrolls = true;
-      if (scrolls && !el.hasAttribute("tabindex")) {
+      if (el.matches("figure.mha-fig--wide")) return true;
+      return el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== "visible";
+    });
+    els.forEach(function (el, i) {
+      if (scrolls[i] && !el.hasAttribute("tabindex")) {
         el.setAttribute("tabindex", "0");
         el.setAttribute("data-scroll-focus", "");
-      } else if (!scrolls && el.hasAttribute("data-scroll-focus")) {
+      } else if (!scrolls[i] && el.hasAttribute("data-scroll-focus")) {
         el.removeAttribute("tabindex");
         el.removeAttribute("data-scroll-focus");
       }
@@ -48,7 +55,12 @@
     label();
     focusable();
   }
-  if (window.document$) window.document$.subscribe(function () { setTimeout(update, 0); });
+  // After the first paint and Material's own start-up, when the browser has time to spare.
+  function later() {
+    if (window.requestIdleCallback) requestIdleCallback(update, { timeout: 1500 });
+    else setTimeout(update, 0);
+  }
+  if (window.document$) window.document$.subscribe(later);
   else document.addEventListener("DOMContentLoaded", update);
   var timer;
   window.addEventListener("resize", function () {

@@ -87,3 +87,20 @@ def test_figure_check_catches_missing_alt_text():
     bad = '<figure class="mha-fig"><svg></svg></figure>'
     assert figure_texts(good) == [("头 0 的热力图", "图 1")]
     assert figure_texts(bad) == [("", "")]
+
+
+@pytest.mark.parametrize(("stem", "lang", "scheme"), representatives(), ids=lambda v: v)
+def test_axe_at_phone_width_as_served(page, server_url, stem, lang, scheme):
+    """At 412 px code and tables scroll, and off-screen blocks are still placeholders (content-visibility)
+    and unmounted code (Material's content.lazy): nothing is forced here, the page is audited as a phone
+    opens it, the way Lighthouse does."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    page.set_viewport_size({"width": 412, "height": 823})
+    page.emulate_media(color_scheme=scheme)
+    page.goto(server_url + page_path(stem, lang), wait_until="networkidle")
+    page.wait_for_timeout(300)  # site.js marks scrolling boxes focusable when the browser is idle
+    results = Axe().run(page).response
+    bad = [f"{v['id']} ({len(v['nodes'])}x) e.g. {v['nodes'][0]['target']}" for v in results["violations"]
+           if v["impact"] in ("serious", "critical")]
+    assert not bad, "\n".join(bad)
