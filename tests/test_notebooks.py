@@ -321,3 +321,11 @@ def test_background_reraises_a_failing_cell_in_wait(tmp_path, monkeypatch):
         runner.wait(nb)
     runner.close()
     assert not nbs.is_executed(nb)
+
+
+def test_printed_text_is_one_output_however_the_kernel_split_it():
+    """A busy machine makes the kernel flush stdout in more pieces; the stored notebook must not differ."""
+    out = lambda text: {"output_type": "stream", "name": "stdout", "text": text}  # noqa: E731
+    fig = {"output_type": "display_data", "data": {"text/plain": "<fig>"}, "metadata": {}}
+    assert nbs.merge_streams([out("a\n"), out("b\n"), fig, out("c\n")]) == [out("a\nb\n"), fig, out("c\n")]
+    assert nbs.merge_streams([]) == []

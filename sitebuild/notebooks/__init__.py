@@ -12,11 +12,12 @@ from .build import KERNEL, build_notebook, heading_ids, page_url
 from .cli import all_notebooks, code_sources, main, site_settings
 from .imports import bound_names, context_imports, free_names, module_name, strip_magics, with_context
 from .parse import DEFAULT_LANG, LANGS, Part, fence_options, language_pages, page_parts, snippet_expander
-from .run import Background, NotebookError, cache_key, cache_path, dependencies, execute, execute_all, executed_path, is_executed, this_python_kernel
+from .run import Background, NotebookError, cache_key, cache_path, dependencies, execute, execute_all, executed_path, is_executed, merge_streams, this_python_kernel
 
 __all__ = [
     "KERNEL", "build_notebook", "heading_ids", "page_url", "all_notebooks", "code_sources", "main", "site_settings",
     "bound_names", "context_imports", "free_names", "module_name", "strip_magics", "with_context", "DEFAULT_LANG",
     "LANGS", "Part", "fence_options", "language_pages", "page_parts", "snippet_expander", "Background", "NotebookError",
-    "cache_key", "cache_path", "dependencies", "execute", "execute_all", "executed_path", "is_executed", "this_python_kernel",
+    "cache_key", "cache_path", "dependencies", "execute", "execute_all", "executed_path", "is_executed", "merge_streams",
+    "this_python_kernel",
 ]

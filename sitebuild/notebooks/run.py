@@ -23,7 +23,7 @@ from resultcache import ROOT, cache_root, code_imports, fingerprint, results_fin
 from .imports import module_name, strip_magics
 
 __all__ = ["NotebookError", "Background", "dependencies", "cache_key", "cache_path", "execute", "execute_all",
-           "is_executed", "executed_path", "this_python_kernel"]
+           "is_executed", "executed_path", "merge_streams", "this_python_kernel"]
 
 log = logging.getLogger("mkdocs.hooks.notebooks")
 
@@ -189,5 +189,24 @@ def _run(nb, timeout: int, root: Path):
             if out.get("output_type") == "stream" and out.get("name") == "stderr":
                 log.info("%s: cell %d wrote to stderr: %s", nb.metadata["mha"]["page"], i, out["text"][:500])
         if cell.cell_type == "code":
-            cell.outputs = [o for o in cell.outputs if o.get("name") != "stderr"]
+            cell.outputs = merge_streams([o for o in cell.outputs if o.get("name") != "stderr"])
     return done
+
+
+def merge_streams(outputs: list) -> list:
+    """Consecutive stream outputs of the same stream as one: how a kernel splits printed text into
+    messages depends on timing (a busy machine flushes more often), and the notebook must not.
+
+    >>> merge_streams([{"output_type": "stream", "name": "stdout", "text": "a\\n"},
+    ...                {"output_type": "stream", "name": "stdout", "text": "b\\n"}])
+    [{'output_type': 'stream', 'name': 'stdout', 'text': 'a\\nb\\n'}]
+    """
+    merged: list = []
+    for out in outputs:
+        last = merged[-1] if merged else None
+        if (last is not None and out.get("output_type") == "stream" == last.get("output_type")
+                and out.get("name") == last.get("name")):
+            last["text"] += out["text"]
+        else:
+            merged.append(out)
+    return merged
