@@ -204,13 +204,19 @@ def test_kernel_is_this_interpreter_whatever_kernel_specs_say(tmp_path, monkeypa
     assert done.cells[0].outputs[0].text.strip() == __import__("sys").executable
 
 
+def tiny_notebooks(stem: str, sources: list[str]) -> list:
+    """One single-cell notebook per source, for pages docs/<stem><i>.en.md."""
+    books = []
+    for i, source in enumerate(sources):
+        nb = nbformat.v4.new_notebook(metadata={"kernelspec": nbs.KERNEL, "mha": {"page": f"docs/{stem}{i}.en.md"}})
+        nb.cells = [nbformat.v4.new_code_cell(source)]
+        books.append(nb)
+    return books
+
+
 def test_execute_all_runs_the_missing_ones_in_parallel_once(tmp_path, monkeypatch, caplog):
     monkeypatch.setenv("MHA_CACHE_DIR", str(tmp_path))
-    books = []
-    for i in range(2):
-        nb = nbformat.v4.new_notebook(metadata={"kernelspec": nbs.KERNEL, "mha": {"page": f"docs/p{i}.en.md"}})
-        nb.cells = [nbformat.v4.new_code_cell(f"print({i} + 40)")]
-        books.append(nb)
+    books = tiny_notebooks("p", ["print(0 + 40)", "print(1 + 40)"])
     with caplog.at_level("INFO", logger="mkdocs.hooks.notebooks"):
         assert nbs.execute_all(books + books[:1], workers=2) == 2  # a duplicate runs once
     assert nbs.execute_all(books, workers=2) == 0  # the second language, or the next build, reads them
@@ -298,11 +304,7 @@ def test_notebook_pages_stay_out_of_search(built_site):
 
 def test_background_runs_while_the_caller_goes_on_and_waits_per_notebook(tmp_path, monkeypatch):
     monkeypatch.setenv("MHA_CACHE_DIR", str(tmp_path))
-    books = []
-    for i in range(2):
-        nb = nbformat.v4.new_notebook(metadata={"kernelspec": nbs.KERNEL, "mha": {"page": f"docs/q{i}.en.md"}})
-        nb.cells = [nbformat.v4.new_code_cell(f"print({i} + 50)")]
-        books.append(nb)
+    books = tiny_notebooks("q", ["print(0 + 50)", "print(1 + 50)"])
     runner = nbs.Background(books, workers=2)
     assert len(runner.futures) == 2 and not all(f.done() for f in runner.futures.values())  # returned at once
     runner.wait(books[1])
@@ -314,8 +316,7 @@ def test_background_runs_while_the_caller_goes_on_and_waits_per_notebook(tmp_pat
 
 def test_background_reraises_a_failing_cell_in_wait(tmp_path, monkeypatch):
     monkeypatch.setenv("MHA_CACHE_DIR", str(tmp_path))
-    nb = nbformat.v4.new_notebook(metadata={"kernelspec": nbs.KERNEL, "mha": {"page": "docs/bad.en.md"}})
-    nb.cells = [nbformat.v4.new_code_cell("raise ValueError('seen in wait')")]
+    [nb] = tiny_notebooks("bad", ["raise ValueError('seen in wait')"])
     runner = nbs.Background([nb], workers=1)
     with pytest.raises(nbs.NotebookError, match="seen in wait"):
         runner.wait(nb)
