@@ -125,11 +125,16 @@ def pending(todo: list[Job] | None = None) -> list[Job]:
 
 
 def _work(fn: str, args: tuple) -> float:
+    """Run one job on one thread (results independent of the core count); its seconds."""
     import torch
 
-    torch.set_num_threads(1)  # one thread per worker: results independent of the core count
+    old = torch.get_num_threads()
+    torch.set_num_threads(1)
     start = time.perf_counter()
-    globals()[fn](*args)
+    try:
+        globals()[fn](*args)
+    finally:
+        torch.set_num_threads(old)
     return time.perf_counter() - start
 
 
@@ -157,12 +162,7 @@ def _results(todo: list[Job], workers: int):
     """Yield (job, seconds) as each job finishes; a failure raises here, with its traceback, and fails the build."""
     if workers == 1:  # in this process (also what the tests use)
         for job in todo:
-            old = torch_threads()
-            try:
-                seconds = _work(job.fn, job.args)
-            finally:
-                torch_threads(old)
-            yield job, seconds
+            yield job, _work(job.fn, job.args)
         return
     # spawn: a fresh interpreter per worker, never a fork of a process whose torch threads are running
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
@@ -170,11 +170,3 @@ def _results(todo: list[Job], workers: int):
         for future in as_completed(futures):
             yield futures[future], future.result()
 
-
-def torch_threads(n: int | None = None) -> int:
-    """torch's thread count, after setting it to n if given."""
-    import torch
-
-    if n is not None:
-        torch.set_num_threads(n)
-    return torch.get_num_threads()
