@@ -250,9 +250,11 @@ def test_ablation_and_pruning_on_a_small_run():
     assert res[0][2]["accuracy"] == pytest.approx(run["accuracy"])
     curve = analysis.pruning(run)
     assert len(curve) == 4 and curve[0] == pytest.approx(run["accuracy"])
+    # pruning first removes the head whose removal alone costs least: the ablation's best "without" row
+    assert curve[1] == max(r["accuracy"] for k, _, r in res if k == "without")
     shares, roles = analysis.specialisation(run)
     assert shares.shape == (4, 5) and len(roles) == 4
-    for kind in ("ablation", "pruning", "specialisation"):  # measured once, then read from disk
+    for kind in ("ablation", "pruning", "specialisation", "without"):  # measured once, then read from disk
         assert analysis._measure_cached.check_call_in_cache(kind, 4, 5, 40, 16, 3e-3, 32, code=analysis.ANALYSIS_VERSION)
     with pytest.raises(ValueError, match="labels must have keys 'all', 'without', 'only'"):
         report.ablation_rows(run, {"all": "all"})

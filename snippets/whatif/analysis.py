@@ -150,11 +150,22 @@ def _ablation(run: dict) -> list[tuple[str, int | None, dict]]:
     x, y = make_batch(EVAL_SIZE, seed=EVAL_SEED)
     h = model.attn.num_heads
     out = [("all", None, evaluate(model, x, y))]
-    for kind in ("without", "only"):
-        for i in range(h):
-            keep = [(j != i) if kind == "without" else (j == i) for j in range(h)]
-            with heads_off(model, keep):
-                out.append((kind, i, evaluate(model, x, y)))
+    out += [("without", i, r) for i, r in enumerate(_measured("without", run))]
+    for i in range(h):
+        with heads_off(model, [j == i for j in range(h)]):
+            out.append(("only", i, evaluate(model, x, y)))
+    return out
+
+
+def _without(run: dict) -> list[dict]:
+    """Evaluation with each head removed in turn (ablation and pruning both start from it)."""
+    model = load_model(run)
+    x, y = make_batch(EVAL_SIZE, seed=EVAL_SEED)
+    h = model.attn.num_heads
+    out = []
+    for i in range(h):
+        with heads_off(model, [j != i for j in range(h)]):
+            out.append(evaluate(model, x, y))
     return out
 
 
@@ -168,10 +179,7 @@ def _pruning(run: dict) -> list[float]:
     model = load_model(run)
     x, y = make_batch(EVAL_SIZE, seed=EVAL_SEED)
     h = model.attn.num_heads
-    alone = []
-    for i in range(h):
-        with heads_off(model, [j != i for j in range(h)]):
-            alone.append(evaluate(model, x, y)["accuracy"])
+    alone = [r["accuracy"] for r in _measured("without", run)]
     order = sorted(range(h), key=lambda i: -alone[i])  # highest accuracy without it = least needed
     keep = [True] * h
     accs = [evaluate(model, x, y)["accuracy"]]
@@ -183,7 +191,7 @@ def _pruning(run: dict) -> list[float]:
 
 
 ANALYSIS_VERSION = fingerprint([__name__])  # this module and all it imports, training included
-_MEASURES = {"specialisation": _specialisation, "ablation": _ablation, "pruning": _pruning}
+_MEASURES = {"specialisation": _specialisation, "ablation": _ablation, "pruning": _pruning, "without": _without}
 
 
 @memory.cache
