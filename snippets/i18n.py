@@ -93,6 +93,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "headview.attends": "{token} 的注意力最多给了：",
         "headview.all": "所有 token 的注意力",
         "headview.nojs": "交互式头视图需要 JavaScript。",
+        "headview.error": "头视图的数据没能加载（{status}），请刷新页面再试。",
         # sitebuild.benchreport: the performance page
         "bench.scratch": "从零手写",
         "bench.mha_default": "nn.MHA 默认",
@@ -288,6 +289,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "headview.attends": "{token} attends most to:",
         "headview.all": "Attention of all tokens",
         "headview.nojs": "The interactive head view needs JavaScript.",
+        "headview.error": "The head view's data could not be loaded ({status}); reload the page to try again.",
         "bench.scratch": "from scratch",
         "bench.mha_default": "nn.MHA default",
         "bench.mha_no_weights": "nn.MHA need_weights=False",

@@ -1,5 +1,5 @@
-"""Page weight: every page's HTML (inline SVG figures included) plus the images it loads from the
-site stays under 1 MB. The sizes are written to test-artifacts/page-weight.md and printed."""
+"""Page weight: every page's HTML (inline SVG figures included) plus the images and data files it
+loads from the site stays under 1 MB. The sizes are written to test-artifacts/page-weight.md and printed."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from urllib.parse import urljoin, urlsplit
 from conftest import ROOT
 
 LIMIT = 1_000_000  # bytes
-IMG = re.compile(r"<img\b[^>]*\bsrc=[\"']([^\"']+)[\"']")
+# what a page loads from the site besides its HTML: images, images inside inline SVG, data files
+IMG = re.compile(r"<img\b[^>]*\bsrc=[\"']([^\"']+)[\"']|<image\b[^>]*\bxlink:href=\"([^\"]+)\"|\bdata-src=\"([^\"]+)\"")
 SVG = re.compile(r"<svg\b.*?</svg>", re.S)
 
 
@@ -22,7 +23,7 @@ def page_weight(site: Path, html_file: Path) -> tuple[int, int, int]:
     rel = html_file.parent.relative_to(site).as_posix()
     page_url = "/" if rel == "." else f"/{rel}/"
     images = 0
-    for src in set(IMG.findall(text)):
+    for src in {next(g for g in m if g) for m in IMG.findall(text)}:
         parts = urlsplit(src)
         if parts.scheme or parts.netloc or src.startswith("data:"):
             continue

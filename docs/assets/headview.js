@@ -3,6 +3,8 @@
  * Each <div class="headview"> holds a <script type="application/json" class="headview-data">
  * written at build time: {layers, heads, scale, texts: [{label, tokens, weights}], ui: {...labels}}.
  * weights is base64 of one byte per weight, row-major over (layer, head, query, key).
+ * On the site the texts live in a file of their own (the script's data-src, see
+ * sitebuild/hooks/page_data.py), fetched when the viewer comes near the screen.
  */
 (function () {
   "use strict";
@@ -33,11 +35,33 @@
     return { wrap: wrap, sel: sel };
   }
 
-  function init(root) {
+  function load(root) {
     var source = root.querySelector("script.headview-data");
     if (!source || root.dataset.ready) return;
     root.dataset.ready = "1";
     var data = JSON.parse(source.textContent);
+    var src = source.getAttribute("data-src");
+    if (!src) { build(root, data); return; }
+    root.dataset.state = "loading";
+    var nojs = root.querySelector(".headview-nojs");
+    if (nojs) nojs.hidden = true;
+    fetch(src).then(function (r) {
+      if (!r.ok) throw new Error("HTTP " + r.status);
+      return r.json();
+    }).then(function (texts) {
+      data.texts = texts;
+      build(root, data);
+      root.dataset.state = "ready";
+    }).catch(function (err) {
+      root.dataset.state = "error";
+      if (nojs) {
+        nojs.textContent = data.ui.error.replace("{status}", String(err && err.message || err));
+        nojs.hidden = false;
+      }
+    });
+  }
+
+  function build(root, data) {
     var ui = data.ui;
     var uid = "headview-" + (counter++);
     var cache = {};
@@ -170,8 +194,18 @@
     show(null);
   }
 
+  // Each viewer starts (and fetches its data) when it comes within a screen or two of the viewport.
   function initAll() {
-    Array.prototype.forEach.call(document.querySelectorAll("[data-headview]"), init);
+    var roots = Array.prototype.slice.call(document.querySelectorAll("[data-headview]"));
+    if (!("IntersectionObserver" in window)) { roots.forEach(load); return; }
+    var near = new IntersectionObserver(function (entries) {
+      entries.forEach(function (e) {
+        if (!e.isIntersecting) return;
+        near.unobserve(e.target);
+        load(e.target);
+      });
+    }, { rootMargin: "1500px 0px" });
+    roots.forEach(function (root) { near.observe(root); });
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", initAll);
