@@ -31,25 +31,45 @@
   // mounts a block only near the screen: the blocks further down are covered here.
   var SCROLLERS = ".md-typeset div.math, .md-typeset__table > table, .md-typeset figure.mha-fig, " +
     ".md-typeset__scrollwrap, .md-typeset pre > code";
-  function focusable() {
-    var els = Array.prototype.slice.call(document.querySelectorAll(SCROLLERS));
-    // All reads first, then all writes: one layout, not one per box.
-    var scrolls = els.map(function (el) {
-      // A wide figure (one that scrolls on a phone) is always reachable: while it is off screen
-      // (content-visibility: auto) its size is a placeholder, and axe may find it scrolling then.
-      if (el.matches("figure.mha-fig--wide")) return true;
-      return el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== "visible";
-    });
-    els.forEach(function (el, i) {
-      if (scrolls[i] && !el.hasAttribute("tabindex")) {
-        el.setAttribute("tabindex", "0");
-        el.setAttribute("data-scroll-focus", "");
-      } else if (!scrolls[i] && el.hasAttribute("data-scroll-focus")) {
-        el.removeAttribute("tabindex");
-        el.removeAttribute("data-scroll-focus");
-      }
-    });
+  // Each finished pass is counted on <html data-scroll-checked="n">, so a test can wait for it.
+  var passes = 0;
+  // Measuring a box that content-visibility skips (far from the screen) would lay it out, and one
+  // pass measuring every box on a long page kept a phone busy for a quarter of a second. So a
+  // skipped box is made focusable without measuring (it may scroll), and measured when the browser
+  // draws it (contentvisibilityautostatechange), which then takes the mark back if it fits.
+  function skipped(el) {
+    return typeof el.checkVisibility === "function" && !el.checkVisibility({ contentVisibilityAuto: true });
   }
+  function scrolls(el) {
+    // A wide figure (one that scrolls on a phone) is always reachable: axe may measure it off screen.
+    if (el.matches("figure.mha-fig--wide")) return true;
+    return el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== "visible";
+  }
+  function mark(el, scrolling) {
+    if (scrolling && !el.hasAttribute("tabindex")) {
+      el.setAttribute("tabindex", "0");
+      el.setAttribute("data-scroll-focus", "");
+    } else if (!scrolling && el.hasAttribute("data-scroll-focus")) {
+      el.removeAttribute("tabindex");
+      el.removeAttribute("data-scroll-focus");
+    }
+  }
+  function check(els) {
+    var drawn = els.filter(function (el) { return !skipped(el); });
+    var measured = drawn.map(scrolls); // all reads first, then all writes: one layout
+    drawn.forEach(function (el, i) { mark(el, measured[i]); });
+    els.forEach(function (el) { if (drawn.indexOf(el) < 0) mark(el, true); });
+  }
+  function focusable() {
+    check(Array.prototype.slice.call(document.querySelectorAll(SCROLLERS)));
+    document.documentElement.setAttribute("data-scroll-checked", String(++passes));
+  }
+  document.addEventListener("contentvisibilityautostatechange", function (ev) {
+    if (ev.skipped || !(ev.target instanceof Element)) return;
+    var els = Array.prototype.slice.call(ev.target.querySelectorAll(SCROLLERS));
+    if (ev.target.matches(SCROLLERS)) els.push(ev.target);
+    if (els.length) requestAnimationFrame(function () { check(els); });
+  }, true);
 
   function update() {
     label();

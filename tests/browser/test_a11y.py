@@ -99,7 +99,8 @@ def test_axe_at_phone_width_as_served(page, server_url, stem, lang, scheme):
     page.set_viewport_size({"width": 412, "height": 823})
     page.emulate_media(color_scheme=scheme)
     page.goto(server_url + page_path(stem, lang), wait_until="networkidle")
-    page.wait_for_timeout(300)  # site.js marks scrolling boxes focusable when the browser is idle
+    # site.js names the search dialog and marks scrolling boxes focusable when the browser is idle
+    page.wait_for_function("() => document.documentElement.dataset.scrollChecked")
     results = Axe().run(page).response
     bad = [f"{v['id']} ({len(v['nodes'])}x) e.g. {v['nodes'][0]['target']}" for v in results["violations"]
            if v["impact"] in ("serious", "critical")]

@@ -159,8 +159,10 @@ def test_every_page_is_readable(page, server_url, built_site, report):
             page.add_style_tag(content=SHOW_ALL_CSS)
             desktop = page.evaluate(MEASURE_JS)
             unrendered = page.evaluate(UNRENDERED_JS)
+            checked = page.evaluate("() => document.documentElement.dataset.scrollChecked || ''")
             page.set_viewport_size(PHONE)
-            page.wait_for_timeout(400)  # site.js marks boxes that scroll 100 ms after a resize
+            # site.js marks the boxes that scroll 100 ms after a resize, and counts its passes
+            page.wait_for_function("n => (document.documentElement.dataset.scrollChecked || '') !== n", arg=checked)
             phone = page.evaluate(MEASURE_JS)
             report[key] = {"1280": desktop, "390": phone, "unrendered": unrendered}
             for f in desktop["figures"]:
