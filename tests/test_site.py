@@ -6,6 +6,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from conftest import LANGS, ROOT, page_stems
 
 DOCS = ROOT / "docs"
@@ -191,3 +193,18 @@ def test_performance_page_shows_committed_numbers_not_placeholders(built_site):
         assert page.count("<svg") >= 2 and "| 4096 |" not in page  # figures drawn, tables rendered
         for placeholder in ("no full sweep", "No build measurements", "尚未运行", "还没有"):
             assert placeholder not in page
+
+
+def test_palette_is_chosen_before_the_content(built_site):
+    """A first-time reader in dark mode gets the dark palette before the content is parsed (not when
+    Material's script runs at the end of the page); the choice follows the toggle's own media queries."""
+    from sitebuild.hooks.site import EARLY_PALETTE, early_palette
+
+    for page in ("index.html", "en/faq/index.html", "lab/real-model/index.html"):
+        html = (built_site / page).read_text(encoding="utf-8")
+        assert html.count(EARLY_PALETTE) == 1
+        assert html.index('var palette=__md_get("__palette")') < html.index(EARLY_PALETTE) < html.index("<article")
+        assert html.index('data-md-color-media="(prefers-color-scheme: dark)"') < html.index(EARLY_PALETTE)
+    assert early_palette("<p>no palette toggle</p>") == "<p>no palette toggle</p>"
+    with pytest.raises(ValueError, match="palette script was not found"):
+        early_palette('<input data-md-color-media="x"><article>')

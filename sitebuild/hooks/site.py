@@ -1,4 +1,5 @@
-"""Build hooks: render math to MathML at build time, fix the build date, show the lessons' progress.
+"""Build hooks: render math to MathML at build time, fix the build date, show the lessons' progress,
+apply the reader's palette before the page is drawn.
 
 Long work in the lesson code (training, benchmarks, the real model) logs its progress on the
 `snippets` logger; this hook sends that logger's INFO records to MkDocs' own output.
@@ -6,6 +7,12 @@ Long work in the lesson code (training, benchmarks, the real model) logs its pro
 Math is written as $...$ / $$...$$; pymdownx.arithmatex (generic mode) marks it up and this
 hook replaces the marked-up TeX with MathML from latex2mathml, so pages need no script and
 no third-party host to show formulas.
+
+Palette: on a first visit (nothing stored yet) Material picks the palette whose media query matches
+(light or dark) only when its script runs, at the end of the page. Until then a dark-mode reader saw
+the light palette, and the whole page was styled twice; blocks that content-visibility had not drawn
+yet even kept the light colours for tools that read them before they came on screen. A few lines
+right after Material's own palette script make the same choice before the content is parsed.
 """
 
 from __future__ import annotations
@@ -35,6 +42,30 @@ def on_config(config):
 
 def tex_to_mathml(tex: str, display: str) -> str:
     return convert(html.unescape(tex).strip(), display=display)
+
+
+_PALETTE_SCRIPT = 'var palette=__md_get("__palette");'
+EARLY_PALETTE = (
+    '<script>if(!__md_get("__palette"))for(var input of document.querySelectorAll("[data-md-color-media]"))'
+    'if(matchMedia(input.getAttribute("data-md-color-media")).matches){'
+    'for(var key of ["scheme","primary","accent"])'
+    'document.body.setAttribute("data-md-color-"+key,input.getAttribute("data-md-color-"+key));break}</script>'
+)
+
+
+def early_palette(html_text: str) -> str:
+    """The page with EARLY_PALETTE after Material's palette script (pages without a palette toggle unchanged)."""
+    if "data-md-color-media" not in html_text:
+        return html_text
+    start = html_text.find(_PALETTE_SCRIPT)
+    if start < 0:
+        raise ValueError("Material's palette script was not found: the theme changed, update sitebuild/hooks/site.py")
+    end = html_text.index("</script>", start) + len("</script>")
+    return html_text[:end] + EARLY_PALETTE + html_text[end:]
+
+
+def on_post_page(output: str, page, config) -> str:
+    return early_palette(output)
 
 
 def on_page_content(html_text: str, page, config, files) -> str:

@@ -22,6 +22,8 @@ def open_view(page, url: str, scheme: str = "light"):
     page.goto(url)
     view = page.locator(".headview")
     view.scroll_into_view_if_needed()
+    # the viewer fetches its data when it comes near the screen, then draws itself
+    page.wait_for_selector(".headview[data-state='ready']")
     return view
 
 
@@ -97,3 +99,19 @@ def test_axe_on_the_head_view_while_a_token_is_selected(page, server_url, path, 
     bad = [f"{v['id']}: {v['help']} e.g. {v['nodes'][0]['target']}" for v in results["violations"]
            if v["impact"] in ("serious", "critical")]
     assert not bad, "\n".join(bad)
+
+
+def test_says_so_when_its_data_cannot_be_loaded(page, page_log, server_url):
+    page.route("**/assets/page-data/*.json", lambda route: route.fulfill(status=404, body="gone"))
+    page.goto(server_url + "en/lab/real-model/")
+    view = page.locator(".headview")
+    view.scroll_into_view_if_needed()
+    page.wait_for_selector(".headview[data-state='error']")
+    message = view.locator(".headview-nojs")
+    assert message.is_visible()
+    assert message.inner_text() == ("The head view's data could not be loaded (HTTP 404); "
+                                    "reload the page to try again.")
+    assert view.locator(".headview-queries button").count() == 0
+    # the 404 was made here: the page's own report of it is expected, nothing else is
+    page_log.console_errors[:] = [m for m in page_log.console_errors if "/page-data/" not in m]
+    page_log.failed_requests[:] = [m for m in page_log.failed_requests if "/page-data/" not in m]
