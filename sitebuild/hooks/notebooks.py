@@ -187,7 +187,25 @@ SITE_CSS = "\n".join(
   --jp-cell-prompt-not-active-font-color: var(--md-default-fg-color--light);
   --jp-cell-prompt-not-active-opacity: 1;
 }
+/* A phone styles and lays out only the cells near the screen (JupyterLab's stylesheet makes styling
+   every cell of a long notebook cost over a second there); the last cells are drawn from the start so
+   the footer stays put. */
+/* JupyterLab's stylesheet zeroes the negative margin that makes room for the padding Material puts
+   around a table, so every full-width table scrolled by that padding, even at 1280 px. */
+.md-typeset .jupyter-wrapper .md-typeset__table { padding: 0; }
+.md-typeset .jupyter-wrapper .md-typeset__table > table { box-sizing: border-box; }  /* border inside the column */
+.md-typeset .jp-Notebook > .jp-Cell { content-visibility: auto; contain-intrinsic-size: auto 320px; }
+.md-typeset .jp-Notebook > .jp-Cell:nth-last-child(-n+3) { content-visibility: visible; }
 """
+# mkdocs-jupyter's copy button per cell: a custom element whose start-up restyled the whole page once
+# per cell on a phone. The notebook itself is one click away (download link above), so it goes.
+_CLIPBOARD = re.compile(
+    r'<script>\s*\(function \(global, factory\)(?:(?!</script>).)*?ClipboardCopyElement.*?</script>'
+    r"|<script>\s*document\.addEventListener\('clipboard-copy'.*?</script>"
+    r'|<div class="zeroclipboard-container">\s*<clipboard-copy\b.*?</clipboard-copy>\s*</div>'
+    r'|<div class="clipboard-copy-txt"[^>]*>[^<]*</div>',  # the hidden copy of each cell's code it copied
+    re.S,
+)
 _CODE_DIV = re.compile(r'<div class="highlight-ipynb ')
 _HEADING = re.compile(r"(<h[1-6][^>]*>)(.*?)(</h[1-6]>)", re.S)
 _MATH = re.compile(r"\$([^$<]+)\$")
@@ -232,7 +250,7 @@ def on_page_content(html_text, page, config, files):
         return html_text
     # mkdocs-jupyter adds a MathJax loader (and a Mermaid one); the site loads nothing from other
     # hosts, and headings' $...$ become MathML here, as on the other pages.
-    html_text = _LOADERS.sub("", html_text)
+    html_text = _CLIPBOARD.sub("", _LOADERS.sub("", html_text))
     head, wrapper, body = html_text.partition(_WRAPPER)
     css = "\n".join(m.group(0).split(">", 1)[1].rsplit("</style>", 1)[0] for m in _STYLE.finditer(head))
     css += "\n" + SITE_CSS
