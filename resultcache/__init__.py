@@ -88,26 +88,27 @@ def _imported(tree: ast.AST, module: str, is_package: bool) -> list[str]:
 
 
 def _closure(start: list[tuple[str, ast.AST, bool]], root: Path) -> list[str]:
-    todo, found = list(start), set()
+    todo, found = [_imported(tree, module, is_package) for module, tree, is_package in start], set()
     while todo:
-        module, tree, is_package = todo.pop()
-        for name in _imported(tree, module, is_package):
+        for name in todo.pop():
             for rel in _resolve(name, root):
                 if rel not in found:
                     found.add(rel)
-                    todo.append((_module_of(rel), _parsed(root / rel), rel.endswith("__init__.py")))
+                    todo.append(_file_imports(root / rel, _module_of(rel), rel.endswith("__init__.py")))
     return sorted(found)
 
 
-def _parsed(path: Path) -> ast.AST:
+def _file_imports(path: Path, module: str, is_package: bool) -> list[str]:
     stat = path.stat()
-    return _parse(str(path), stat.st_mtime_ns, stat.st_size)
+    return _imports_of_version(str(path), stat.st_mtime_ns, stat.st_size, module, is_package)
 
 
 @functools.lru_cache(maxsize=512)
-def _parse(path: str, mtime_ns: int, size: int) -> ast.AST:
-    """A file's syntax tree, parsed once per version of the file (a build asks for the same files often)."""
-    return ast.parse(Path(path).read_text(encoding="utf-8"))
+def _imports_of_version(path: str, mtime_ns: int, size: int, module: str, is_package: bool) -> list[str]:
+    """What one version of a file imports, read once: a build asks for the same files hundreds of times
+    (every executed block and notebook is keyed by its imports), and walking their syntax trees again
+    each time cost the build tens of seconds."""
+    return _imported(ast.parse(Path(path).read_text(encoding="utf-8")), module, is_package)
 
 
 def module_files(modules: Iterable[str], root: Path | None = None) -> list[str]:
@@ -155,7 +156,10 @@ def machine_facts(num_threads: int = 1) -> dict[str, object]:
             "simd": torch.backends.cpu.get_cpu_capability()}
 
 
+@functools.lru_cache(maxsize=None)
 def _version(dist: str) -> str:
+    """An installed distribution's version, looked up once per process (importlib.metadata scans the
+    environment each time, which made it a noticeable part of keying every block)."""
     try:
         return version(dist)
     except PackageNotFoundError:
