@@ -19,6 +19,7 @@ from . import lighthouse as lh
 pytestmark = pytest.mark.browser
 # The largest pages (most code, figures and data), in both languages.
 HEAVIEST = ["lab/real-model/", "en/lab/real-model/", "faq/", "en/faq/", "article/4-what-if/", "en/article/3-pytorch/"]
+RUNS = 3
 BARS = {"performance": 90, "accessibility": 100, "best-practices": 100, "seo": 100}
 
 
@@ -35,8 +36,9 @@ def test_heaviest_pages_score(gzip_url):
     results, problems = {}, []
     for page in HEAVIEST:
         load = lh.load()
-        r = lh.score(gzip_url + page)
-        r["load"] = load
+        runs = sorted((lh.score(gzip_url + page) for _ in range(RUNS)), key=lambda x: x["performance"])
+        r = runs[RUNS // 2]  # the median run: one run on a shared machine can be 10 points off
+        r["load"], r["performance_runs"] = load, [x["performance"] for x in runs]
         results[page] = r
         lh.write(results, "lighthouse-test")
         for category, bar in BARS.items():
