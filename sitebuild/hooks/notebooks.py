@@ -32,6 +32,7 @@ from mkdocs.structure.files import File, InclusionLevel
 from resultcache import cache_root
 from sitebuild import notebooks as nb
 from sitebuild.hooks import build_language
+from sitebuild.notebooks import css as notebook_css
 from snippets.i18n import texts
 
 log = logging.getLogger("mkdocs.hooks.notebooks")
@@ -70,7 +71,7 @@ def on_files(files, config):
     expand = nb.snippet_expander(**snippet_options)
     count = 0
     # mkdocs-jupyter puts ~0.6 MB of JupyterLab CSS into every notebook page; it is the same for
-    # all of them, so the pages share one stylesheet instead (filled in on_page_content).
+    # all of them, so the pages share one stylesheet instead, pruned to what they use (on_env).
     stylesheet = File.generated(config, STYLESHEET, content="", inclusion=InclusionLevel.NOT_IN_NAV)
     for page in list(files.documentation_pages()):
         suffix = f".{lang}.md"
@@ -168,6 +169,7 @@ _WRAPPER = '<div class="jupyter-wrapper">'
 _STYLE = re.compile(r"<style[^>]*>.*?</style>", re.S)
 _TRAILING_STYLE = re.compile(r"\s*<style>\s*\['.*?</style>\s*$", re.S)  # a str(list) of CSS already above
 STYLESHEET = "assets/notebook.css"
+_CLASSES: set[str] = set()  # classes in the rendered notebooks of every language built by this process
 # Code colours from the site's palette (Material's variables, light and dark), not nbconvert's
 # Pygments theme, whose purple operators and grey prompts fail WCAG contrast.
 _TOKENS = {
@@ -245,6 +247,11 @@ def _page_ids(html_text: str, page) -> str:
     return head + wrapper + _HEADING.sub(swap, body)
 
 
+def jupyter_css(head: str) -> str:
+    """The CSS of the <style> elements mkdocs-jupyter puts before a rendered notebook."""
+    return "\n".join(m.group(0).split(">", 1)[1].rsplit("</style>", 1)[0] for m in _STYLE.finditer(head))
+
+
 def on_page_content(html_text, page, config, files):
     if getattr(page.file, "notebook_of", None) is None:
         return html_text
@@ -252,12 +259,12 @@ def on_page_content(html_text, page, config, files):
     # hosts, and headings' $...$ become MathML here, as on the other pages.
     html_text = _CLIPBOARD.sub("", _LOADERS.sub("", html_text))
     head, wrapper, body = html_text.partition(_WRAPPER)
-    css = "\n".join(m.group(0).split(">", 1)[1].rsplit("</style>", 1)[0] for m in _STYLE.finditer(head))
-    css += "\n" + SITE_CSS
+    css = jupyter_css(head)
     stylesheet = page.file.stylesheet
-    if stylesheet.content_string and stylesheet.content_string != css:
+    if getattr(stylesheet, "jupyter_css", css) != css:
         raise ValueError(f"expected the same notebook CSS on every notebook page, {page.file.src_uri} differs")
-    stylesheet.content_string = css
+    stylesheet.jupyter_css = css  # pruned to what the notebooks use in on_env, once every page is rendered
+    _CLASSES.update(notebook_css.classes_in(wrapper + body))
     link = f'<link rel="stylesheet" href="{html.escape(stylesheet.url_relative_to(page.file))}">'
     body = _CODE_DIV.sub('<div tabindex="0" class="highlight-ipynb ', body)  # keyboard users can scroll code
     html_text = link + _STYLE.sub("", head) + wrapper + _TRAILING_STYLE.sub("", body)
@@ -278,6 +285,18 @@ def on_page_content(html_text, page, config, files):
         f'download="{html.escape(Path(page.file.download.dest_uri).name)}">{text["download"]}</a></p>'
     )
     return bar + html_text
+
+
+def on_env(env, config, files):
+    """Write the notebook stylesheet: JupyterLab's rules that the rendered notebooks can use, then the site's.
+
+    The classes are collected over every language built in this process: the languages share the
+    one stylesheet, and the last one built writes it."""
+    stylesheet = files.get_file_from_path(STYLESHEET)
+    css = getattr(stylesheet, "jupyter_css", None)
+    if css is not None:
+        stylesheet.content_string = notebook_css.prune(css, frozenset(_CLASSES), SITE_CSS) + SITE_CSS
+    return env
 
 
 def on_build_error(error):

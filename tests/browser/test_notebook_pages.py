@@ -43,3 +43,81 @@ def test_download_link_serves_the_notebook(page, server_url, lang):
     page.locator(".notebook-bar a").first.click()
     page.wait_for_load_state("networkidle")
     assert page.url == f"{server_url}{prefix}{CHAPTER}/"
+
+
+NOTEBOOK_PAGES = ["index", "faq", "article/1-single-head", "article/2-divide-and-conquer", "article/3-pytorch",
+                  "article/4-what-if", "lab/performance", "lab/real-model"]
+
+# Every element's computed style (and that of its ::before/::after when they have content), one
+# string per element, leaving out custom properties: a variable nothing reads styles nothing.
+_SNAPSHOT = """() => {
+  const out = [];
+  for (const el of document.querySelectorAll('body *')) {
+    for (const pseudo of [null, '::before', '::after']) {
+      const style = getComputedStyle(el, pseudo);
+      if (pseudo && style.content === 'none') { out.push(''); continue; }
+      let text = '';
+      for (let i = 0; i < style.length; i++)
+        if (!style[i].startsWith('--')) text += style[i] + ':' + style.getPropertyValue(style[i]) + ';';
+      out.push(text);
+    }
+  }
+  return out;
+}"""
+
+_COMPARE = """(snapshot) => {
+  const before = window.__styles, after = (""" + _SNAPSHOT + """)();
+  const els = [...document.querySelectorAll('body *')];
+  const differ = [];
+  for (let i = 0; i < before.length; i++) if (before[i] !== after[i]) differ.push(i);
+  // the innermost elements first: an ancestor's height differs when a descendant's does
+  const inner = differ.filter(i => !differ.some(j => j !== i && els[Math.floor(i / 3)].contains(els[Math.floor(j / 3)]) && els[Math.floor(j / 3)] !== els[Math.floor(i / 3)]));
+  const diffs = inner.slice(0, 5).map(i => {
+    const was = new Set(before[i].split(';'));
+    const changed = after[i].split(';').filter(kv => !was.has(kv)).slice(0, 4);
+    const el = els[Math.floor(i / 3)];
+    return `<${el.tagName.toLowerCase()} class="${el.className.baseVal ?? el.className}">${['', '::before', '::after'][i % 3]}: ${changed.join(' ')} (was ${before[i].split(';').filter(kv => !new Set(after[i].split(';')).has(kv)).slice(0, 4).join(' ')})`;
+  });
+  return {before: before.length, after: after.length, diffs};
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("name", NOTEBOOK_PAGES)
+def test_pruned_notebook_stylesheet_changes_no_computed_style(page, server_url, built_site, name, scheme):
+    """The served notebook stylesheet is JupyterLab's, cut to the rules the notebooks use: swapping the
+    whole stylesheet in gives every element (and pseudo-element) the same computed style."""
+    from mkdocs_jupyter.nbconvert2 import nb2html
+
+    from sitebuild.hooks import notebooks as hook
+    from sitebuild.notebooks import css as notebook_css
+
+    lang = "en" if scheme == "dark" else "zh"  # both languages, both palettes, without doubling the run
+    prefix = "" if lang == "zh" else f"{lang}/"
+    folder = built_site / f"{prefix}notebooks/{name}"
+    rendered = nb2html(str(next(folder.glob("*.ipynb"))), no_prompt=True, custom_mathjax_url="assets/no-mathjax.js")
+    full = hook.jupyter_css(rendered.partition(hook._WRAPPER)[0])
+    served = (built_site / hook.STYLESHEET).read_text(encoding="utf-8")
+    assert served.endswith(hook.SITE_CSS) and len(served) < len(full) / 10, "the served stylesheet is not the pruned one"
+    classes = notebook_css.classes_in((folder / "index.html").read_text(encoding="utf-8"))
+    assert classes >= {"jupyter-wrapper", "jp-Cell", "jp-OutputArea-output"}
+
+    page.emulate_media(color_scheme=scheme)
+    page.goto(f"{server_url}{prefix}notebooks/{name}/", wait_until="networkidle")
+    # Every cell drawn, so that sizes (computed height, transform-origin...) do not depend on which
+    # cells happened to be near the screen.
+    page.add_style_tag(content="* { content-visibility: visible !important; }")
+    page.evaluate("() => { window.__styles = (" + _SNAPSHOT + ")(); }")
+    rules = page.evaluate("""() => document.querySelector('link[href$="assets/notebook.css"]').sheet.cssRules.length""")
+    swapped = page.evaluate("""async (css) => {
+      const link = document.querySelector('link[href$="assets/notebook.css"]');
+      const loaded = new Promise(resolve => link.addEventListener('load', resolve, {once: true}));
+      link.href = URL.createObjectURL(new Blob([css], {type: 'text/css'}));
+      await loaded;
+      return link.sheet.cssRules.length;
+    }""", full + "\n" + hook.SITE_CSS)
+    result = page.evaluate(_COMPARE)
+    assert rules < 400 < 3000 < swapped, (rules, swapped)
+    assert result["before"] == result["after"] > 300
+    diffs = result["diffs"]
+    assert not diffs, "the full JupyterLab stylesheet styles these differently:\n  " + "\n  ".join(diffs)
