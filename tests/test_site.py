@@ -208,3 +208,22 @@ def test_palette_is_chosen_before_the_content(built_site):
     assert early_palette("<p>no palette toggle</p>") == "<p>no palette toggle</p>"
     with pytest.raises(ValueError, match="palette script was not found"):
         early_palette('<input data-md-color-media="x"><article>')
+
+
+def test_header_titles_wait_for_the_reader(built_site):
+    """The header's hints are data-title in the HTML (Material would build a tooltip for each at start-up),
+    and every such control keeps an accessible name of its own."""
+    from sitebuild.hooks.site import plain_header_titles
+
+    for page in ("index.html", "en/faq/index.html", "notebooks/faq/index.html"):
+        html = (built_site / page).read_text(encoding="utf-8")
+        header = html[html.index('<header class="md-header'):html.index("</header>")]
+        assert " title=" not in header and header.count(" data-title=") >= 3
+        for tag in re.findall(r"<[^>]* data-title=[^>]*>", header):
+            if "aria-label=" in tag:
+                continue
+            target = re.search(r'<label [^>]*for="([^"]+)"', tag)  # a palette toggle labels its input
+            inputs = re.findall(r"<input [^>]*>", header)
+            assert target and any(f'id="{target.group(1)}"' in i and "aria-label=" in i for i in inputs), tag[:120]
+    text = '<header class="md-header x"><a title="t" aria-label="t"></a></header><p title="kept">'
+    assert plain_header_titles(text) == '<header class="md-header x"><a data-title="t" aria-label="t"></a></header><p title="kept">'

@@ -19,6 +19,16 @@
     a.href = url.href;
   }, true);
 
+  // Header hints: the build renames the header's title attributes to data-title, so that Material
+  // does not build a tooltip for each on every page load (sitebuild/hooks/site.py says why). The first
+  // hover or focus puts the title back, and the browser shows it as a plain tooltip.
+  function restoreTitle(ev) {
+    var el = ev.target instanceof Element ? ev.target.closest(".md-header [data-title]") : null;
+    if (el && !el.hasAttribute("title")) el.setAttribute("title", el.getAttribute("data-title"));
+  }
+  document.addEventListener("pointerover", restoreTitle, { passive: true });
+  document.addEventListener("focusin", restoreTitle);
+
   function label() {
     // The search dialog is named after its input ("搜索" / "Search").
     var dialog = document.querySelector('.md-search[role="dialog"]:not([aria-label])');

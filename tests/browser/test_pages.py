@@ -89,3 +89,29 @@ def test_pages_outside_docs(page, page_log, server_url, built_site):
             check_phone(tab)
             tab.close()
     print(f"{len(extra)} generated pages checked: {extra}")
+
+
+def test_header_hint_shows_on_hover(page, server_url):
+    """A header control's hint (data-title in the HTML) becomes its title when the pointer reaches it."""
+    page.goto(server_url, wait_until="networkidle")
+    toggle = page.locator(".md-header label.md-header__button[data-title]:visible").first
+    assert toggle.get_attribute("title") is None
+    toggle.hover()
+    assert toggle.get_attribute("title") == toggle.get_attribute("data-title") != ""
+    assert page.locator(".md-tooltip").count() == 0  # no themed tooltip was built for it
+
+
+def test_phone_drawer_draws_its_links_when_opened(page, server_url):
+    """On a phone the navigation drawer's links are skipped (content-visibility) while it is closed,
+    and every one of them is there once it is opened."""
+    page.set_viewport_size(PHONE)
+    page.goto(server_url + "en/faq/", wait_until="networkidle")
+    visible = "() => [...document.querySelectorAll('.md-sidebar--primary a')].filter(a => a.checkVisibility()).length"
+    total = page.locator(".md-sidebar--primary a").count()
+    assert total > 10 and page.evaluate(visible) == 0
+    page.click("label.md-header__button[for='__drawer']")
+    page.wait_for_timeout(400)  # the slide-in takes 250 ms
+    assert page.evaluate(visible) > 10
+    page.locator(".md-sidebar--primary a[href='../roadmap/']").first.click()
+    page.wait_for_load_state("domcontentloaded")
+    assert page.url == server_url + "en/roadmap/"
