@@ -9,11 +9,15 @@ headings stay outside the blocks, so the table of contents, which measures where
 never forces a block to be laid out. Find in page, links to anchors and screen readers still reach
 the text: content-visibility only skips drawing it.
 
-Each block carries a rough height (``--mha-chunk-h``) estimated from its text, its lines of code and
-table rows, and its figures' drawn size (what a closed <details> hides and data for scripts count for
-nothing), so the scroll bar and jumps to an anchor are about right before the block is first drawn;
-after that the browser remembers the real height (``contain-intrinsic-size: auto``). A browser test
-keeps every estimate within a factor of two of the drawn height at 1280 px.
+Each block carries two guesses of its height, for a wide screen (``--mha-chunk-h``) and for a phone
+(``--mha-chunk-h-phone``), from its text (a CJK character is about twice as wide as a Latin one), list
+items, lines of code, table rows and figures at their drawn size (what a closed <details> hides and
+data for scripts count for nothing). The scroll bar and jumps to an anchor are then about right before
+the block is first drawn; after that the browser remembers the real height
+(``contain-intrinsic-size: auto``). The guesses err high on purpose: a block laid out by a tool while
+still undrawn (axe does this) would otherwise spill over the next one, and axe reported a collapsed
+answer's summary as covered by the next. A browser test keeps every guess, on every page at both
+widths, between 1x and 2.5x the drawn height.
 """
 
 from __future__ import annotations
@@ -33,7 +37,12 @@ _MAX_WIDTH = re.compile(r"<svg\b[^>]*?max-width: min\(100%, ([\d.]+)px\)")
 _PRE = re.compile(r"<pre\b.*?</pre>", re.S)
 _TAG = re.compile(r"<[^>]+>")
 _UNSEEN = re.compile(r"<(script|style|template)\b.*?</\1>|<details\b(?![^>]*\bopen)[^>]*>.*?</details>", re.S)
-COLUMN = 750  # px: the content column at 1280 px (site.css widens Material's grid)
+_MIN_WIDTH = re.compile(r"<svg\b[^>]*?min-width: ([\d.]+)px")
+_WIDE = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
+# Column widths in px: at 1280 px (site.css widens Material's grid) and on a phone (390-412 px wide).
+WIDTHS = {"wide": 750, "phone": 360}
+FONT_PX, LINE_PX, CODE_LINE_PX, ROW_PX, MARGIN_PX, CAPTION_PX = 16, 25.6, 20, 42, 16, 30
+SAFETY = 1.25  # measured guesses were 0.85-1.9x the drawn height; this puts them at 1-2.5x (see above)
 
 
 class ChunkTreeprocessor(Treeprocessor):
@@ -48,7 +57,8 @@ class ChunkTreeprocessor(Treeprocessor):
         def flush():
             if len(run) >= MIN_CHILDREN:
                 div = etree.SubElement(root, "div", {"class": "mha-chunk"})
-                div.set("style", f"--mha-chunk-h: {self.estimate(run)}px")
+                guess = self.estimate(run)
+                div.set("style", f"--mha-chunk-h: {guess['wide']}px; --mha-chunk-h-phone: {guess['phone']}px")
                 div.extend(run)
             else:
                 root.extend(run)
@@ -62,22 +72,24 @@ class ChunkTreeprocessor(Treeprocessor):
                 run.append(c)
         flush()
 
-    def estimate(self, elements) -> int:
-        """Rough rendered height in px at a desktop width (a placeholder only; the real one replaces it)."""
-        text, lines, height = 0, 0, 0.0
+    def estimate(self, elements) -> dict[str, int]:
+        """Rough rendered height in px at each width in WIDTHS (a placeholder only; the real one replaces it)."""
+        size = Size(blocks=len(elements))
         stash = self.md.htmlStash
         for node in _shown(elements):
             for part in (node.text or "", node.tail or ""):
                 for m in _PLACEHOLDER.finditer(part):  # raw HTML: executed output, figures, highlighted code
                     index = int(m.group(1))
                     raw = str(stash.rawHtmlBlocks[index]) if index < len(stash.rawHtmlBlocks) else ""
-                    t, n, h = _raw_size(raw)
-                    text, lines, height = text + t, lines + n, height + h
-                text += len(_PLACEHOLDER.sub("", part))
+                    size.add_raw(raw)
+                size.add_text(_PLACEHOLDER.sub("", part))
             if node.tag == "code":
-                lines += (node.text or "").count("\n")
-        margins = 20 * len(elements)  # about 1em between blocks
-        return int(40 + margins + text / 80 * 28 + lines * 21 + height) // 10 * 10
+                size.code += (node.text or "").count("\n")
+            elif node.tag == "tr":
+                size.rows += 1
+            elif node.tag == "li":
+                size.blocks += 1  # its own part-filled last line and spacing
+        return {name: size.height(width) for name, width in WIDTHS.items()}
 
 
 def _shown(elements):
@@ -90,23 +102,36 @@ def _shown(elements):
             yield from _shown(list(el))
 
 
-def _raw_size(raw: str) -> tuple[int, int, float]:
-    """Characters of running text, lines of code and table rows, and px of figures in a piece of raw HTML.
+class Size:
+    """What a block holds, enough to guess its height at a given column width."""
 
-    Only <pre> blocks count by their lines: a figure's SVG source has many lines that draw nothing."""
-    height = 0.0
-    raw = _UNSEEN.sub("", raw)  # data for scripts and closed <details> take no room
-    for svg in _SVG.findall(raw):
-        box, cap = _VIEWBOX.search(svg), _MAX_WIDTH.search(svg)
-        if box:
-            width = min(COLUMN, float(cap.group(1)) if cap else COLUMN)
-            height += width * float(box.group(2)) / float(box.group(1))
-        else:
-            height += 360
-    rest = _SVG.sub("", raw)
-    lines = sum(block.count("\n") + 1 for block in _PRE.findall(rest)) + rest.count("<tr")
-    text = len(" ".join(_TAG.sub(" ", _PRE.sub("", rest)).split()))
-    return text, lines, height
+    def __init__(self, blocks: int):
+        self.blocks, self.text_em, self.code, self.rows = blocks, 0.0, 0, 0
+        self.figures: list[tuple[float, float, float, float]] = []  # min width, max width, aspect (h / w)
+
+    def add_text(self, text: str) -> None:
+        text = " ".join(text.split())
+        wide = len(_WIDE.findall(text))  # a CJK character is about 1 em wide, other text about half that
+        self.text_em += wide + 0.5 * (len(text) - wide)
+
+    def add_raw(self, raw: str) -> None:
+        """Executed output and figures: only <pre> blocks count by their lines (an SVG's source has
+        many lines that draw nothing); data for scripts and closed <details> take no room."""
+        raw = _UNSEEN.sub("", raw)
+        for svg in _SVG.findall(raw):
+            box, low, cap = _VIEWBOX.search(svg), _MIN_WIDTH.search(svg), _MAX_WIDTH.search(svg)
+            aspect = float(box.group(2)) / float(box.group(1)) if box else 0.5
+            self.figures.append((float(low.group(1)) if low else 0.0, float(cap.group(1)) if cap else 1e9, aspect))
+        rest = _SVG.sub("", raw)
+        self.code += sum(block.count("\n") + 1 for block in _PRE.findall(rest))
+        self.rows += rest.count("<tr")
+        self.add_text(_TAG.sub(" ", _PRE.sub("", rest)))
+
+    def height(self, column: int) -> int:
+        text = self.text_em * FONT_PX / column * LINE_PX + self.blocks * LINE_PX / 2  # a part-filled last line each
+        figures = sum(max(low, min(column, cap)) * aspect + CAPTION_PX for low, cap, aspect in self.figures)
+        px = 40 + self.blocks * MARGIN_PX + text + self.code * CODE_LINE_PX + self.rows * ROW_PX + figures
+        return int(px * SAFETY) // 10 * 10
 
 
 class ChunkExtension(Extension):

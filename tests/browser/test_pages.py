@@ -117,16 +117,23 @@ def test_phone_drawer_draws_its_links_when_opened(page, server_url):
     assert page.url == server_url + "en/roadmap/"
 
 
-@pytest.mark.parametrize("path", ["faq/", "en/faq/", "article/3-pytorch/", "en/article/4-what-if/", "lab/real-model/",
-                                  "en/lab/performance/"])
-def test_block_placeholders_are_about_the_real_height(page, server_url, path):
+@pytest.mark.parametrize("width", [DESKTOP["width"], PHONE["width"]])
+def test_block_placeholders_err_high_but_not_far(page, server_url, width):
     """Text between headings is drawn only near the screen (sitebuild/hooks/chunks.py); until then it
-    holds a height estimated at build time. Every estimate is within a factor of two of the drawn
-    height at 1280 px, so the scroll bar and jumps to an anchor are about right before anything is drawn."""
-    page.goto(server_url + path, wait_until="load")
-    page.add_style_tag(content=".mha-chunk, .mha-chunk * { content-visibility: visible !important; }")
-    sizes = page.evaluate("""() => [...document.querySelectorAll('.mha-chunk')].map(c => [
-        parseFloat(c.style.getPropertyValue('--mha-chunk-h')), c.getBoundingClientRect().height, c.innerText.slice(0, 60)])""")
-    assert len(sizes) >= 8
-    off = [f"estimated {e:.0f} px, drawn {h:.0f} px: {text!r}" for e, h, text in sizes if h > 50 and not 0.5 <= e / h <= 2]
+    holds a height guessed at build time, one for wide screens and one for phones. On every page, at
+    1280 px and on a phone, each guess is between 1x and 2.5x the drawn height: the scroll bar and
+    jumps to an anchor are about right before anything is drawn, and an undrawn block never overlaps
+    the next one when a tool lays it out (axe then reported a collapsed answer's summary as covered)."""
+    page.set_viewport_size({"width": width, "height": 900})
+    off, count = [], 0
+    for stem, lang in source_pages():
+        page.goto(server_url + page_path(stem, lang), wait_until="load")
+        page.add_style_tag(content=".mha-chunk, .mha-chunk * { content-visibility: visible !important; }")
+        sizes = page.evaluate("""() => [...document.querySelectorAll('.mha-chunk')].map(c => [
+            parseFloat(getComputedStyle(c).containIntrinsicHeight.replace('auto ', '')),
+            c.getBoundingClientRect().height, c.innerText.slice(0, 50)])""")
+        count += len(sizes)
+        off += [f"{page_path(stem, lang)} guessed {e:.0f} px, drawn {h:.0f} px: {text!r}"
+                for e, h, text in sizes if h > 50 and not 1 <= e / h <= 2.5]
+    assert count > 150
     assert not off, "\n".join(off)
