@@ -65,7 +65,7 @@ _SNAPSHOT = """() => {
   return out;
 }"""
 
-_COMPARE = """(snapshot) => {
+_COMPARE = """() => {
   const before = window.__styles, after = (""" + _SNAPSHOT + """)();
   const els = [...document.querySelectorAll('body *')];
   const differ = [];
