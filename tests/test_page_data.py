@@ -77,6 +77,15 @@ def test_lean_touches_only_code():
     assert lean_code.on_page_content(html, None, None, None) == '<p><span class="n">note</span></p><pre><code>x</code></pre>'
 
 
+def test_lean_reaches_notebook_code_cells_but_not_their_outputs():
+    cell = ('<div tabindex="0" class="highlight-ipynb hl-python"><pre><span></span><span class="n">x</span>'
+            '<span class="w"> </span><span class="o">=</span> <span class="mi">1</span>\n</pre></div>')
+    output = '<div class="jp-RenderedText"><pre><span class="n">x</span></pre></div>'
+    assert lean_code.on_page_content(cell + output, None, None, None) == (
+        '<div tabindex="0" class="highlight-ipynb hl-python"><pre>x <span class="o">=</span> '
+        '<span class="mi">1</span>\n</pre></div>' + output)
+
+
 def _theme_css(site: Path) -> str:
     return "".join(p.read_text(encoding="utf-8") for p in (site / "assets" / "stylesheets").glob("*.css"))
 
@@ -93,3 +102,20 @@ def test_unwrapped_classes_look_like_plain_code_in_the_theme(built_site, cls):
     else:
         assert styled and all(body.strip() == "color:var(--md-code-hl-name-color)" for _, body in styled), styled
         assert set(re.findall(r"--md-code-hl-name-color:([^;}]+)", css)) == {"var(--md-code-fg-color)"}
+
+
+@pytest.mark.parametrize("cls", lean_code.PLAIN)
+def test_unwrapped_classes_look_like_plain_code_in_notebooks(built_site, cls):
+    """Notebook code cells: .n takes the name colour (the code colour, checked above) and .w at most a
+    text colour, which whitespace does not show. Anything more (a background, a weight) would be lost."""
+    css = (built_site / "assets" / "notebook.css").read_text(encoding="utf-8")
+    rules = [(sel.strip(), body.strip()) for sel, body in re.findall(r"([^{}]*)\{([^{}]*)\}", css)
+             if re.search(rf"\.highlight-ipynb \.{cls}(?![\w-])", sel)]
+    assert rules, f"expected the notebook stylesheet to colour .highlight-ipynb .{cls}"
+    for sel, body in rules:
+        props = {d.split(":", 1)[0].strip() for d in body.split(";") if d.strip()}
+        assert props == {"color"}, (sel, body)
+        if cls == "n":
+            assert body.rstrip(";").replace(" ", "") == "color:var(--md-code-hl-name-color)", (sel, body)
+    base = re.findall(r"\.md-typeset \.highlight-ipynb \{([^}]*)\}", css)
+    assert any("color: var(--md-code-fg-color)" in b for b in base), "notebook code text must be the code colour"

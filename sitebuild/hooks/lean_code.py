@@ -6,8 +6,13 @@ pays style and layout time for every element. Two token classes have no look of 
 Material's theme: ``.n`` (a name) is drawn in ``--md-code-hl-name-color``, which the theme sets to
 the code's own colour ``--md-code-fg-color`` in both palettes, and ``.w`` (whitespace) has no rule
 at all. Those become plain text. Then neighbouring spans of one class become one span (``):``
-instead of ``)`` + ``:``). The text inside ``<code>`` is unchanged, so copying code copies the same.
-tests/test_lean_code.py checks the theme still styles the classes this way.
+instead of ``)`` + ``:``), and the empty span Pygments opens every block with goes. The text inside
+``<code>`` is unchanged, so copying code copies the same.
+
+Notebook pages get the same treatment inside their code cells (``<div class="highlight-ipynb"><pre>``):
+there ``.n`` takes the same name colour from the site's notebook stylesheet, and JupyterLab gives
+``.w`` only a text colour, which whitespace never shows. tests/test_page_data.py checks both
+stylesheets still style the classes this way.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import re
 PLAIN = ("n", "w")  # token classes drawn exactly like unmarked code text
 
 _CODE = re.compile(r"(<code\b[^>]*>)(.*?)(</code>)", re.S)
+_NOTEBOOK_CODE = re.compile(r'(<div\b[^>]*\bclass="highlight-ipynb\b[^"]*">\s*<pre>)(.*?)(</pre>)', re.S)
 _PLAIN = re.compile(r'<span class="(?:%s)">([^<]*)</span>' % "|".join(PLAIN))
 _PAIR = re.compile(r'<span class="([\w -]+)">([^<]*)</span><span class="\1">([^<]*)</span>')
 
@@ -28,7 +34,7 @@ def lean(code_html: str) -> str:
     ...      '<span class="p">)</span>')
     'x <span class="o">=</span><span class="p">()</span>'
     """
-    code_html = _PLAIN.sub(r"\1", code_html)
+    code_html = _PLAIN.sub(r"\1", code_html).replace("<span></span>", "")
     while True:
         merged = _PAIR.sub(r'<span class="\1">\2\3</span>', code_html)
         if merged == code_html:
@@ -36,5 +42,9 @@ def lean(code_html: str) -> str:
         code_html = merged
 
 
+def _lean_match(m: re.Match) -> str:
+    return m.group(1) + lean(m.group(2)) + m.group(3)
+
+
 def on_page_content(html_text, page, config, files):
-    return _CODE.sub(lambda m: m.group(1) + lean(m.group(2)) + m.group(3), html_text)
+    return _NOTEBOOK_CODE.sub(_lean_match, _CODE.sub(_lean_match, html_text))
