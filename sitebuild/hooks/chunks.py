@@ -107,7 +107,7 @@ class Size:
 
     def __init__(self, blocks: int):
         self.blocks, self.text_em, self.code, self.rows = blocks, 0.0, 0, 0
-        self.figures: list[tuple[float, float, float, float]] = []  # min width, max width, aspect (h / w)
+        self.figures: list[tuple[float, float, float]] = []  # min width, max width, aspect (h / w)
 
     def add_text(self, text: str) -> None:
         text = " ".join(text.split())

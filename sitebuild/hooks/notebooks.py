@@ -189,13 +189,13 @@ SITE_CSS = "\n".join(
   --jp-cell-prompt-not-active-font-color: var(--md-default-fg-color--light);
   --jp-cell-prompt-not-active-opacity: 1;
 }
-/* A phone styles and lays out only the cells near the screen (JupyterLab's stylesheet makes styling
-   every cell of a long notebook cost over a second there); the last cells are drawn from the start so
-   the footer stays put. */
 /* JupyterLab's stylesheet zeroes the negative margin that makes room for the padding Material puts
    around a table, so every full-width table scrolled by that padding, even at 1280 px. */
 .md-typeset .jupyter-wrapper .md-typeset__table { padding: 0; }
 .md-typeset .jupyter-wrapper .md-typeset__table > table { box-sizing: border-box; }  /* border inside the column */
+/* A phone styles and lays out only the cells near the screen (JupyterLab's stylesheet makes styling
+   every cell of a long notebook cost over a second there); the last cells are drawn from the start so
+   the footer stays put. */
 .md-typeset .jp-Notebook > .jp-Cell { content-visibility: auto; contain-intrinsic-size: auto 320px; }
 .md-typeset .jp-Notebook > .jp-Cell:nth-last-child(-n+3) { content-visibility: visible; }
 """

@@ -8,7 +8,7 @@ every element against its 3,000 rules, so notebook pages painted late.
 
 prune() keeps what can apply:
   - a selector scoped under `.jupyter-wrapper` stays unless it requires (outside :not(), :is(),
-    :where(), :has()) a class of JupyterLab's own (jp-, lm-, p-, bp3-, cm-, CodeMirror...) that no
+    :where(), :has()) a class of JupyterLab's own (jp-, lm-, p-, bp-, cm-, CodeMirror...) that no
     rendered notebook has. Other classes count as present: the theme's scripts add some at run time
     (Material wraps tables in .md-typeset__scrollwrap, and the stylesheet styles that);
   - selectors that are not scoped stay as they are (they can reach the page around the notebook);
@@ -28,7 +28,6 @@ import re
 import tinycss2
 
 SCOPE = "jupyter-wrapper"
-_FUNCTIONS = {"not", "is", "where", "has", "matches", "-webkit-any", "-moz-any"}
 _VAR = re.compile(r"var\(\s*(--[A-Za-z0-9_-]+)")
 _IDENT = re.compile(r"[A-Za-z_-][A-Za-z0-9_-]*")
 # Classes that only JupyterLab's own code (absent from the site) or nbconvert's HTML (which
