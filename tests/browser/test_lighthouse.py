@@ -1,25 +1,26 @@
 """Lighthouse, mobile preset, on the heaviest pages of the built site served with gzip: performance at
 least 90, accessibility, best practices and SEO at 100. Scores go to test-artifacts/lighthouse-test.md.
 
-Opt-in: set MHA_LIGHTHOUSE=1 and run `npm ci` at the repository root (lighthouse 12.2.3, pinned in
-package.json). The scores depend on the machine as much as on the pages: on this project's 2-core
-machine the site scored 91-98 (median of three) in one hour and single runs of 82-89 on five
-pages an hour later, when the machine ran about a third slower throughout. A gate that flips with the
-machine's speed would turn CI red at random, so the default suite leaves the scoring out; the gzip
-server it measures through is always tested.
+Runs when Lighthouse is installed (`npm ci` at the repository root: lighthouse 12.2.3, pinned in
+package-lock.json); `.ci/run` installs it, and under CI=true a missing Lighthouse fails the test.
 
-One run on a shared machine can be ten points off, so a page's score is the median of three runs,
-and of five (Lighthouse's own advice for variable machines) when the median of three misses the bar.
-The artifact lists every run and the machine's load beside it.
+Lighthouse's CPU throttling is relative to the machine it runs on: its default 4x slowdown is meant
+for a host in the "high-end desktop" bracket (benchmarkIndex 1500-2000). This project's 2-core machine
+measured anywhere from 1,300 to 3,200 within hours, and at the low end the same pages lost 5-10 points
+at 4x. So the bar applies to the calibrated score that Lighthouse's docs/throttling.md prescribes for a
+slower host (lighthouse.slowdown_for: 4x at 1500 and above, proportionally less below), and the
+artifact lists the default 4x score of the same page load beside it, with the benchmarkIndex.
+
+One run on a shared machine can still be several points off, so a page's score is the median of three
+runs, and of five (Lighthouse's own advice for variable machines) when the median of three misses the bar.
 """
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from . import lighthouse as lh
+from .conftest import in_ci
 
 pytestmark = pytest.mark.browser
 # The largest pages (most code, figures and data), in both languages, and the largest notebook page.
@@ -43,13 +44,17 @@ def median_run(url: str) -> dict:
     runs.sort(key=lambda r: r["performance"])
     median = runs[len(runs) // 2]
     median["performance_runs"] = [r["performance"] for r in runs]
+    median["performance_4x_runs"] = [r["performance-4x"] for r in runs]
+    median["benchmark_indexes"] = [r["benchmark-index"] for r in runs]
     return median
 
 
-@pytest.mark.skipif(os.environ.get("MHA_LIGHTHOUSE") != "1", reason="opt-in: MHA_LIGHTHOUSE=1 (and `npm ci`)")
 def test_heaviest_pages_score(gzip_url):
     if not lh.LIGHTHOUSE.exists():
-        pytest.fail(f"MHA_LIGHTHOUSE=1 but {lh.LIGHTHOUSE} is missing: run `npm ci` at the repository root")
+        message = f"{lh.LIGHTHOUSE} is missing: run `npm ci` at the repository root (Node 20)"
+        if in_ci():
+            pytest.fail(f"CI=true but {message}")
+        pytest.skip(message)
     results, problems = {}, []
     for page in HEAVIEST:
         load = lh.load()
@@ -58,7 +63,8 @@ def test_heaviest_pages_score(gzip_url):
         lh.write(results, "lighthouse-test")
         for category, bar in BARS.items():
             if r[category] < bar:
-                problems.append(f"/{page}: {category} {r[category]} < {bar} (runs {r['performance_runs']}, load "
+                problems.append(f"/{page}: {category} {r[category]} < {bar} (runs {r['performance_runs']}, at 4x "
+                                f"{r['performance_4x_runs']}, benchmarkIndex {r['benchmark_indexes']}, load "
                                 f"{load}; failed audits {r['failed-audits']})")
     assert not problems, "\n".join(problems)
 
