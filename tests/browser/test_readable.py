@@ -65,18 +65,16 @@ MEASURE_JS = """
     });
   }
   const overflowing = [];
-  const seen = new Set();
-  for (const el of root.querySelectorAll("pre, pre > code, table, .md-typeset__scrollwrap, .jp-OutputArea-output")) {
-    const box = el.tagName === "TABLE" ? (el.closest(".md-typeset__scrollwrap") || el) : el;
-    if (seen.has(box)) continue;
-    seen.add(box);
+  // A table can scroll in two boxes: Material's wrapper and the table itself (Material makes a table
+  // an inline-block that scrolls), so both are measured.
+  for (const box of root.querySelectorAll("pre, pre > code, table, .md-typeset__table, .md-typeset__scrollwrap, .jp-OutputArea-output")) {
     if (!box.checkVisibility() || !(box.clientWidth > 0)) continue;
     if (!["auto", "scroll"].includes(getComputedStyle(box).overflowX)) continue;  // not a scrolling box
     if (box.scrollWidth > box.clientWidth + 1) {
       overflowing.push({
-        kind: el.tagName === "TABLE" || box.classList.contains("md-typeset__scrollwrap") ? "table" : "code",
+        kind: box.matches("table, .md-typeset__table, .md-typeset__scrollwrap") ? "table" : "code",
         by_px: box.scrollWidth - box.clientWidth, width: box.clientWidth,
-        text: el.textContent.trim().split("\\n")[0].slice(0, 70),
+        text: box.textContent.trim().split("\\n")[0].slice(0, 70),
       });
     }
   }
