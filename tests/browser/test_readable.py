@@ -4,8 +4,8 @@
   a figure that scrolls sideways in its own box says so in its caption. The size is the font size
   times the text's screen scale (the square root of the determinant of its screen transform), so a
   rotated label counts at its real size, not at its bounding box;
-- code and tables: at 1280 px no code block and no table scrolls sideways (hidden tabs and closed
-  <details> are opened first);
+- code, tables, math: at 1280 px nothing on the page scrolls sideways, whatever box it scrolls in
+  (hidden tabs and closed <details> are opened first);
 - no Markdown left unrendered in the visible text (table rows, **bold**, snippet markers, { #id },
   code fences).
 
@@ -65,14 +65,16 @@ MEASURE_JS = """
     });
   }
   const overflowing = [];
-  // A table can scroll in two boxes: Material's wrapper and the table itself (Material makes a table
-  // an inline-block that scrolls), so both are measured.
-  for (const box of root.querySelectorAll("pre, pre > code, table, .md-typeset__table, .md-typeset__scrollwrap, .jp-OutputArea-output")) {
+  // Every box that can scroll sideways is measured, not a list of the usual suspects: a table scrolls
+  // in Material's wrapper or by itself (Material makes it an inline-block that scrolls), a notebook
+  // cell in its highlight <div>, display math in its own block.
+  for (const box of root.querySelectorAll("*")) {
     if (!box.checkVisibility() || !(box.clientWidth > 0)) continue;
     if (!["auto", "scroll"].includes(getComputedStyle(box).overflowX)) continue;  // not a scrolling box
     if (box.scrollWidth > box.clientWidth + 1) {
       overflowing.push({
-        kind: box.matches("table, .md-typeset__table, .md-typeset__scrollwrap") ? "table" : "code",
+        kind: box.matches("table, .md-typeset__table, .md-typeset__scrollwrap") ? "table"
+          : box.matches(".math, .arithmatex, math") ? "math" : box.matches("figure, svg") ? "figure" : "code",
         by_px: box.scrollWidth - box.clientWidth, width: box.clientWidth,
         text: box.textContent.trim().split("\\n")[0].slice(0, 70),
       });
