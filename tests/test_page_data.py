@@ -90,13 +90,17 @@ def _theme_css(site: Path) -> str:
     return "".join(p.read_text(encoding="utf-8") for p in (site / "assets" / "stylesheets").glob("*.css"))
 
 
+def _rules_styling(css: str, block: str, cls: str) -> list[tuple[str, str]]:
+    """(selector, declarations) of the CSS rules that style token class `cls` inside code blocks `.block`."""
+    return [(sel.strip(), body.strip()) for sel, body in re.findall(r"([^{}]*)\{([^{}]*)\}", css)
+            if re.search(rf"\.{block} \.{cls}(?![\w-])", sel)]
+
+
 @pytest.mark.parametrize("cls", lean_code.PLAIN)
 def test_unwrapped_classes_look_like_plain_code_in_the_theme(built_site, cls):
     """If a theme update gives .n or .w a look of its own, unwrapping them would lose it: fail then."""
     css = _theme_css(built_site) + (built_site / "assets" / "site.css").read_text(encoding="utf-8")
-    rules = re.findall(r"([^{}]*)\{([^{}]*)\}", css)
-    styled = [(sel.strip(), body) for sel, body in rules
-              if re.search(rf"\.highlight \.{cls}(?![\w-])", sel)]
+    styled = _rules_styling(css, "highlight", cls)
     if cls == "w":
         assert styled == []
     else:
@@ -109,8 +113,7 @@ def test_unwrapped_classes_look_like_plain_code_in_notebooks(built_site, cls):
     """Notebook code cells: .n takes the name colour (the code colour, checked above) and .w at most a
     text colour, which whitespace does not show. Anything more (a background, a weight) would be lost."""
     css = (built_site / "assets" / "notebook.css").read_text(encoding="utf-8")
-    rules = [(sel.strip(), body.strip()) for sel, body in re.findall(r"([^{}]*)\{([^{}]*)\}", css)
-             if re.search(rf"\.highlight-ipynb \.{cls}(?![\w-])", sel)]
+    rules = _rules_styling(css, "highlight-ipynb", cls)
     assert rules, f"expected the notebook stylesheet to colour .highlight-ipynb .{cls}"
     for sel, body in rules:
         props = {d.split(":", 1)[0].strip() for d in body.split(";") if d.strip()}

@@ -43,17 +43,12 @@ def gzip_url(built_site):
         yield server.url
 
 
-def median_run(url: str) -> dict:
+def page_score(url: str) -> dict:
     """The median run by performance score: of three, or of five when the median of three is below the bar."""
     runs = [lh.score(url) for _ in range(RUNS)]
     if sorted(r["performance"] for r in runs)[RUNS // 2] < BARS["performance"]:
         runs += [lh.score(url) for _ in range(MORE_RUNS)]
-    runs.sort(key=lambda r: r["performance"])
-    median = runs[len(runs) // 2]
-    median["performance_runs"] = [r["performance"] for r in runs]
-    median["performance_4x_runs"] = [r["performance-4x"] for r in runs]
-    median["benchmark_indexes"] = [r["benchmark-index"] for r in runs]
-    return median
+    return lh.median_run(runs)
 
 
 def test_heaviest_pages_score(gzip_url):
@@ -65,7 +60,7 @@ def test_heaviest_pages_score(gzip_url):
     results, problems, misses = {}, [], []
     for page in HEAVIEST:
         load = lh.load()
-        r = results[page] = median_run(gzip_url + page)
+        r = results[page] = page_score(gzip_url + page)
         r["load"] = load
         lh.write(results, "lighthouse-test")
         for category, bar in BARS.items():
