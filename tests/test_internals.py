@@ -13,10 +13,12 @@ The markdown-exec runner the exec cache replaces is covered in tests/test_exec_c
 
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
 
 import markdown
 import nbformat
+
 import pytest
 
 from sitebuild.hooks import notebooks as hook
@@ -63,6 +65,33 @@ def test_mkdocs_jupyter_html_has_what_the_hook_rewrites(rendered):
     page.file.heading_ids = ["only-one"]
     with pytest.raises(ValueError, match="expected 1 headings with page ids, the rendered notebook has 2"):
         hook._page_ids(rendered, page)
+
+
+def test_collapsers_the_hook_drops_are_hidden_by_jupyterlab(rendered):
+    """The hook leaves JupyterLab's collapse handles out of the page: they must be ones its stylesheet hides."""
+    head, _, body = rendered.partition(hook._WRAPPER)
+    assert len(hook.COLLAPSER.findall(body)) == 3  # one per cell input, one for the code cell's output
+    assert "jp-Collapser" not in hook.COLLAPSER.sub("", body)
+    rules = re.findall(r"([^{}]*)\{([^{}]*)\}", hook.jupyter_css(head))
+    hidden = {s.strip() for sel, body in rules if "display:none" in body.replace(" ", "") for s in sel.split(",")}
+    assert ".jupyter-wrapper .jp-Collapser" in hidden, "JupyterLab no longer hides .jp-Collapser"
+
+
+def test_cells_with_a_heading_are_marked_and_only_those(rendered, tmp_path):
+    """Cells holding a heading stay drawn (the table of contents measures headings): the hook marks them."""
+    from mkdocs_jupyter.convert import nb2html
+
+    _, _, body = rendered.partition(hook._WRAPPER)
+    marked = hook._HEADING_CELL.sub('<div class="mha-heading-cell jp-Cell jp-MarkdownCell', body)
+    assert marked.count("mha-heading-cell") == 2 == len(hook._HEADING.findall(body))
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("Text, no heading."),
+                                         nbformat.v4.new_code_cell("x = 1"),
+                                         nbformat.v4.new_markdown_cell("## After")])
+    nbformat.write(nb, tmp_path / "y.ipynb")
+    _, _, body = nb2html(str(tmp_path / "y.ipynb"), custom_mathjax_url="x").partition(hook._WRAPPER)
+    cells = hook._HEADING_CELL.sub('<div class="mha-heading-cell jp-Cell jp-MarkdownCell', body).split('<div class="')
+    assert [c.split('"')[0] for c in cells if "MarkdownCell" in c.split('"')[0]] == [
+        "jp-Cell jp-MarkdownCell jp-Notebook-cell", "mha-heading-cell jp-Cell jp-MarkdownCell jp-Notebook-cell"]
 
 
 def test_abbr_definition_parser_is_where_the_glossary_hook_reads_it():

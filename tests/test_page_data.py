@@ -68,8 +68,8 @@ def test_lean_keeps_the_text_and_drops_only_unstyled_spans():
             '<span class="c1"># x</span>')
     out = lean_code.lean(code)
     assert re.sub(r"<[^>]+>", "", out) == re.sub(r"<[^>]+>", "", code)
-    assert out == ('<span class="kn">from</span> <span class="nn">a</span> <span class="kn">import</span> b'
-                   '<span class="p">()</span><span class="c1"># x</span>')
+    assert out == ('<span class="kn">from</span> <span class="nn">a</span> <span class="kn">import</span> b()'
+                   '<span class="c1"># x</span>')
 
 
 def test_lean_touches_only_code():
@@ -82,43 +82,62 @@ def test_lean_reaches_notebook_code_cells_but_not_their_outputs():
             '<span class="w"> </span><span class="o">=</span> <span class="mi">1</span>\n</pre></div>')
     output = '<div class="jp-RenderedText"><pre><span class="n">x</span></pre></div>'
     assert lean_code.on_page_content(cell + output, None, None, None) == (
-        '<div tabindex="0" class="highlight-ipynb hl-python"><pre>x <span class="o">=</span> '
-        '<span class="mi">1</span>\n</pre></div>' + output)
+        '<div tabindex="0" class="highlight-ipynb hl-python"><pre>x = <span class="mi">1</span>\n</pre></div>' + output)
 
 
 def _theme_css(site: Path) -> str:
     return "".join(p.read_text(encoding="utf-8") for p in (site / "assets" / "stylesheets").glob("*.css"))
 
 
+def _rules(css: str) -> list[tuple[str, str]]:
+    """(selector, declarations) of every rule, comments left out."""
+    return [(sel.strip(), body.strip()) for sel, body in re.findall(r"([^{}]*)\{([^{}]*)\}", re.sub(r"/\*.*?\*/", "", css, flags=re.S))]
+
+
 def _rules_styling(css: str, block: str, cls: str) -> list[tuple[str, str]]:
     """(selector, declarations) of the CSS rules that style token class `cls` inside code blocks `.block`."""
-    return [(sel.strip(), body.strip()) for sel, body in re.findall(r"([^{}]*)\{([^{}]*)\}", css)
-            if re.search(rf"\.{block} \.{cls}(?![\w-])", sel)]
+    return [(sel, body) for sel, body in _rules(css) if re.search(rf"\.{block} \.{cls}(?![\w-])", sel)]
+
+
+def _declarations(body: str) -> dict[str, str]:
+    return {k.strip(): v.strip() for k, v in (d.split(":", 1) for d in body.split(";") if d.strip())}
 
 
 @pytest.mark.parametrize("cls", lean_code.PLAIN)
 def test_unwrapped_classes_look_like_plain_code_in_the_theme(built_site, cls):
-    """If a theme update gives .n or .w a look of its own, unwrapping them would lose it: fail then."""
-    css = _theme_css(built_site) + (built_site / "assets" / "site.css").read_text(encoding="utf-8")
-    styled = _rules_styling(css, "highlight", cls)
-    if cls == "w":
+    """If a theme update gives .n, .o, .p or .w a look of its own, unwrapping them would lose it: fail then.
+    (tests/browser/test_readable.py compares the computed styles; this fails sooner, without a browser.)"""
+    theme = _theme_css(built_site)
+    site = (built_site / "assets" / "site.css").read_text(encoding="utf-8")
+    styled = _rules_styling(theme + site, "highlight", cls)
+    if cls not in lean_code.COLOUR:
         assert styled == []
+        return
+    var = f"--md-code-hl-{lean_code.COLOUR[cls]}-color"
+    assert styled and all(_declarations(body) == {"color": f"var({var})"} for _, body in styled), styled
+    # the variable is the code's colour: as the site sets it for every palette, or else as the theme does
+    ours = [(sel, body) for sel, body in _rules(site) if var in body]
+    if ours:
+        assert [sel for sel, _ in ours] == ["[data-md-color-scheme]"], ours  # every palette, after the theme's
+        values = {_declarations(body)[var] for _, body in ours}
     else:
-        assert styled and all(body.strip() == "color:var(--md-code-hl-name-color)" for _, body in styled), styled
-        assert set(re.findall(r"--md-code-hl-name-color:([^;}]+)", css)) == {"var(--md-code-fg-color)"}
+        values = {v.strip() for v in re.findall(rf"{var}:([^;}}]+)", theme)}
+    assert values == {"var(--md-code-fg-color)"}, values
 
 
 @pytest.mark.parametrize("cls", lean_code.PLAIN)
 def test_unwrapped_classes_look_like_plain_code_in_notebooks(built_site, cls):
-    """Notebook code cells: .n takes the name colour (the code colour, checked above) and .w at most a
-    text colour, which whitespace does not show. Anything more (a background, a weight) would be lost."""
+    """Notebook code cells: the site's rules (.md-typeset first, so they win over JupyterLab's) override
+    every declaration JupyterLab makes for the class, with the colour variable checked above (whitespace:
+    the surrounding colour) and the normal weight."""
     css = (built_site / "assets" / "notebook.css").read_text(encoding="utf-8")
     rules = _rules_styling(css, "highlight-ipynb", cls)
-    assert rules, f"expected the notebook stylesheet to colour .highlight-ipynb .{cls}"
+    ours, jupyterlab = {}, {}
     for sel, body in rules:
-        props = {d.split(":", 1)[0].strip() for d in body.split(";") if d.strip()}
-        assert props == {"color"}, (sel, body)
-        if cls == "n":
-            assert body.rstrip(";").replace(" ", "") == "color:var(--md-code-hl-name-color)", (sel, body)
+        (ours if sel.startswith(".md-typeset ") else jupyterlab).update(_declarations(body))
+    assert set(jupyterlab) <= set(ours), f"the site leaves JupyterLab's {jupyterlab} for .{cls}"
+    colour = f"var(--md-code-hl-{lean_code.COLOUR[cls]}-color)" if cls in lean_code.COLOUR else "inherit"
+    assert ours.pop("color") == colour
+    assert set(ours.values()) <= {"normal"}, ours
     base = re.findall(r"\.md-typeset \.highlight-ipynb \{([^}]*)\}", css)
     assert any("color: var(--md-code-fg-color)" in b for b in base), "notebook code text must be the code colour"

@@ -183,6 +183,10 @@ SITE_CSS = "\n".join(
     for k, tokens in _TOKENS.items()
 ) + """
 .md-typeset .highlight-ipynb { color: var(--md-code-fg-color); }
+/* JupyterLab sets operators in bold; the site's code does not, and their spans are left out of the page
+   (sitebuild/hooks/lean_code.py), so notebooks draw them like the rest of the site. */
+.md-typeset .highlight-ipynb .o, .md-typeset .highlight-ipynb .ow { font-weight: normal; }
+.md-typeset .highlight-ipynb .w { color: inherit; }  /* whitespace, left out of the page too */
 .md-typeset .jupyter-wrapper {
   --jp-cell-inprompt-font-color: var(--md-default-fg-color--light);
   --jp-cell-outprompt-font-color: var(--md-default-fg-color--light);
@@ -196,8 +200,11 @@ SITE_CSS = "\n".join(
 /* A phone styles and lays out only the cells near the screen (JupyterLab's stylesheet makes styling
    every cell of a long notebook cost over a second there). The last cells too: drawing them from the
    start cost the §4 notebook a fifth of its blocking time on a phone (4x-throttled CPU, median of 6
-   loads: 625 -> 495 ms), and Lighthouse's accessibility audit scored 100 without it on 5 notebook pages. */
-.md-typeset .jp-Notebook > .jp-Cell { content-visibility: auto; contain-intrinsic-size: auto 320px; }
+   loads: 625 -> 495 ms), and Lighthouse's accessibility audit scored 100 without it on 5 notebook pages.
+   Cells with a heading are always drawn: the table of contents measures where each heading is on
+   every page load, and a heading inside an undrawn cell made the browser lay that cell out then, one
+   cell at a time (17 on the §4 notebook). */
+.md-typeset .jp-Notebook > .jp-Cell:not(.mha-heading-cell) { content-visibility: auto; contain-intrinsic-size: auto 320px; }
 """
 # mkdocs-jupyter's copy button per cell: a custom element whose start-up restyled the whole page once
 # per cell on a phone. The notebook itself is one click away (download link above), so it goes.
@@ -209,6 +216,12 @@ _CLIPBOARD = re.compile(
     re.S,
 )
 _CODE_DIV = re.compile(r'<div class="highlight-ipynb ')
+# JupyterLab's collapse handle, an empty div before each cell's input and output, which its stylesheet
+# hides outright (.jp-Collapser { display: none }, checked in tests/test_internals.py): a phone still
+# styled all of them, a hundred on the §4 notebook.
+COLLAPSER = re.compile(r'<div class="jp-Collapser[^"]*">\s*</div>\s*')
+# A markdown cell's opening tag, when a heading follows before the next cell starts.
+_HEADING_CELL = re.compile(r'<div class="jp-Cell jp-MarkdownCell(?=[^"]*")(?=(?:(?!<div class="jp-Cell ).)*?<h[1-6][\s>])', re.S)
 _HEADING = re.compile(r"(<h[1-6][^>]*>)(.*?)(</h[1-6]>)", re.S)
 _MATH = re.compile(r"\$([^$<]+)\$")
 
@@ -264,6 +277,7 @@ def on_page_content(html_text, page, config, files):
     if getattr(stylesheet, "jupyter_css", css) != css:
         raise ValueError(f"expected the same notebook CSS on every notebook page, {page.file.src_uri} differs")
     stylesheet.jupyter_css = css  # pruned to what the notebooks use in on_env, once every page is rendered
+    body = _HEADING_CELL.sub('<div class="mha-heading-cell jp-Cell jp-MarkdownCell', COLLAPSER.sub("", body))
     _CLASSES.update(notebook_css.classes_in(wrapper + body))
     link = f'<link rel="stylesheet" href="{html.escape(stylesheet.url_relative_to(page.file))}">'
     body = _CODE_DIV.sub('<div tabindex="0" class="highlight-ipynb ', body)  # keyboard users can scroll code

@@ -178,3 +178,45 @@ def test_every_page_is_readable(page, server_url, built_site, report):
             problems += [f"/{path} ({palette}): unrendered Markdown: {u}" for u in unrendered]
     assert report, "no pages measured"
     assert not problems, f"{len(problems)} problems:\n  " + "\n  ".join(problems[:60])
+
+
+# A span of each token class that the build unwraps (sitebuild/hooks/lean_code.py), added to a code
+# block beside a bare span: every computed property (custom properties aside) must be the same.
+TOKEN_STYLE_JS = """([selector, classes]) => {
+  const code = document.querySelector(selector);
+  const style = el => {
+    const s = getComputedStyle(el), out = {};
+    for (let i = 0; i < s.length; i++) if (!s[i].startsWith('--')) out[s[i]] = s.getPropertyValue(s[i]);
+    return out;
+  };
+  const span = cls => {
+    const el = document.createElement('span');
+    if (cls) el.className = cls;
+    el.textContent = '(';
+    code.appendChild(el);
+    return el;
+  };
+  const plain = style(span(''));
+  const differ = {};
+  for (const cls of classes) {
+    const s = style(span(cls));
+    const props = Object.keys(s).filter(k => s[k] !== plain[k]).map(k => `${k}: ${s[k]} (plain ${plain[k]})`);
+    if (props.length) differ[cls] = props;
+  }
+  return {found: !!code, differ};
+}"""
+
+
+@pytest.mark.parametrize("palette", PALETTES)
+@pytest.mark.parametrize(("path", "selector"), [
+    ("article/3-pytorch/", ".md-typeset .highlight pre > code"),
+    ("en/notebooks/article/3-pytorch/", ".md-typeset .highlight-ipynb > pre"),
+])
+def test_unwrapped_code_tokens_look_like_plain_code(page, server_url, path, selector, palette):
+    from sitebuild.hooks.lean_code import PLAIN
+
+    page.emulate_media(color_scheme=palette)
+    page.goto(server_url + path, wait_until="load")
+    result = page.evaluate(TOKEN_STYLE_JS, [selector, list(PLAIN)])
+    assert result["found"], f"no {selector} on /{path}"
+    assert not result["differ"], result["differ"]
