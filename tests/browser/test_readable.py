@@ -7,7 +7,8 @@
 - code, tables, math: at 1280 px nothing on the page scrolls sideways, whatever box it scrolls in
   (hidden tabs and closed <details> are opened first);
 - no Markdown left unrendered in the visible text (table rows, **bold**, snippet markers, { #id },
-  code fences).
+  code fences);
+- at 390 px, at least 60% of the text is drawn at 12 px or more (Lighthouse's legible-font-size rule).
 
 What was measured goes to test-artifacts/readability.json and readability.md.
 """
@@ -25,6 +26,7 @@ pytestmark = pytest.mark.browser
 PALETTES = ("light", "dark")
 DESKTOP_MIN_PX = 10
 PHONE_MIN_PX = 8
+LEGIBLE_SHARE = 0.6  # Lighthouse's font-size audit: at least 60% of the text at 12 px or more on a phone
 RESULTS: dict[str, dict] = {}
 
 # Shows every tab of every tab set and opens every <details>, so that hidden code, tables and figures
@@ -84,6 +86,21 @@ MEASURE_JS = """
 }
 """
 
+# The share of the page's text (scripts and styles aside, hidden text included) drawn at 12 px or more.
+LEGIBLE_JS = """
+() => {
+  let legible = 0, all = 0;
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (n.parentElement.closest("script, style, template, noscript")) continue;
+    const chars = n.textContent.trim().length;
+    all += chars;
+    if (parseFloat(getComputedStyle(n.parentElement).fontSize) >= 12) legible += chars;
+  }
+  return all ? legible / all : 1;
+}
+"""
+
 UNRENDERED_JS = """
 () => {
   const root = document.querySelector("article") || document.body;
@@ -133,11 +150,13 @@ def report():
             for f in r.get(width, {}).get("figures", []):
                 lines.append(f"| /{page} | {palette} | {width} | {f['figure'][:50].replace('|', '/')} | {f['texts']} "
                              f"| {f['smallest']} | {'yes' if f['scrolls'] else 'no'} |")
-    lines += ["", "| page | palette | overflowing at 1280 px | unrendered Markdown |", "|---|---|---|---|"]
+    lines += ["", "| page | palette | overflowing at 1280 px | unrendered Markdown | text at 12 px or more at 390 px |",
+              "|---|---|---|---|--:|"]
     for key, r in RESULTS.items():
         page, palette = key.rsplit(" ", 1)
         over = "; ".join(f"{o['kind']} +{o['by_px']}px: {o['text'][:40]}" for o in r["1280"]["overflowing"]) or "none"
-        lines.append(f"| /{page} | {palette} | {over.replace('|', '/')} | {len(r['unrendered'])} |")
+        lines.append(f"| /{page} | {palette} | {over.replace('|', '/')} | {len(r['unrendered'])} "
+                     f"| {r['legible_share_390']:.0%} |")
     (ARTIFACTS / "readability.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
@@ -163,7 +182,10 @@ def test_every_page_is_readable(page, server_url, built_site, report):
             # site.js marks the boxes that scroll 100 ms after a resize, and counts its passes
             page.wait_for_function("n => (document.documentElement.dataset.scrollChecked || '') !== n", arg=checked)
             phone = page.evaluate(MEASURE_JS)
-            report[key] = {"1280": desktop, "390": phone, "unrendered": unrendered}
+            legible = round(page.evaluate(LEGIBLE_JS), 3)
+            report[key] = {"1280": desktop, "390": phone, "unrendered": unrendered, "legible_share_390": legible}
+            if legible < LEGIBLE_SHARE:
+                problems.append(f"/{path} ({palette}, 390 px): only {legible:.0%} of the text at 12 px or more")
             for f in desktop["figures"]:
                 if f["smallest"] < DESKTOP_MIN_PX:
                     problems.append(f"/{path} ({palette}, 1280 px): figure text at {f['smallest']} px: {f['figure']}")
