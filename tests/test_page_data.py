@@ -91,7 +91,8 @@ def _theme_css(site: Path) -> str:
 
 def _rules(css: str) -> list[tuple[str, str]]:
     """(selector, declarations) of every rule, comments left out."""
-    return [(sel.strip(), body.strip()) for sel, body in re.findall(r"([^{}]*)\{([^{}]*)\}", re.sub(r"/\*.*?\*/", "", css, flags=re.S))]
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    return [(sel.strip(), body.strip()) for sel, body in re.findall(r"([^{}]*)\{([^{}]*)\}", css)]
 
 
 def _rules_styling(css: str, block: str, cls: str) -> list[tuple[str, str]]:
