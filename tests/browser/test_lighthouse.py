@@ -11,9 +11,14 @@ meant for a host in the "high-end desktop" bracket (benchmarkIndex 1500-2000), a
 2-core machine measured anywhere from 950 to 3,550 within hours. The score used is the calibrated one
 that Lighthouse's docs/throttling.md prescribes for a slower host (lighthouse.slowdown_for: 4x at 1500
 and above, proportionally less below); the artifact lists the default 4x score of the same page load
-beside it, with the benchmarkIndex. Even so, the heaviest notebook page measured medians of 97 in one
-hour and 90 a little over an hour later, at indexes above 2,000, so a performance miss fails the test
-only with MHA_LIGHTHOUSE_STRICT=1 (run it on a quiet machine); otherwise the artifact records it.
+beside it, with the benchmarkIndex.
+
+Before the notebook pages were lightened (heading cells always drawn, hidden collapse handles and
+operator spans left out: -24% blocking time on the §4 notebook), the heaviest notebook page measured
+medians of 97 in one hour and 90 a little over an hour later, and a miss only went to the artifact.
+Since then every page has scored 93 or more (all 34 pages, one run each, benchmarkIndex 1,176-2,044),
+and a performance miss fails the test like any other category. MHA_LIGHTHOUSE_STRICT=0 records
+performance misses without failing, for a machine busy with other work.
 
 One run on a shared machine can still be several points off, so a page's score is the median of three
 runs, and of five (Lighthouse's own advice for variable machines) when the median of three misses the bar.
@@ -34,7 +39,7 @@ HEAVIEST = ["article/4-what-if/", "en/article/4-what-if/", "faq/", "en/faq/", "l
             "en/notebooks/article/4-what-if/"]
 RUNS, MORE_RUNS = 3, 2
 BARS = {"performance": 90, "accessibility": 100, "best-practices": 100, "seo": 100}
-STRICT = os.environ.get("MHA_LIGHTHOUSE_STRICT") == "1"  # a performance miss fails too
+STRICT = os.environ.get("MHA_LIGHTHOUSE_STRICT") != "0"  # "0": a performance miss is only recorded
 
 
 @pytest.fixture(scope="module")
@@ -69,9 +74,9 @@ def test_heaviest_pages_score(gzip_url):
                     f"/{page}: {category} {r[category]} < {bar} (runs {r['performance_runs']}, at 4x "
                     f"{r['performance_4x_runs']}, benchmarkIndex {r['benchmark_indexes']}, load "
                     f"{load}; failed audits {r['failed-audits']})")
-    if misses:  # recorded, not failing (MHA_LIGHTHOUSE_STRICT=1 makes them fail)
+    if misses:  # recorded, not failing (MHA_LIGHTHOUSE_STRICT=0)
         with (lh.ARTIFACTS / "lighthouse-test.md").open("a", encoding="utf-8") as f:
-            f.write("\nBelow the performance bar (recorded; MHA_LIGHTHOUSE_STRICT=1 fails on these):\n\n"
+            f.write("\nBelow the performance bar (recorded only: MHA_LIGHTHOUSE_STRICT=0):\n\n"
                     + "".join(f"- {m}\n" for m in misses))
     assert not problems, "\n".join(problems)
 
