@@ -18,7 +18,6 @@ from types import SimpleNamespace
 
 import markdown
 import nbformat
-
 import pytest
 
 from sitebuild.hooks import notebooks as hook
@@ -82,14 +81,14 @@ def test_cells_with_a_heading_are_marked_and_only_those(rendered, tmp_path):
     from mkdocs_jupyter.convert import nb2html
 
     _, _, body = rendered.partition(hook._WRAPPER)
-    marked = hook._HEADING_CELL.sub('<div class="mha-heading-cell jp-Cell jp-MarkdownCell', body)
+    marked = hook.mark_heading_cells(body)
     assert marked.count("mha-heading-cell") == 2 == len(hook._HEADING.findall(body))
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("Text, no heading."),
                                          nbformat.v4.new_code_cell("x = 1"),
                                          nbformat.v4.new_markdown_cell("## After")])
     nbformat.write(nb, tmp_path / "y.ipynb")
     _, _, body = nb2html(str(tmp_path / "y.ipynb"), custom_mathjax_url="x").partition(hook._WRAPPER)
-    cells = hook._HEADING_CELL.sub('<div class="mha-heading-cell jp-Cell jp-MarkdownCell', body).split('<div class="')
+    cells = hook.mark_heading_cells(body).split('<div class="')
     assert [c.split('"')[0] for c in cells if "MarkdownCell" in c.split('"')[0]] == [
         "jp-Cell jp-MarkdownCell jp-Notebook-cell", "mha-heading-cell jp-Cell jp-MarkdownCell jp-Notebook-cell"]
 

@@ -11,8 +11,10 @@ Pygments opens every block with goes. The text inside ``<code>`` is unchanged, s
 the same.
 
 Operators and brackets in the code colour rather than Material's lighter grey cost the code a shade
-of contrast between tokens, and saved the §4 notebook a quarter of its spans: its blocking time on a
-phone (4x-throttled CPU, median of 6 loads) went from 769 to 678 ms.
+of contrast between tokens, and take a quarter of the §4 notebook's elements out (2,245 spans -> 1,005).
+On their own they changed a phone's blocking time by less than the noise (4x-throttled CPU, paired over
+12 loads: median ratio 0.95); with the notebook changes beside them (sitebuild/hooks/notebooks.py) the
+§4 notebook's blocking time fell by a quarter.
 
 Notebook pages get the same treatment inside their code cells (``<div class="highlight-ipynb"><pre>``):
 there the site's notebook stylesheet colours these classes with the same variables, and JupyterLab

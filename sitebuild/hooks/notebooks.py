@@ -204,7 +204,10 @@ SITE_CSS = "\n".join(
    Cells with a heading are always drawn: the table of contents measures where each heading is on
    every page load, and a heading inside an undrawn cell made the browser lay that cell out then, one
    cell at a time (17 on the §4 notebook). */
-.md-typeset .jp-Notebook > .jp-Cell:not(.mha-heading-cell) { content-visibility: auto; contain-intrinsic-size: auto 320px; }
+.md-typeset .jp-Notebook > .jp-Cell:not(.mha-heading-cell) {
+  content-visibility: auto;
+  contain-intrinsic-size: auto 320px;
+}
 """
 # mkdocs-jupyter's copy button per cell: a custom element whose start-up restyled the whole page once
 # per cell on a phone. The notebook itself is one click away (download link above), so it goes.
@@ -221,7 +224,13 @@ _CODE_DIV = re.compile(r'<div class="highlight-ipynb ')
 # styled all of them, a hundred on the §4 notebook.
 COLLAPSER = re.compile(r'<div class="jp-Collapser[^"]*">\s*</div>\s*')
 # A markdown cell's opening tag, when a heading follows before the next cell starts.
-_HEADING_CELL = re.compile(r'<div class="jp-Cell jp-MarkdownCell(?=[^"]*")(?=(?:(?!<div class="jp-Cell ).)*?<h[1-6][\s>])', re.S)
+_HEADING_CELL = re.compile(
+    r'<div class="jp-Cell jp-MarkdownCell(?=[^"]*")(?=(?:(?!<div class="jp-Cell ).)*?<h[1-6][\s>])', re.S)
+
+
+def mark_heading_cells(body: str) -> str:
+    """Give each markdown cell that holds a heading the class mha-heading-cell (always drawn, see SITE_CSS)."""
+    return _HEADING_CELL.sub('<div class="mha-heading-cell jp-Cell jp-MarkdownCell', body)
 _HEADING = re.compile(r"(<h[1-6][^>]*>)(.*?)(</h[1-6]>)", re.S)
 _MATH = re.compile(r"\$([^$<]+)\$")
 
@@ -277,7 +286,7 @@ def on_page_content(html_text, page, config, files):
     if getattr(stylesheet, "jupyter_css", css) != css:
         raise ValueError(f"expected the same notebook CSS on every notebook page, {page.file.src_uri} differs")
     stylesheet.jupyter_css = css  # pruned to what the notebooks use in on_env, once every page is rendered
-    body = _HEADING_CELL.sub('<div class="mha-heading-cell jp-Cell jp-MarkdownCell', COLLAPSER.sub("", body))
+    body = mark_heading_cells(COLLAPSER.sub("", body))
     _CLASSES.update(notebook_css.classes_in(wrapper + body))
     link = f'<link rel="stylesheet" href="{html.escape(stylesheet.url_relative_to(page.file))}">'
     body = _CODE_DIV.sub('<div tabindex="0" class="highlight-ipynb ', body)  # keyboard users can scroll code
