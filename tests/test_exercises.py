@@ -346,3 +346,12 @@ def test_only_collapsed_solutions_are_hidden_in_notebooks():
             for c in nb.cells if c.cell_type == "code"]
     assert code == [("print(1)", False), ("print(2)", False), (text("en", "notebooks.try"), False),
                     ("print(3)", True), ("print(4)", False)]
+
+
+def test_threshold_stats_and_looks_at_line():
+    s = s4.threshold_stats([0.3, 0.9], heads=(4,))
+    assert (s["lowest"], s["highest"], s["all_4"]) == (0.3, 0.9, 20)
+    assert s["last_4"] <= s["first_4"] and 0 < s["weakest_4"] <= 1
+    assert s4.looks_at_line({"looks_at": [("a", "b"), ("c", "a")]}) == "a→b · c→a"
+    with pytest.raises(ValueError, match="prev_token_head"):
+        s4.looks_at_line([])

@@ -19,7 +19,7 @@ from ..whatif.task import make_batch
 from ..whatif.train import load_model, train_run
 
 __all__ = ["per_offset", "recovered", "roles_by_threshold", "favourite_keys", "NEW_SENTENCE", "prev_token_head", "per_offset_rows",
-           "threshold_rows", "favourite_key_rows"]
+           "threshold_rows", "favourite_key_rows", "threshold_stats", "looks_at_line"]
 
 
 def _check_good(good: float) -> None:
@@ -123,3 +123,24 @@ def favourite_key_rows(heads: Sequence[int] = (32, 16, 4), seed: int = 0) -> lis
         counts = [len(keys) for keys in favourite_keys(h, seed)]
         rows.append((h, D_MODEL // h, min(counts), max(counts)))
     return rows
+
+
+def threshold_stats(thresholds: Sequence[float], heads: Sequence[int] = (4, 8)) -> dict:
+    """For the sentence under the threshold table: lowest / highest threshold, and per head count h the heads with
+    a role at the lowest (first_<h>) and highest (last_<h>) threshold, all_<h> (heads over all seeds), and
+    weakest_<h> (the smallest share any head puts on its favourite offset)."""
+    ts = sorted(thresholds)
+    stats: dict = {"lowest": ts[0], "highest": ts[-1]}
+    for h in heads:
+        rows = roles_by_threshold(ts, h)
+        shares = [specialisation(train_run(h, s))[0] for s in SEEDS]
+        stats.update({f"first_{h}": rows[0][1], f"last_{h}": rows[-1][1], f"all_{h}": rows[0][2],
+                      f"weakest_{h}": float(min(sh.max(axis=1).min() for sh in shares))})
+    return stats
+
+
+def looks_at_line(result: dict, sep: str = " · ") -> str:
+    """prev_token_head(...)["looks_at"] as one line: 'token→favourite · token→favourite · …'."""
+    if not isinstance(result, dict) or "looks_at" not in result:
+        raise ValueError(f"result must be a dict returned by prev_token_head, got {type(result).__name__}")
+    return sep.join(f"{t}→{k}" for t, k in result["looks_at"])

@@ -13,12 +13,15 @@ import numpy as np
 from ..figures import Figure, heatmap_grid, svg_figure
 from ..heads import parameter_table
 from .analysis import ablation, attention_maps, pruning, specialisation
+from .compare import LEVEL, diff_interval, verdict
+from .regime import regime_stats
 from .task import EVENTS, OFFSETS, event_names, make_batch
 
 __all__ = [
     "SAMPLE_SEED", "VASWANI_TABLE3A", "fmt_offset", "sweep_rows", "sweep_stats", "sweep_figure", "width_rows",
     "vaswani_rows", "share_rows", "role_rows", "sample_heatmaps", "ablation_rows", "ablation_stats",
     "pruning_rows", "pruning_stats", "share_stats", "role_stats", "roleless_stats", "sentence", "timeline_rows",
+    "ablation_sentence", "pruning_interval_stats", "role_drop_stats", "specialisation_rows", "regime_interval_stats",
 ]
 
 SAMPLE_SEED = 7  # the stream drawn in the heatmaps
@@ -76,16 +79,20 @@ def sweep_stats(runs: list[dict]) -> dict:
     best_h_offsets_<h> / other_h_offsets_<h> (on each seed's h best targets / on the rest; None when h >= targets),
     best / best_h (highest mean accuracy and its head count), plateau / plateau_end (first and last head count
     of the run of consecutive head counts, starting with the fewest, whose mean is within 1 point of the best),
-    widest (most heads), n_models, n_seeds, minutes (training time)."""
+    widest (most heads), n_models, n_seeds, minutes (training time), n_targets, chance (one of the events at random),
+    naive_<h> for h < n_targets (h directions right and the rest at chance)."""
     groups = _by_heads(runs)
     stats: dict = {"n_models": len(runs), "n_seeds": len(next(iter(groups.values()))),
-                   "minutes": sum(r["seconds"] for r in runs) / 60, "steps": runs[0]["steps"]}
+                   "minutes": sum(r["seconds"] for r in runs) / 60, "steps": runs[0]["steps"],
+                   "n_targets": len(OFFSETS), "chance": 1 / len(EVENTS)}
     for h, rs in groups.items():
         acc = [r["accuracy"] for r in rs]
         by_offset = np.sort(np.array([r["acc_by_offset"] for r in rs]), axis=1)  # (seeds, T), ascending
         stats.update({f"best_offset_{h}": float(by_offset[:, -1].mean()), f"other_offsets_{h}": float(by_offset[:, :-1].mean()),
                       f"best_h_offsets_{h}": float(by_offset[:, -h:].mean()) if h < by_offset.shape[1] else None,
                       f"other_h_offsets_{h}": float(by_offset[:, :-h].mean()) if h < by_offset.shape[1] else None})
+        if h < len(OFFSETS):  # h directions right, the rest guessed: what "one head, one direction" would give
+            stats[f"naive_{h}"] = h / len(OFFSETS) + (1 - h / len(OFFSETS)) / len(EVENTS)
         stats.update({f"acc_{h}": float(np.mean(acc)), f"lo_{h}": min(acc), f"hi_{h}": max(acc),
                       f"loss_{h}": float(np.mean([r["loss"] for r in rs])),
                       f"train_loss_{h}": float(np.mean([_train_loss(r) for r in rs]))})
@@ -258,10 +265,11 @@ def share_stats(runs: list[dict]) -> dict:
     return stats
 
 
-def roleless_stats(runs: list[dict]) -> dict:
+def roleless_stats(runs: list[dict], tolerance: float = 0.01) -> dict:
     """For heads without a role (no offset holds half their attention), per head count h:
     roleless_<h> (mean per model), target_lo_<h> / target_hi_<h> (their share on the target offsets, summed),
-    drop_lo_<h> / drop_hi_<h> (accuracy points lost when one of them is removed alone), n_roleless_<h>."""
+    drop_lo_<h> / drop_hi_<h> (accuracy points lost when one of them is removed alone), n_roleless_<h>,
+    n_free_<h> / n_costly_<h> (how many of them lose at most / more than tolerance when removed alone)."""
     stats: dict = {}
     target_cols = [i for i, o in enumerate((-2, -1, 0, 1, 2)) if o in OFFSETS]
     for h, rs in _by_heads(runs).items():
@@ -276,6 +284,8 @@ def roleless_stats(runs: list[dict]) -> dict:
             shares += [float(s[i, target_cols].sum()) for i in none]
             drops += [100 * (full - without[i]) for i in none]
         stats[f"roleless_{h}"] = float(np.mean(counts))
+        stats[f"n_free_{h}"] = sum(d <= 100 * tolerance + 1e-9 for d in drops)  # removable alone by the page's rule
+        stats[f"n_costly_{h}"] = len(drops) - stats[f"n_free_{h}"]
         stats[f"n_roleless_{h}"] = len(shares)
         if shares:
             stats.update({f"target_lo_{h}": min(shares), f"target_hi_{h}": max(shares),
@@ -314,3 +324,81 @@ def timeline_rows(seed: int = SAMPLE_SEED, positions: Sequence[int] = (0, 1, 2, 
     if not positions or not all(isinstance(p, int) and 0 <= p < len(names) for p in positions):
         raise ValueError(f"positions must be non-empty indices in 0 … {len(names) - 1}, got {positions!r}")
     return [[p, names[p], *[EVENTS[int(t)] if t >= 0 else "—" for t in y[0, p]]] for p in positions]
+
+
+def ablation_sentence(run: dict, template: str, others: tuple[str, str]) -> str:
+    """The ablation sentence for one run. others = (clause when removing a head costs no other offset anything at
+    the printed precision, clause template with {other_drop_pts} otherwise); the chosen one fills {others}."""
+    if len(others) != 2:
+        raise ValueError(f"others must be (unaffected, affected) clauses, got {others!r}")
+    stats = {**ablation_stats(run), "chance": 1 / len(EVENTS)}
+    clause = others[0] if round(stats["other_drop_pts"], 1) <= 0 else others[1]
+    return sentence(template, {**stats, "others": sentence(clause, stats)})
+
+
+def regime_interval_stats(runs: list[dict], verdicts: tuple[str, str, str], level: float = LEVEL) -> dict:
+    """regime_stats without its min–max verdict, plus the held-out accuracy of the most heads minus the fewest,
+    paired by seed (same seed, same training pool): mean_<h>, diff / diff_lo / diff_hi (in points, *_pts),
+    level_pct, and verdict = verdicts[0] (lower), [1] (higher) or [2] (the interval covers 0)."""
+    if len(verdicts) != 3:
+        raise ValueError(f"verdicts must be (lower, higher, no measurable difference), got {verdicts!r}")
+    stats = {k: v for k, v in regime_stats(runs, verdicts=("", "", "")).items() if k != "verdict"}
+    few, many = stats["few"], stats["many"]
+    acc = {h: {r["seed"]: r["held_out"]["accuracy"] for r in runs if r["num_heads"] == h} for h in (few, many)}
+    seeds = sorted(set(acc[few]) & set(acc[many]))
+    a, b = [acc[few][s] for s in seeds], [acc[many][s] for s in seeds]
+    diff, lo, hi = diff_interval(a, b, paired=True, level=level)
+    stats.update({f"mean_{few}": float(np.mean(a)), f"mean_{many}": float(np.mean(b)), "n_pairs": len(seeds),
+                  "diff_pts": 100 * diff, "diff_lo_pts": 100 * lo, "diff_hi_pts": 100 * hi,
+                  "level_pct": 100 * level, "verdict": verdict(lo, hi, verdicts)})
+    return stats
+
+
+def pruning_interval_stats(runs: list[dict], tolerance: float = 0.01, level: float = LEVEL) -> dict:
+    """Per head count h, removing heads in pruning order, with the drop in accuracy from all heads taken over seeds
+    (paired: each seed against its own full model) as a bootstrap interval. removable_<h>: the most heads that can go
+    while the upper end of every interval so far stays within tolerance; removable_pct_<h> the same as a share of h;
+    drop_<h> / drop_lo_<h> / drop_hi_<h>: the interval (points) at removable_<h>; next_<h> / next_lo_<h> /
+    next_hi_<h>: at one head more. Also tolerance_points, level_pct, n_seeds."""
+    stats: dict = {"tolerance_points": 100 * tolerance, "level_pct": 100 * level}
+    for h, rs in _by_heads(runs).items():
+        curves = np.array([pruning(r) for r in rs])  # (seeds, h): accuracy with h, h-1, ... heads
+        stats["n_seeds"] = len(rs)
+        intervals = [diff_interval(curves[:, k], curves[:, 0], paired=True, level=level) for k in range(h)]
+        k = 0
+        while k + 1 < h and intervals[k + 1][2] <= tolerance:
+            k += 1
+        stats.update({f"removable_{h}": k, f"removable_pct_{h}": 100 * k / h})
+        for name, j in (("drop", k), ("next", min(k + 1, h - 1))):
+            d, lo, hi = intervals[j]
+            stats.update({f"{name}_{h}": 100 * d, f"{name}_lo_{h}": 100 * lo, f"{name}_hi_{h}": 100 * hi})
+    return stats
+
+
+def role_drop_stats(runs: list[dict], tolerance: float = 0.01) -> dict:
+    """Heads with a role, removed alone: how much their own offset loses. Per head count h: n_role_<h> (heads with
+    a role over all seeds), n_role_free_<h> (those whose removal costs their offset at most tolerance),
+    role_drop_lo_<h> / role_drop_hi_<h> (points), n_seeds_<h>."""
+    stats: dict = {"tolerance_points": 100 * tolerance}
+    for h, rs in _by_heads(runs).items():
+        drops = []
+        for r in rs:
+            roles = specialisation(r)[1]
+            res = ablation(r)
+            full = np.array(res[0][2]["acc_by_offset"])
+            for kind, i, out in res[1:]:
+                if kind == "without" and roles[i] in OFFSETS:
+                    t = OFFSETS.index(roles[i])
+                    drops.append(100 * float(full[t] - out["acc_by_offset"][t]))
+        if not drops:
+            raise ValueError(f"no {h}-head run has a head with a role; role_drop_stats needs at least one")
+        stats.update({f"n_role_{h}": len(drops), f"n_role_free_{h}": sum(d <= 100 * tolerance + 1e-9 for d in drops),
+                      f"role_drop_lo_{h}": min(drops), f"role_drop_hi_{h}": max(drops), f"n_seeds_{h}": len(rs)})
+    return stats
+
+
+def specialisation_rows(runs: list[dict]) -> list[list[object]]:
+    """Per head count: h, d_k, the largest share any head of any seed puts on one offset, mean heads with a role."""
+    stats = share_stats(runs)
+    d = runs[0]["d_model"]
+    return [[h, d // h, f"{stats[f'top_{h}']:.0%}", f"{stats[f'roles_{h}']:.1f} / {h}"] for h in _by_heads(runs)]

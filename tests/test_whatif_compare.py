@@ -1,0 +1,88 @@
+"""§4's comparison rule: an interval on the difference over seeds, and the verdicts and pruning counts built on it."""
+
+from __future__ import annotations
+
+import pytest
+
+from snippets.whatif.analysis import sweep
+from snippets.whatif.compare import diff_interval, verdict
+from snippets.whatif.regime import regime_sweep
+from snippets.whatif.report import (
+    ablation_sentence, pruning_interval_stats, regime_interval_stats, role_drop_stats, roleless_stats,
+    specialisation_rows, sweep_stats,
+)
+from snippets.whatif.train import train_run
+
+WORDS = ("lower", "higher", "no measurable difference")
+
+
+def test_paired_interval_on_known_values():
+    diff, lo, hi = diff_interval([0.8, 0.8, 0.8], [0.9, 0.9, 0.9])
+    assert diff == pytest.approx(0.1) and lo == pytest.approx(0.1) and hi == pytest.approx(0.1)
+    # one seed goes the other way: the interval spans the per-seed differences and covers 0
+    diff, lo, hi = diff_interval([0.85, 0.85, 0.99], [0.90, 0.91, 0.57])
+    assert diff == pytest.approx(-0.1033, abs=1e-4)
+    assert lo == pytest.approx(-0.42) and hi == pytest.approx(0.06)
+    assert verdict(lo, hi, WORDS) == "no measurable difference"
+
+
+def test_interval_is_deterministic_and_unpaired_works():
+    a, b = [0.1, 0.2, 0.3, 0.4], [0.5, 0.6, 0.7]
+    assert diff_interval(a, b, paired=False) == diff_interval(a, b, paired=False)
+    diff, lo, hi = diff_interval(a, b, paired=False)
+    assert diff == pytest.approx(0.35) and 0 < lo <= diff <= hi
+
+
+def test_verdict_needs_the_whole_interval_on_one_side():
+    assert verdict(-0.3, -0.01, WORDS) == "lower"
+    assert verdict(0.01, 0.3, WORDS) == "higher"
+    assert verdict(-0.01, 0.3, WORDS) == "no measurable difference"
+
+
+def test_interval_rejects_bad_input():
+    with pytest.raises(ValueError, match="at least 2 values each"):
+        diff_interval([0.1], [0.2])
+    with pytest.raises(ValueError, match="same length"):
+        diff_interval([0.1, 0.2], [0.2, 0.3, 0.4])
+
+
+def test_source_regime_verdict_on_the_cached_runs():
+    s = regime_interval_stats(regime_sweep(), WORDS)
+    assert s["n_pairs"] == 3 and s["level_pct"] == 95
+    assert s["diff_lo_pts"] <= s["diff_pts"] <= s["diff_hi_pts"]
+    assert s["diff_pts"] == pytest.approx(100 * (s["mean_8"] - s["mean_4"]))
+    assert s["verdict"] == verdict(s["diff_lo_pts"], s["diff_hi_pts"], WORDS)
+    with pytest.raises(ValueError, match="verdicts must be"):
+        regime_interval_stats(regime_sweep(), ("a", "b"))
+
+
+def test_pruning_counts_follow_the_interval_rule():
+    s = pruning_interval_stats(sweep(heads=[8, 16]))
+    for h in (8, 16):
+        k = s[f"removable_{h}"]
+        assert s[f"drop_hi_{h}"] <= s["tolerance_points"] < s[f"next_hi_{h}"]
+        assert s[f"removable_pct_{h}"] == pytest.approx(100 * k / h)
+
+
+def test_role_and_roleless_counts_add_up():
+    r = role_drop_stats(sweep(heads=[4, 8]))
+    assert r["n_role_4"] == 20 and r["n_role_free_4"] == 0 and r["role_drop_lo_4"] > 50
+    assert 0 <= r["n_role_free_8"] <= r["n_role_8"]
+    s = roleless_stats(sweep(heads=[16]))
+    assert s["n_free_16"] + s["n_costly_16"] == s["n_roleless_16"]
+
+
+def test_specialisation_rows_and_sweep_extras():
+    rows = specialisation_rows(sweep(heads=[4, 32]))
+    assert [r[:2] for r in rows] == [[4, 8], [32, 1]]
+    s = sweep_stats(sweep(heads=[1, 2, 4]))
+    assert s["chance"] == pytest.approx(1 / 16) and s["n_targets"] == 4
+    assert s["naive_2"] == pytest.approx(0.5 + 0.5 / 16) and "naive_4" not in s
+
+
+def test_ablation_sentence_says_unaffected_when_nothing_drops():
+    run = train_run(num_heads=4, seed=0)
+    out = ablation_sentence(run, "{own_drop_pts:.0f}; {others}", ("unaffected", "at most {other_drop_pts:.1f}"))
+    assert out.endswith("; unaffected") or "at most" in out
+    with pytest.raises(ValueError, match="others must be"):
+        ablation_sentence(run, "{others}", ("one",))
