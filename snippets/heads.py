@@ -99,8 +99,8 @@ def swap_test(tokens, wanted, width=4, sharpness=100.0, seed=0):
 
     result = {}
     for case in SWAP_CASES:
-        (out, w), (out_swapped, _) = (attend(line, case)
-                                      for line in (tokens, swapped))
+        out, w = attend(tokens, case)
+        out_swapped, _ = attend(swapped, case)
         change = (out - out_swapped).abs().max().item()
         result[case] = (change, w[a].item(), w[b].item())
     return result
