@@ -28,6 +28,30 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "heads.one": "1 个头",
         "heads.many": "{h} 个头",
         "heads.head": "头 {i}",
+        "heads.rounding": "只是浮点舍入",
+        "heads.not_rounding": "超出了浮点舍入",
+        "heads.fetched": ("一个头把权重平分给两处（{a1} 和 {b1}），输出是两个值向量的平均。两个 token 互换位置后，"
+                          "这 {width} 维输出最多只变 {d1}，看不出谁原来在哪里。两个头各取一处（{a2} 和 {b2}），"
+                          "输出同样是 {width} 维，互换后最多变 {d2}：谁在哪里，输出里还留着。"),
+        "heads.swap.content": "W·e（只有内容）",
+        "heads.swap.content.keys": "位置",
+        "heads.swap.position": "W·(e+p)（内容加位置）",
+        "heads.swap.position.keys": "位置",
+        "heads.swap.layer_norm": "W·层归一化(e+p)",
+        "heads.swap.layer_norm.keys": "位置",
+        "heads.swap.content_keys": "W·(e+p)（同上）",
+        "heads.swap.content_keys.keys": "位置 + 0.01·内容",
+        "heads.swap.sentence": ("值里带上位置（W·(e+p)）时，两个 token 互换前后，输出最多差 {pos}，{verdict}。"
+                                "一个头的平均仍然对称：位置线性地加进值里，找不回“谁在哪里”。"
+                                "能打破对称的只有两样。一是非线性混合，比如先做层归一化再投影，互换后输出差 {ln}；"
+                                "二是随内容变化的权重，键里掺进一点内容，两处的权重就变成 {wa} 和 {wb}，互换后输出差 {keys}。"),
+        "heads.projection": "先整体投影再切分，和每个头单独投影相比，最大差 {err}，{verdict}：同一个运算，两种写法。",
+        "heads.concat": ("层的输出（{h} 个头拼接后乘 W^O），和 {h} 个头各自贡献之和（每个头乘上 W^O 里属于它的那一块，"
+                         "再加偏置）相比，最大差 {err}，{verdict}。"),
+        "heads.params": ("从 {h0} 个头到 {h1} 个头，参数量都是 {params}；每个查询的注意力分布从 {h0} 个变成 {h1} 个，"
+                         "每个头的宽度 d_k 从 {d0} 降到 {d1}。"),
+        "s2.rows_of_head": "`W_q.weight` 中属于头 {i} 的行",
+        "s2.queries_of_head": "头 {i} 的查询",
         # snippets.faq
         "faq.random": "随机初始化的层",
         "faq.copies": "8 个头都复制头 0",
@@ -223,6 +247,38 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "heads.one": "1 head",
         "heads.many": "{h} heads",
         "heads.head": "head {i}",
+        "heads.rounding": "only floating-point rounding",
+        "heads.not_rounding": "more than floating-point rounding",
+        "heads.fetched": ("One head splits its weight between the two places ({a1} and {b1}), so its output is the "
+                          "average of the two value vectors. Swap the two tokens and its {width} output features "
+                          "change by at most {d1}: nothing in them says who stood where. Two heads take one place "
+                          "each ({a2} and {b2}); their output is also {width} features wide, and the swap changes "
+                          "it by up to {d2}: who stood where is still there."),
+        "heads.swap.content": "W·e (content only)",
+        "heads.swap.content.keys": "position",
+        "heads.swap.position": "W·(e+p) (content plus position)",
+        "heads.swap.position.keys": "position",
+        "heads.swap.layer_norm": "W·LayerNorm(e+p)",
+        "heads.swap.layer_norm.keys": "position",
+        "heads.swap.content_keys": "W·(e+p) (as above)",
+        "heads.swap.content_keys.keys": "position + 0.01·content",
+        "heads.swap.sentence": ("With position in the values, W·(e+p), swapping the two tokens changes the output "
+                                "by at most {pos}, {verdict}. One head's average stays symmetric: position added "
+                                "linearly into the values does not bring back who stood where. Only two things "
+                                "break the symmetry. One is nonlinear mixing: with a layer normalisation before "
+                                "the projection, the swap changes the output by {ln}. The other is weights that "
+                                "depend on content: with a little content in the keys, the two places get {wa} "
+                                "and {wb}, and the swap changes the output by {keys}."),
+        "heads.projection": ("Project then split, against each head projecting on its own: the largest difference "
+                             "is {err}, {verdict}; one operation, written two ways."),
+        "heads.concat": ("The layer's output (the {h} heads concatenated, times W^O) and the sum of the {h} heads' "
+                         "contributions (each head times its own block of W^O, plus the bias) differ by at most "
+                         "{err}, {verdict}."),
+        "heads.params": ("From {h0} to {h1} heads the parameter count stays at {params}; each query gets "
+                         "{h1} attention distributions instead of {h0}, and each head's width d_k falls from {d0} "
+                         "to {d1}."),
+        "s2.rows_of_head": "rows of `W_q.weight` for head {i}",
+        "s2.queries_of_head": "queries of head {i}",
         "faq.random": "randomly initialised layer",
         "faq.copies": "every head a copy of head 0",
         "faq.full": "full layer",

@@ -271,7 +271,8 @@ def test_s4_argument_errors():
 def test_printed_rows_say_what_the_solutions_found():
     assert s1.sharpness_rows([100]) == [(100, "0.500", "0.500", "1.000", "1.000")]
     assert [r[1:] for r in s1.many_rows(log_tokens(), ["ERROR", "retry=3"])] == [("0.500", "1.000")] * 2
-    assert ("`W_q.weight[rows of head 3]`", (64, 512), (32, 512)) in s2.shape_rows(512, (8, 16))
+    assert ("rows of `W_q.weight` for head 3", (64, 512), (32, 512)) in s2.shape_rows(512, (8, 16), "en")
+    assert ("头 3 的查询", (2, 10, 64), (2, 10, 32)) in s2.shape_rows(512, (8, 16), "zh")
     real, sliced = s2.split_rows(("a", "b"))
     assert real[0] == "a" and float(real[1]) > 0 and sliced[1] == "0"
     assert s3.shape_rows(N=1, L=3, d_model=8, num_heads=2)[3] == ("`w_heads`", (1, 2, 3, 3))

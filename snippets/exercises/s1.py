@@ -51,7 +51,8 @@ def _check_wanted(tokens: list[str], wanted: Sequence[str]) -> None:
 # --8<-- [start:many]
 def one_head_many_targets(tokens, wanted, sharpness=100.0):
     """Weight on each wanted token: one head aiming at all of them,
-    and one head per token. Keys and values are one-hot, as in §1."""
+    and one head per token. Keys are one-hot positions, as in §1; only
+    the weights are read, so the values are one-hot too."""
     _check_wanted(tokens, wanted)
     T, m = len(tokens), len(wanted)
     idx = [tokens.index(t) for t in wanted]

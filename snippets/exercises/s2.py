@@ -14,6 +14,7 @@ import torch
 
 from .._checks import check_divisible
 from ..heads import param_count
+from ..i18n import check_lang, text
 from ..multihead import MultiHeadAttention, split_heads
 
 __all__ = ["head_shapes", "param_rows", "split_input_vs_projection", "shape_rows", "split_rows"]
@@ -95,10 +96,14 @@ def split_input_vs_projection(d_model=512, num_heads=8, seed=0):
 # --8<-- [end:split_input]
 
 
-def shape_rows(d_model: int = 512, heads: Sequence[int] = (8, 16)) -> list[tuple]:
-    """head_shapes for each head count side by side: (`name`, shape for heads[0], shape for heads[1], ...)."""
-    tables = [head_shapes(d_model, h) for h in heads]
-    return [(f"`{name}`", *(t[name] for t in tables)) for name in tables[0]]
+def shape_rows(d_model: int = 512, heads: Sequence[int] = (8, 16), lang: str = "en", head: int = 3) -> list[tuple]:
+    """head_shapes for each head count side by side: (label, shape for heads[0], shape for heads[1], ...);
+    code names stay code, the two descriptive rows are labelled in the page's language."""
+    check_lang(lang)
+    tables = [head_shapes(d_model, h, head=head) for h in heads]
+    labels = {f"W_q.weight[rows of head {head}]": text(lang, "s2.rows_of_head", i=head),
+              f"queries of head {head}": text(lang, "s2.queries_of_head", i=head)}
+    return [(labels.get(name, f"`{name}`"), *(t[name] for t in tables)) for name in tables[0]]
 
 
 def split_rows(labels: tuple[str, str], d_model: int = 512, num_heads: int = 8) -> list[tuple]:
