@@ -65,7 +65,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "faq.entropy_sentence": "one-hot 行的归一化熵是 {one_hot}，均匀行是 {uniform}；刚初始化、没训练过的 8 头层，"
                                 "所有行平均是 {mean}，连最集中的那一行也有 {min}。",
         "faq.real_width": "all-MiniLM-L6-v2（读自它的 config.json）：{layers} 层，每层 {h} 个头，"
-                          "`d_model` = {E}，每个头的宽度 `d_k` = {d_k}。",
+                          "d_model = {E}，每个头的宽度 d_k = {d_k}。",
         "faq.fp.default": "默认层（batch_first=False）+ eval()，need_weights=False",
         "faq.fp.default_weights": "默认层 + eval()，need_weights=True（默认值）",
         "faq.fp.bf": "batch_first=True + eval()，自注意力，need_weights=False",
@@ -301,7 +301,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                                 "freshly initialised 8-head layer averages {mean} over its rows, and even its most "
                                 "peaked row reaches {min}.",
         "faq.real_width": "all-MiniLM-L6-v2 (read from its config.json): {layers} layers, {h} heads per layer, "
-                          "`d_model` = {E}, head width `d_k` = {d_k}.",
+                          "d_model = {E}, head width d_k = {d_k}.",
         "faq.fp.default": "default layer (batch_first=False), eval(), need_weights=False",
         "faq.fp.default_weights": "default layer, eval(), need_weights=True (the default)",
         "faq.fp.bf": "batch_first=True, eval(), self-attention, need_weights=False",
