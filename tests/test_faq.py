@@ -293,7 +293,15 @@ def test_faq_pages_have_twenty_anchored_questions_and_tooltips(built_site):
         html = (built_site / lang / "faq" / "index.html").read_text(encoding="utf-8")
         assert re.findall(r'<h2 id="(q\d+)"', html) == [f"q{i}" for i in range(1, 21)]
         assert "Traceback" not in html
-        assert html.count("admonition warning") >= 15
+        # every correction of the source is collapsed, titled with what is true, and starts with the source's words
+        prefix, source_says = ("更正：", "原文说：") if lang == "" else ("Correction: ", "The source says")
+        boxes = re.findall(r'<details class="note">\s*<summary>(.*?)</summary>\s*<p>(.*?)</p>', html, flags=re.S)
+        assert len(boxes) >= 20
+        assert all(title.startswith(prefix) and body.startswith(source_says) for title, body in boxes), boxes
+        assert 'class="admonition' not in html and "<details open" not in html
+        # each answer opens with the site's own one-sentence conclusion
+        openers = re.findall(r'<h2 id="q\d+".*?</h2>\s*(?:<div[^>]*>)?\s*<p><strong>(.*?)</strong>', html, flags=re.S)
+        assert openers == ["一句话结论" if lang == "" else "In one sentence"] * 20
         assert "<abbr title=" in html
     for page in built_site.rglob("*.html"):
         if page.name == "404.html" or "notebooks" in page.parts or "search" in page.parts:
