@@ -24,6 +24,7 @@ from ._checks import check_divisible, check_positive_int, check_tensor
 from .attention import causal_mask, scaled_dot_product_attention
 from .heads import param_count
 from .i18n import check_lang, text
+from .bench import _quiet_stderr
 from .multihead import MultiHeadAttention, merge_heads, split_heads
 
 __all__ = [
@@ -32,7 +33,9 @@ __all__ = [
     "flop_rows", "head_similarity", "similarity_rows", "head_mask_forward", "PrunedHeads",
     "prune_rows", "normalised_entropy", "entropy_rows", "mask_convention_maps", "mask_convention_figure",
     "nan_rows", "default_weight_shapes", "patch_sequence_rows", "token_counts", "permutation_check",
-    "MODEL_CONFIGS", "config_rows", "gqa_rows", "kv_cache_rows",
+    "MODEL_CONFIGS", "config_rows", "gqa_rows", "kv_cache_rows", "flop_sentence", "similarity_sentence",
+    "entropy_sentence", "real_model_width", "attention_ops", "fast_path_rows", "fast_path_sentence",
+    "FAST_PATH_CASES",
 ]
 
 
@@ -131,14 +134,16 @@ def loop_vs_batched(d_model: int = 64, num_heads: int = 8, L: int = 8, seed: int
 
 
 # --8<-- [start:self_cross]
-def self_and_cross_rows(d_model: int = 64, num_heads: int = 4, L: int = 5,
-                        S: int = 9, seed: int = 0) -> list[tuple]:
+def self_and_cross_rows(lang: str = "zh", d_model: int = 64,
+                        num_heads: int = 4, L: int = 5, S: int = 9,
+                        seed: int = 0) -> list[tuple]:
     """The same layer used as self-attention (x, x, x) and as
     cross-attention (x, mem, mem)."""
     m = _layer(d_model, num_heads, seed)
     x = torch.randn(1, L, d_model)  # (N, L, E), e.g. the decoder's sequence
     mem = torch.randn(1, S, d_model)  # (N, S, E), e.g. the encoder's output
-    uses = {"self (x, x, x)": (x, x), "cross (x, mem, mem)": (x, mem)}
+    uses = {_label("self", lang): (x, x),  # self (x, x, x)
+            _label("cross", lang): (x, mem)}  # cross (x, mem, mem)
     rows = []
     with torch.no_grad():
         for name, (q, kv) in uses.items():
@@ -386,11 +391,13 @@ def default_weight_shapes(d_model: int = 64, num_heads: int = 8, L: int = 5, S: 
 
 
 # --8<-- [start:patches]
-def patch_sequence_rows(image_size: int = 32, patch: int = 8,
-                        channels: int = 3, d_model: int = 64,
-                        num_heads: int = 4, seed: int = 0):
+def patch_sequence_rows(lang: str = "zh", image_size: int = 32,
+                        patch: int = 8, channels: int = 3,
+                        d_model: int = 64, num_heads: int = 4,
+                        seed: int = 0):
     """ViT-style: cut an image into patches, embed each patch as one token,
     attend over patches."""
+    check_lang(lang)
     _check_patches(image_size, patch, d_model, num_heads)
     torch.manual_seed(seed)
     H = W = image_size
@@ -402,11 +409,11 @@ def patch_sequence_rows(image_size: int = 32, patch: int = 8,
     mha = nn.MultiheadAttention(d_model, num_heads, batch_first=True)
     # (N, T, E), (N, h, T, T)
     out, w = mha(tokens, tokens, tokens, average_attn_weights=False)
-    return [("image", tuple(img.shape)),
+    return [(_label("image", lang), tuple(img.shape)),
             ("Conv2d(k=p, stride=p)", tuple(grid.shape)),
             ("flatten(2).transpose(1, 2)", tuple(tokens.shape)),
-            ("attention output", tuple(out.shape)),
-            ("attention weights", tuple(w.shape))]
+            (_label("attn_out", lang), tuple(out.shape)),
+            (_label("attn_weights", lang), tuple(w.shape))]
 # --8<-- [end:patches]
 
 
@@ -432,14 +439,17 @@ def token_counts(lang: str = "zh", image_size: int = 224, patch: int = 16) -> li
     return rows
 
 
-def permutation_check(d_model: int = 64, num_heads: int = 4, L: int = 9, seed: int = 0) -> str:
-    """max |attn(x[perm]) - attn(x)[perm]|: without positional encodings attention ignores order."""
+def permutation_check(d_model: int = 64, num_heads: int = 4, L: int = 9, seed: int = 0,
+                      causal: bool = False) -> str:
+    """max |attn(x[perm]) - attn(x)[perm]|: without positional encodings, bidirectional attention
+    ignores order (rounding only); with a causal mask the result depends on the order."""
     m = _layer(d_model, num_heads, seed)
     x = torch.randn(1, L, d_model)  # (1, L, E)
     perm = torch.randperm(L)
+    mask = ~causal_mask(L) if causal else None  # (L, L), True = may NOT attend
     with torch.no_grad():
-        a = m(x[:, perm], x[:, perm], x[:, perm])[0]  # (1, L, E)
-        b = m(x, x, x)[0][:, perm]  # (1, L, E)
+        a = m(x[:, perm], x[:, perm], x[:, perm], attn_mask=mask)[0]  # (1, L, E)
+        b = m(x, x, x, attn_mask=mask)[0][:, perm]  # (1, L, E)
     return _fmt((a - b).abs().max().item())
 
 
@@ -480,6 +490,8 @@ def config_rows(lang: str = "zh") -> list[tuple]:
         if d_kv is None and d_model % h:
             raise ValueError(f"{name}: d_model={d_model} is not divisible by heads={h}")
         loc = loc.replace("Table", text(lang, "faq.table"))
+        if loc.startswith("§"):
+            loc = text(lang, "faq.section", n=loc[1:])
         same = text(lang, "faq.yes") if h * d_head == d_model else text(lang, "faq.no", n=h * d_head)
         rows.append((name, params, layers, h, d_model, d_head, same,
                      f"[arXiv {url.rsplit('/', 1)[1]}]({url}), {loc}"))
@@ -533,3 +545,126 @@ def kv_cache_rows(layers: int = 96, num_heads: int = 96, d_k: int = 128, L: int 
         size = 2 * layers * g * d_k * L * bytes_per
         rows.append((g, f"{size / 2**30:.2f}"))
     return rows
+
+
+# Sentences that carry the numbers of the tables above them (templates in snippets.i18n).
+
+def _num(cell: str) -> int:
+    return int(cell.replace(",", ""))
+
+
+def flop_sentence(lang: str, rows: Sequence[tuple]) -> str:
+    """What flop_rows shows, said with its numbers: matmul FLOPs flat in h, weights growing with h."""
+    check_lang(lang)
+    if len(rows) < 2:
+        raise ValueError(f"expected rows of flop_rows for at least 2 head counts, got {len(rows)}")
+    heads = [r[0] for r in rows]
+    proj, core, default = ({r[i] for r in rows} for i in (1, 2, 3))
+    if len(proj) != 1 or len(core) != 1:
+        raise ValueError(f"expected the same matmul FLOPs for every head count, got {sorted(proj | core)}")
+    sentence = text(lang, "faq.flops_sentence", heads=text(lang, "faq.list_sep").join(map(str, heads)),
+                    proj=proj.pop(), core=core.pop(), default=text(lang, "faq.list_sep").join(sorted(default)),
+                    w_min=rows[0][4], w_max=rows[-1][4], ratio=_num(rows[-1][4]) // _num(rows[0][4]),
+                    mib_min=rows[0][5], mib_max=rows[-1][5])
+    if default == {"0"}:  # the CPU flash kernel has no FLOP formula
+        sentence += text(lang, "faq.sep_sentence") + text(lang, "faq.flops_zero")
+    return sentence
+
+
+def similarity_sentence(lang: str, rows: Sequence[tuple[str, str]]) -> str:
+    """What similarity_rows shows, with its two numbers."""
+    check_lang(lang)
+    if len(rows) != 2:
+        raise ValueError(f"expected the 2 rows of similarity_rows, got {len(rows)}")
+    return text(lang, "faq.similarity_sentence", random=rows[0][1], copies=rows[1][1])
+
+
+def entropy_sentence(lang: str, rows: Sequence[tuple[str, str]]) -> str:
+    """What entropy_rows shows about the untrained layer, with its numbers."""
+    check_lang(lang)
+    if len(rows) != 4:
+        raise ValueError(f"expected the 4 rows of entropy_rows, got {len(rows)}")
+    return text(lang, "faq.entropy_sentence", one_hot=rows[0][1], uniform=rows[1][1], mean=rows[2][1],
+                min=rows[3][1])
+
+
+def real_model_width(lang: str = "zh") -> str:
+    """The head width d_k of the site's real model (all-MiniLM-L6-v2), read from its config.json."""
+    from .bert.loader import load_config
+
+    check_lang(lang)
+    cfg = load_config()
+    return text(lang, "faq.real_width", layers=cfg.num_layers, h=cfg.num_heads, E=cfg.hidden_size,
+                d_k=cfg.hidden_size // cfg.num_heads)
+
+
+# --8<-- [start:fast_path]
+# (batch_first, training mode, self-attention, need_weights) of each call
+FAST_PATH_CASES = {
+    "default": (False, False, True, False),
+    "default_weights": (False, False, True, True),
+    "bf": (True, False, True, False),
+    "bf_cross": (True, False, False, False),
+    "bf_train": (True, True, True, False),
+}
+
+
+def attention_ops(batch_first: bool, training: bool, self_attn: bool,
+                  need_weights: bool, d_model: int = 64, num_heads: int = 4,
+                  L: int = 8, seed: int = 0) -> set[str]:
+    """The aten ops torch.profiler records for one nn.MultiheadAttention
+    call under torch.no_grad()."""
+    from torch.profiler import ProfilerActivity, profile
+
+    torch.manual_seed(seed)
+    mha = nn.MultiheadAttention(d_model, num_heads, batch_first=batch_first)
+    mha.train(training)  # dropout is 0: the output is the same either way
+    x = torch.randn(2, L, d_model)  # (N, L, E), or (L, N, E)
+    mem = x if self_attn else x.clone()  # a different tensor: not "self"
+    with torch.no_grad(), _quiet_stderr():
+        with profile(activities=[ProfilerActivity.CPU]) as prof:
+            mha(x, mem, mem, need_weights=need_weights)
+    return {e.key for e in prof.key_averages()}
+# --8<-- [end:fast_path]
+
+
+FAST_OP = "aten::_native_multi_head_attention"
+FLASH_OP = "aten::_scaled_dot_product_flash_attention_for_cpu"
+
+
+def _fast_path_facts(d_model: int, num_heads: int, L: int) -> dict[str, tuple[bool, str, bool]]:
+    """Per call in FAST_PATH_CASES: (fast path ran, attention kernel, (N, h, L, S) weights built)."""
+    facts = {}
+    for key, case in FAST_PATH_CASES.items():
+        ops = attention_ops(*case, d_model=d_model, num_heads=num_heads, L=L)
+        softmax = bool(ops & {"aten::softmax", "aten::_softmax"})
+        if FLASH_OP in ops:
+            kernel = f"`{FLASH_OP.removeprefix('aten::')}`"
+        elif "aten::bmm" in ops and softmax:
+            kernel = "`bmm` + `softmax`"
+        else:
+            raise ValueError(f"expected a flash or a bmm + softmax attention kernel, got {sorted(ops)}")
+        facts[key] = (FAST_OP in ops, kernel, softmax and FLASH_OP not in ops)
+    return facts
+
+
+def fast_path_rows(lang: str = "zh", d_model: int = 64, num_heads: int = 4, L: int = 8) -> list[tuple]:
+    """Per call in FAST_PATH_CASES, as the profiler saw it: did the fast path run, which attention
+    kernel ran, and was the (N, h, L, S) weights tensor built (a softmax op recorded)."""
+    check_lang(lang)
+    yes_no = lambda b: text(lang, "faq.yes" if b else "faq.no_plain")  # noqa: E731
+    return [(_label(f"fp.{key}", lang), yes_no(fast), kernel, yes_no(weights))
+            for key, (fast, kernel, weights) in _fast_path_facts(d_model, num_heads, L).items()]
+
+
+def fast_path_sentence(lang: str = "zh", d_model: int = 64, num_heads: int = 4, L: int = 8) -> str:
+    """The default layer and its batch_first=True twin, as the profiler saw them, in one sentence."""
+    check_lang(lang)
+    facts = _fast_path_facts(d_model, num_heads, L)
+    words = {}
+    for key in ("default", "bf"):
+        fast, kernel, weights = facts[key]
+        words[f"{key}_path"] = text(lang, "faq.fp_took" if fast else "faq.fp_skipped")
+        words[f"{key}_kernel"] = kernel
+        words[f"{key}_weights"] = text(lang, "faq.fp_builds" if weights else "faq.fp_no_build")
+    return text(lang, "faq.fast_sentence", **words)

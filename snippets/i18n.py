@@ -61,11 +61,47 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "faq.uniform": "均匀行",
         "faq.init-mean": "未训练的 8 头层，所有行的平均",
         "faq.init-min": "未训练的 8 头层，最集中的一行",
-        "faq.per_pixel": "每个像素一个 token",
-        "faq.per_patch": "每个 {patch}×{patch} 块一个 token",
+        "faq.per_pixel": "每个像素一个词元",
+        "faq.per_patch": "每个 {patch}×{patch} 块一个词元",
         "faq.table": "表",
         "faq.yes": "是",
         "faq.no": "否（{n}）",
+        "faq.no_plain": "否",
+        "faq.section": "第 {n} 节",
+        "faq.list_sep": "、",
+        "faq.sep_sentence": "",
+        "faq.self": "自注意力：m(x, x, x)",
+        "faq.cross": "交叉注意力：m(x, mem, mem)",
+        "faq.image": "图像",
+        "faq.attn_out": "注意力输出",
+        "faq.attn_weights": "逐头的注意力权重",
+        "faq.flops_sentence": "h = {heads} 时，投影都是 {proj} FLOPs，QKᵀ 与 AV（math 路径）都是 {core} FLOPs："
+                              "矩阵乘法的计算量与头数无关，因为 h 个头、每个头的宽度 `d_k = d_model/h`，"
+                              "乘加次数 `h·L·S·d_k` 恰好等于 `L·S·d_model`。随头数增长的是权重张量：从 {w_min} 个元素"
+                              "（{mib_min} MiB）增长到 {w_max} 个（{mib_max} MiB），是 {ratio} 倍。"
+                              "F.sdpa 默认路径被数到的是 {default} FLOPs。",
+        "faq.flops_zero": "这个 0 并不是说没有计算：CPU 上 `F.scaled_dot_product_attention` 默认走 flash 内核，"
+                          "FlopCounterMode 没有为它登记计数公式，所以 math 路径那一列是在 "
+                          "`sdpa_kernel([SDPBackend.MATH])` 下数的。用 FlopCounterMode 数注意力时，一定要检查这一点。",
+        "faq.similarity_sentence": "从没训练过的层，不同头之间的平均相似度已经是 {random}：初始化时每个头都接近均匀分布"
+                                   "（见 Q15），头和头自然相像，而一个没训练过的层谈不上过拟合。把 8 个头都换成头 0 "
+                                   "的副本，相似度是 {copies}：这是彻底的冗余，8 个头只顶 1 个，同样和过拟合无关。",
+        "faq.entropy_sentence": "one-hot 行的归一化熵是 {one_hot}，均匀行是 {uniform}；刚初始化、没训练过的 8 头层，"
+                                "所有行平均是 {mean}，连最集中的那一行也有 {min}。",
+        "faq.real_width": "all-MiniLM-L6-v2（读自它的 config.json）：{layers} 层，每层 {h} 个头，"
+                          "d_model = {E}，每个头的宽度 d_k = {d_k}。",
+        "faq.fp.default": "默认层（batch_first=False）+ eval()，need_weights=False",
+        "faq.fp.default_weights": "默认层 + eval()，need_weights=True（默认值）",
+        "faq.fp.bf": "batch_first=True + eval()，自注意力，need_weights=False",
+        "faq.fp.bf_cross": "batch_first=True + eval()，交叉注意力，need_weights=False",
+        "faq.fp.bf_train": "batch_first=True + 训练模式，自注意力，need_weights=False",
+        "faq.fp_took": "走快速路径",
+        "faq.fp_skipped": "不走快速路径",
+        "faq.fp_builds": "会显式算出整张权重矩阵",
+        "faq.fp_no_build": "不会写出整张权重矩阵",
+        "faq.fast_sentence": "在 `eval()`、`torch.no_grad()`、`need_weights=False` 下，默认层（`batch_first=False`）"
+                             "{default_path}，注意力由 {default_kernel} 计算，{default_weights}；把 `batch_first` "
+                             "改成 `True`，同样的自注意力调用{bf_path}，注意力由 {bf_kernel} 计算，{bf_weights}。",
         # snippets.bert.analysis, snippets.bert.headfigures: the real-model page
         "bert.prev": "前一个词",
         "bert.next": "后一个词",
@@ -292,6 +328,49 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "faq.table": "Table",
         "faq.yes": "yes",
         "faq.no": "no ({n})",
+        "faq.no_plain": "no",
+        "faq.section": "§{n}",
+        "faq.list_sep": ", ",
+        "faq.sep_sentence": " ",
+        "faq.self": "self-attention: m(x, x, x)",
+        "faq.cross": "cross-attention: m(x, mem, mem)",
+        "faq.image": "image",
+        "faq.attn_out": "attention output",
+        "faq.attn_weights": "attention weights, per head",
+        "faq.flops_sentence": "At h = {heads}, the projections cost {proj} FLOPs and QKᵀ with AV (math path) "
+                              "{core} FLOPs every time: matrix-multiplication work does not depend on the number of "
+                              "heads, because with h heads of width `d_k = d_model/h` the multiply-adds "
+                              "`h·L·S·d_k` come to exactly `L·S·d_model`. What grows with the heads is the weights "
+                              "tensor: from {w_min} entries ({mib_min} MiB) to {w_max} ({mib_max} MiB), {ratio} "
+                              "times as many. F.sdpa's default path is counted at {default} FLOPs.",
+        "faq.flops_zero": "That zero does not mean nothing was computed: on the CPU, "
+                          "`F.scaled_dot_product_attention` runs the flash kernel by default, and FlopCounterMode "
+                          "has no counting formula registered for it, which is why the math-path column is counted "
+                          "under `sdpa_kernel([SDPBackend.MATH])`. Check this whenever you count attention FLOPs "
+                          "with FlopCounterMode.",
+        "faq.similarity_sentence": "The heads of a layer that was never trained already have a mean similarity of "
+                                   "{random}: at initialisation every head is close to uniform (see Q15), so heads "
+                                   "look alike, and an untrained layer cannot be overfitted. With every head "
+                                   "replaced by a copy of head 0 the similarity is {copies}: complete redundancy, "
+                                   "eight heads doing the work of one, and again nothing to do with overfitting.",
+        "faq.entropy_sentence": "A one-hot row has normalised entropy {one_hot} and a uniform row {uniform}; a "
+                                "freshly initialised 8-head layer averages {mean} over its rows, and even its most "
+                                "peaked row reaches {min}.",
+        "faq.real_width": "all-MiniLM-L6-v2 (read from its config.json): {layers} layers, {h} heads per layer, "
+                          "d_model = {E}, head width d_k = {d_k}.",
+        "faq.fp.default": "default layer (batch_first=False), eval(), need_weights=False",
+        "faq.fp.default_weights": "default layer, eval(), need_weights=True (the default)",
+        "faq.fp.bf": "batch_first=True, eval(), self-attention, need_weights=False",
+        "faq.fp.bf_cross": "batch_first=True, eval(), cross-attention, need_weights=False",
+        "faq.fp.bf_train": "batch_first=True, training mode, self-attention, need_weights=False",
+        "faq.fp_took": "takes the fast path",
+        "faq.fp_skipped": "does not take the fast path",
+        "faq.fp_builds": "builds the whole weights matrix",
+        "faq.fp_no_build": "never writes out the whole weights matrix",
+        "faq.fast_sentence": "Under `eval()`, `torch.no_grad()` and `need_weights=False`, the default layer "
+                             "(`batch_first=False`) {default_path}: attention is computed by {default_kernel}, "
+                             "which {default_weights}. With `batch_first=True`, the same self-attention call "
+                             "{bf_path}: attention is computed by {bf_kernel}, which {bf_weights}.",
         "bert.prev": "previous token",
         "bert.next": "next token",
         "bert.sep": "[SEP]",

@@ -65,7 +65,9 @@ def test_loop_over_heads_equals_batched():
 # Q7, Q14 --------------------------------------------------------------------------------
 
 def test_self_and_cross_shapes():
-    rows = faq.self_and_cross_rows(d_model=64, num_heads=4, L=5, S=9)
+    rows = faq.self_and_cross_rows("en", d_model=64, num_heads=4, L=5, S=9)
+    assert [r[0] for r in rows] == ["self-attention: m(x, x, x)", "cross-attention: m(x, mem, mem)"]
+    assert [r[0] for r in faq.self_and_cross_rows("zh")] == ["自注意力：m(x, x, x)", "交叉注意力：m(x, mem, mem)"]
     assert rows[0][1:] == ((1, 5, 64), (1, 5, 64), (1, 5, 64), (1, 4, 5, 5))
     assert rows[1][1:] == ((1, 5, 64), (1, 9, 64), (1, 5, 64), (1, 4, 5, 9))
 
@@ -187,9 +189,13 @@ def test_default_weight_shapes():
 # Q17 ------------------------------------------------------------------------------------
 
 def test_patch_sequence_rows():
-    rows = dict(faq.patch_sequence_rows(image_size=32, patch=8, channels=3, d_model=64, num_heads=4))
+    rows = dict(faq.patch_sequence_rows("en", image_size=32, patch=8, channels=3, d_model=64, num_heads=4))
+    assert rows["image"] == (1, 3, 32, 32)
     assert rows["flatten(2).transpose(1, 2)"] == (1, 16, 64)
-    assert rows["attention weights"] == (1, 4, 16, 16)
+    assert rows["attention weights, per head"] == (1, 4, 16, 16)
+    zh = faq.patch_sequence_rows("zh")
+    assert [r[0] for r in zh] == ["图像", "Conv2d(k=p, stride=p)", "flatten(2).transpose(1, 2)", "注意力输出",
+                                  "逐头的注意力权重"]
     with pytest.raises(ValueError, match="image_size must be a multiple of patch, got 30 and 8"):
         faq.patch_sequence_rows(image_size=30, patch=8)
 
@@ -198,6 +204,8 @@ def test_token_counts_and_permutation():
     assert faq.token_counts("en") == [("one token per pixel", "50,176", f"{50176 ** 2:,}"),
                                       ("one token per 16×16 patch", "196", "38,416")]
     assert float(faq.permutation_check()) < 1e-5
+    # with a causal mask, order matters: the same permutation changes the result by far more than rounding
+    assert float(faq.permutation_check(causal=True)) > 0.1
 
 
 # Q18 ------------------------------------------------------------------------------------
@@ -285,9 +293,102 @@ def test_faq_pages_have_twenty_anchored_questions_and_tooltips(built_site):
         html = (built_site / lang / "faq" / "index.html").read_text(encoding="utf-8")
         assert re.findall(r'<h2 id="(q\d+)"', html) == [f"q{i}" for i in range(1, 21)]
         assert "Traceback" not in html
-        assert html.count("admonition warning") >= 15
+        # every correction of the source is collapsed, titled with what is true, and starts with the source's words
+        prefix, source_says = ("更正：", "原文说：") if lang == "" else ("Correction: ", "The source says")
+        boxes = re.findall(r'<details class="note">\s*<summary>(.*?)</summary>\s*<p>(.*?)</p>', html, flags=re.S)
+        assert len(boxes) >= 20
+        assert all(title.startswith(prefix) and body.startswith(source_says) for title, body in boxes), boxes
+        assert 'class="admonition' not in html and "<details open" not in html
+        # each answer opens with the site's own one-sentence conclusion
+        openers = re.findall(r'<h2 id="q\d+".*?</h2>\s*(?:<div[^>]*>)?\s*<p><strong>(.*?)</strong>', html, flags=re.S)
+        assert openers == ["一句话结论" if lang == "" else "In one sentence"] * 20
         assert "<abbr title=" in html
     for page in built_site.rglob("*.html"):
         if page.name == "404.html" or "notebooks" in page.parts or "search" in page.parts:
             continue
         assert "<abbr title=" in page.read_text(encoding="utf-8"), f"no glossary tooltip on {page}"
+
+
+# Sentences that carry the numbers of the tables -----------------------------------------
+
+def test_flop_sentence_carries_the_table_numbers():
+    rows = faq.flop_rows(d_model=64, L=16, heads=(1, 4))
+    en = faq.flop_sentence("en", rows)
+    assert f"At h = 1, 4, the projections cost {rows[0][1]} FLOPs" in en
+    assert f"from {rows[0][4]} entries" in en and f"to {rows[1][4]}" in en and "4 times as many" in en
+    assert "counted at 0 FLOPs. That zero does not mean nothing was computed" in en
+    assert "h = 1、4 时" in faq.flop_sentence("zh", rows)
+    with pytest.raises(ValueError, match="expected rows of flop_rows for at least 2 head counts, got 1"):
+        faq.flop_sentence("en", rows[:1])
+
+
+def test_similarity_and_entropy_sentences():
+    rows = faq.similarity_rows("en")
+    assert f"mean similarity of {rows[0][1]}" in faq.similarity_sentence("en", rows)
+    assert "the similarity is 1.000" in faq.similarity_sentence("en", rows)
+    ent = faq.entropy_rows("en")
+    assert float(ent[3][1]) > 0.8  # even the most peaked row of the untrained layer is near uniform
+    assert f"averages {ent[2][1]} over its rows" in faq.entropy_sentence("en", ent)
+    assert f"所有行平均是 {ent[2][1]}" in faq.entropy_sentence("zh", faq.entropy_rows("zh"))
+    with pytest.raises(ValueError, match="expected the 4 rows of entropy_rows, got 2"):
+        faq.entropy_sentence("en", ent[:2])
+
+
+def test_real_model_head_width_is_32():
+    assert faq.real_model_width("en").endswith("head width d_k = 32.")
+    assert "每个头的宽度 d_k = 32" in faq.real_model_width("zh")
+
+
+def test_config_rows_cite_sections_in_the_page_language():
+    zh = dict((r[0], r[7]) for r in faq.config_rows("zh"))
+    en = dict((r[0], r[7]) for r in faq.config_rows("en"))
+    assert zh["BERT-base"].endswith("第 3 节") and en["BERT-base"].endswith("§3")
+    assert zh["T5-11B"].endswith("第 3.7 节")
+
+
+# Key takeaways: nn.MultiheadAttention's fast path -------------------------------------
+
+FAST_PATH_REASONS = (  # MultiheadAttention.forward in torch/nn/modules/activation.py, each blocks the fast path
+    "floating-point masks are not supported for fast path.",
+    "torch.backends.mha.get_fastpath_enabled() was not True",
+    "input not batched",
+    "non-self attention was used (query, key, and value are not the same Tensor)",
+    "in_proj_weight was None",
+    "training is enabled",
+    "self.num_heads is not even",
+    "batch_first was not True",
+    "self.bias_k was not None",
+    "self.bias_v was not None",
+    "add_zero_attn was enabled",
+    "_qkv_same_embed_dim was not True",
+    "autocast is enabled",
+    "grad is enabled and at least one of query or the ",
+)
+
+
+def test_fast_path_conditions_listed_on_the_faq_are_torchs():
+    """Tripwire: the FAQ lists these conditions; fail when a torch upgrade changes them."""
+    import inspect
+
+    source = inspect.getsource(torch.nn.MultiheadAttention.forward)
+    for reason in FAST_PATH_REASONS:
+        assert reason in source, reason
+    assert "if self.in_proj_bias is not None and self.in_proj_weight is not None:" in source
+
+
+def test_fast_path_rows_as_the_profiler_sees_them():
+    rows = dict((r[0], r[1:]) for r in faq.fast_path_rows("en"))
+    flash = "`_scaled_dot_product_flash_attention_for_cpu`"
+    explicit = "`bmm` + `softmax`"
+    # the DEFAULT layer (batch_first=False) never takes the fast path: eval + no_grad + need_weights=False is flash
+    assert rows["default layer (batch_first=False), eval(), need_weights=False"] == ("no", flash, "no")
+    assert rows["default layer, eval(), need_weights=True (the default)"] == ("no", explicit, "yes")
+    # batch_first=True self-attention in eval takes the fast path, which builds the weights on the CPU
+    assert rows["batch_first=True, eval(), self-attention, need_weights=False"] == ("yes", explicit, "yes")
+    assert rows["batch_first=True, eval(), cross-attention, need_weights=False"] == ("no", flash, "no")
+    assert rows["batch_first=True, training mode, self-attention, need_weights=False"] == ("no", flash, "no")
+    en = faq.fast_path_sentence("en")
+    assert "the default layer (`batch_first=False`) does not take the fast path" in en
+    assert "the same self-attention call takes the fast path" in en
+    assert "默认层（`batch_first=False`）不走快速路径" in faq.fast_path_sentence("zh")
+    assert faq.fast_path_rows("zh")[0][1:] == ("否", flash, "否")
