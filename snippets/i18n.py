@@ -121,7 +121,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bert.text": "文本",
         "bert.words": "空格分词",
         "bert.pieces": "WordPiece（含 [CLS] [SEP]）",
-        "bert.stats": ["层", "头", "熵 (nats)", "熵 / ln T", "[CLS]", "[SEP]", "前一个词", "后一个词", "类别"],
+        "bert.stats": ["层", "头", "熵（nats）", "熵 / ln T", "[CLS]", "[SEP]", "前一个词", "后一个词", "类别"],
         "bert.cats": ["类别", "判据", "头数", "哪些头（层-头：数值）"],
         "bert.rule_share": "{what} 上的平均份额 > {t:.0%}",
         "bert.rule_broad": "不属于以上，且 熵 / ln T ≥ {t:.0%}",
@@ -132,26 +132,41 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                          "所有头平均，[CLS] 拿到 {cls_mean:.0%} 的注意力，[SEP] 拿到 {sep_mean:.0%}。"
                          "第 0 层的 {first} 个头里有 {broad_first} 个是宽泛的；"
                          "专看前一个词的头有 {prev} 个，专看后一个词的有 {next} 个。"),
-        "bert.entropy": "[CLS] 类的头，熵 / ln T 平均为 {cls:.2f}；宽泛类的头为 {broad:.2f}；完全均匀的分布是 1。",
-        "bert.importance": ["类别", "头数", "平均 1 − cos", "最大 1 − cos", "影响最大的头（层-头）"],
-        "bert.head_ref": "{layer}-{head}（{cat}，{shift:.4f}）",
+        "bert.entropy": ("[CLS] 类的头，熵 / ln T 平均为 {cls:.2f}；宽泛类的 {broad_n} 个头平均为 {broad:.2f}（完全均匀的分布是 1），"
+                         "其中 {broad_first} 个在第 0 层，另外 {broad_others} 个是 {broad_rest}。"),
+        "bert.length": ["文本", "词元数 T", "均匀的一行给每个词元 1/T", "宽泛头里最大权重 > 10% 的行"],
+        "bert.length_summary": ("四段短文本各有 {tmin}–{tmax} 个词元，完全均匀的一行也会给每个词元 {umin:.1%}–{umax:.1%}；"
+                                "在这些文本上，宽泛头平均 {short_over:.0%} 的行里有词元拿到 10% 以上。"
+                                "换成 {t} 个词元的长日志，均匀的一行每个词元只有 {u:.1%}，这个比例降到 {long_over:.0%}。"),
+        "bert.ablation_scale": ("完整模型在 {pairs} 对文本上的检索准确率为 {acc:.1%}。"
+                                "一条日志和它的改写，句向量夹角的中位数是 {pair:.0f}°；不成对的两段文本之间是 {other:.0f}°。"
+                                "去掉一个头，句向量转得最多的是 {head}：{texts} 段文本上转角的中位数为 {med:.1f}°"
+                                "（10%–90% 分位数：{p10:.1f}°–{p90:.1f}°）；全部 {n} 个头的中位数只有 {all_med:.1f}°。"),
+        "bert.layers": ["层", "转角中位数：最小", "层内中位数", "最大（层-头）", "检索下降最多的头：变化 [95% 区间]（百分点）",
+                        "可测下降的头数"],
+        "bert.layer_summary": ("第 {last} 层每个头的转角中位数都不小于 {last_min:.1f}°，前面各层的头最多只有 {before_max:.1f}°："
+                               "句向量取自最后一层，最后一层的头直接写进它，跨层比较时，离读出位置近本身就占便宜。"
+                               "第 {last} 层的 {heads} 个头里又有 {other} 个属于“其他”类，跨层排名因此也说明不了类别。"),
+        "bert.verdict_head": "{head}（{cat}，{iv}）",
+        "bert.angle_head": "{a:.1f}°（{h}）",
         "bert.list_sep": "、",
-        "bert.importance_summary": ("去掉单个头时句向量变化最大的 {top} 个头（层-头，类别，1 − cos）：{best}。"
-                                    "变化最小的是 {least}；{n} 个头的中位数是 {median:.4f}。"
-                                    "作为参照，本页两段不同文本的句向量之间，1 − cos 平均为 {scale:.2f}。"),
-        "bert.importance_broad": "宽泛类的 {count} 个头在这 {n} 个头的排名（1 = 影响最大）为 {ranks}。",
+        "bert.verdict_drop": "去掉后检索准确率可测地下降（95% 区间整个在 0 以下）的头有 {k} 个：{heads}。",
+        "bert.verdict_no_drop": "没有哪个头去掉后检索准确率可测地下降。",
+        "bert.verdict_gain": "可测地上升的有 {k} 个：{heads}。",
+        "bert.verdict_rest": "其余 {k} 个头（共 {n} 个）的区间覆盖 0：在这 {pairs} 对文本上测不出差别。",
+        "bert.heads_table": ["层-头", "类别", "转角中位数", "10%–90% 分位", "检索准确率变化 [95% 区间]（百分点）"],
         "bert.broad_vs_clark": ("本页的 {heads} 个宽泛头放在 [CLS] 上的平均份额在 {cls_min:.0%} 到 {cls_max:.0%} 之间；"
                                 "平均 {over_10:.0%} 的查询行里，权重最大的那个 token 拿到的超过 10%。"),
         # snippets.bert.viewer: the interactive head view (sent to headview.js in this order)
         "headview.text": "文本",
         "headview.layer": "层",
         "headview.head": "头",
-        "headview.tokens": "查询 token（悬停或用 Tab 键聚焦）",
-        "headview.keys": "被看的 token",
-        "headview.hint": ("把鼠标移到左列的 token 上，或用 Tab / ↑ ↓ 键选中它，看它把注意力分给了谁。"
-                          "没有选中时，画出的是所有 token 的注意力。"),
+        "headview.tokens": "查询词元（悬停或用 Tab 键聚焦）",
+        "headview.keys": "被关注的词元",
+        "headview.hint": ("把鼠标移到左列的词元上，或用 Tab / ↑ ↓ 键选中它，看它把注意力分给了谁。"
+                          "没有选中时，画出的是所有词元的注意力。"),
         "headview.attends": "{token} 的注意力最多给了：",
-        "headview.all": "所有 token 的注意力",
+        "headview.all": "所有词元的注意力",
         "headview.nojs": "交互式头视图需要 JavaScript。",
         "headview.error": "头视图的数据没能加载（{status}），请刷新页面再试。",
         # sitebuild.benchreport: the performance page
@@ -401,16 +416,36 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                          "{sep} do so on [SEP]. Averaged over all heads, [CLS] receives {cls_mean:.0%} of the "
                          "attention and [SEP] {sep_mean:.0%}. {broad_first} of the {first} heads in layer 0 are broad. "
                          "Heads attending mostly to the previous token: {prev}; to the next token: {next}."),
-        "bert.entropy": ("Heads in the [CLS] category have a mean entropy / ln T of {cls:.2f}; broad heads "
-                         "{broad:.2f}; a perfectly uniform distribution scores 1."),
-        "bert.importance": ["category", "heads", "mean 1 − cos", "largest 1 − cos", "largest (layer-head)"],
-        "bert.head_ref": "{layer}-{head} ({cat}, {shift:.4f})",
+        "bert.entropy": ("Heads in the [CLS] category have a mean entropy / ln T of {cls:.2f}; the {broad_n} broad "
+                         "heads {broad:.2f} (a perfectly uniform distribution scores 1). {broad_first} of the broad "
+                         "heads are in layer 0; the other {broad_others} are {broad_rest}."),
+        "bert.length": ["text", "tokens T", "uniform row: 1/T per token", "broad heads' rows with a max > 10%"],
+        "bert.length_summary": ("The four short texts have {tmin}–{tmax} tokens, so a perfectly uniform row already gives "
+                                "each token {umin:.1%}–{umax:.1%}; on them, {short_over:.0%} of the "
+                                "broad heads' rows give some token more than 10%. On the {t}-token log excerpt a uniform "
+                                "row gives each token {u:.1%}, and the share falls to {long_over:.0%}."),
+        "bert.ablation_scale": ("The full model retrieves with an accuracy of {acc:.1%} on {pairs} pairs. A log message "
+                                "and its rewording are {pair:.0f}° apart (median), two texts that are not a pair "
+                                "{other:.0f}°. The head whose removal turns the embedding most is {head}: a median of "
+                                "{med:.1f}° over the {texts} texts (10th–90th percentile {p10:.1f}°–{p90:.1f}°); the "
+                                "median over all {n} heads is {all_med:.1f}°."),
+        "bert.layers": ["layer", "median angle: smallest", "layer median", "largest (layer-head)",
+                        "largest retrieval drop: change [95% interval] (points)", "heads with a measurable drop"],
+        "bert.layer_summary": ("Every head of layer {last} turns the embedding by a median of at least {last_min:.1f}°; "
+                               "no head of an earlier layer reaches more than {before_max:.1f}°. The embedding is "
+                               "pooled from the last layer and last-layer heads write straight into it, so a ranking "
+                               "across layers mixes what a head does with how close it sits to the read-out. {other} of layer {last}'s {heads} heads "
+                               "are \"other\", so such a ranking says nothing about categories either."),
+        "bert.verdict_head": "{head} ({cat}, {iv})",
+        "bert.angle_head": "{a:.1f}° ({h})",
         "bert.list_sep": ", ",
-        "bert.importance_summary": ("The {top} heads whose removal moves the sentence embedding most (layer-head, "
-                                    "category, 1 − cos): {best}. The least is {least}; the median over all {n} heads "
-                                    "is {median:.4f}. For scale, two different texts of this page are on average "
-                                    "{scale:.2f} apart (1 − cos)."),
-        "bert.importance_broad": " The {count} broad heads rank {ranks} of {n} (1 = largest effect).",
+        "bert.verdict_drop": "Removing {k} heads measurably lowers retrieval accuracy (95% interval wholly below 0): {heads}. ",
+        "bert.verdict_no_drop": "No single head's removal measurably lowers retrieval accuracy. ",
+        "bert.verdict_gain": "{k} raise it measurably: {heads}. ",
+        "bert.verdict_rest": ("For the other {k} of the {n} heads the interval covers 0: no measurable difference on "
+                              "these {pairs} pairs."),
+        "bert.heads_table": ["layer-head", "category", "median angle", "10th–90th percentile",
+                             "retrieval accuracy change [95% interval] (points)"],
         "bert.broad_vs_clark": ("This page's {heads} broad heads put between {cls_min:.0%} and {cls_max:.0%} of their "
                                 "attention on [CLS] on average; in {over_10:.0%} of their query rows, on average, the "
                                 "most-attended token gets more than 10%."),

@@ -12,7 +12,7 @@ import pytest
 import torch
 from torch.testing import assert_close
 
-from sitebuild.bertreport import category_rows, stats_table
+from snippets.bert.report import category_rows, stats_table
 from snippets.bert.analysis import SENTENCES, TEXTS, attention_maps, wordpiece_rows
 from snippets.bert.encoder import BertConfig, BertEncoder, load_bert_weights
 from snippets.bert.headstats import THRESHOLDS, classify, head_stats, row_entropy

@@ -1,4 +1,4 @@
-"""Head ablation on the pretrained model (snippets/bert/ablation.py)."""
+"""Head ablation on the pretrained model (snippets/bert/ablation.py, retrieval.py) and the page's sentences."""
 
 from __future__ import annotations
 
@@ -7,10 +7,12 @@ import torch
 from torch.testing import assert_close
 
 from snippets.attention import scaled_dot_product_attention
-from sitebuild.bertreport import broad_vs_clark, importance_rows, importance_summary
-from snippets.bert.ablation import embedding_shift, head_importance, head_mask, sentence_embedding, text_pair_shift
-from snippets.bert.analysis import TEXTS
+from snippets.bert import report
+from snippets.bert.ablation import embedding_shift, head_mask, length_baseline, sentence_embedding
+from snippets.bert.logdata import LONG_LOG, PAIRS
 from snippets.bert.loader import encode, load_model
+from snippets.bert.retrieval import (CORPUS, ablation_results, angle_deg, bootstrap_mean, full_embeddings,
+                                     layer_ablation, pair_scores)
 from snippets.multihead import MultiHeadAttention, merge_heads, split_heads
 
 
@@ -41,27 +43,67 @@ def test_embedding_shift_is_one_minus_cosine():
     assert embedding_shift(a, -a) == pytest.approx(2.0)
 
 
-def test_importance_matches_a_direct_ablation():
-    shift = head_importance(TEXTS)
-    assert tuple(shift.shape) == (len(TEXTS), 6, 12)
-    assert bool((shift > 0).all()), "every head changes the embedding a little"
+def test_batched_embeddings_match_one_text_at_a_time():
     model = load_model()
-    ids = encode(TEXTS[1]).ids
-    full = sentence_embedding(model, ids)
-    with head_mask(model.layers[5].attn, 11):
-        ablated = sentence_embedding(model, ids)
-    assert shift[1, 5, 11].item() == pytest.approx(embedding_shift(ablated, full), abs=1e-9)
-    assert_close(sentence_embedding(model, ids), full)  # the model is left as it was
+    full = full_embeddings()
+    assert tuple(full.shape) == (2 * len(PAIRS), 384)
+    for i in (0, len(CORPUS) - 1):  # padding changes nothing
+        assert_close(full[i], sentence_embedding(model, encode(CORPUS[i]).ids)[0], atol=1e-5, rtol=1e-5)
 
 
-def test_page_sentences_and_rows():
-    rows = importance_rows("en")
-    assert sum(r[1] for r in rows) == 72
-    assert 0.1 < text_pair_shift() < 2.0
+def test_layer_ablation_matches_a_direct_ablation():
+    model = load_model()
+    ablated = layer_ablation(5)
+    assert tuple(ablated.shape) == (12, len(CORPUS), 384)
+    ids = encode(CORPUS[3]).ids
+    with head_mask(model.layers[5].attn, 7):
+        direct = sentence_embedding(model, ids)[0]
+    assert_close(ablated[7, 3], direct, atol=1e-5, rtol=1e-5)
+    assert_close(sentence_embedding(model, ids)[0], full_embeddings()[3], atol=1e-5, rtol=1e-5)  # hook removed
+    with pytest.raises(ValueError, match=r"layer must be in 0 … 5, got 6"):
+        layer_ablation(6)
+
+
+def test_pair_scores_and_bootstrap():
+    e = torch.tensor([[1.0, 0.0], [0.0, 1.0], [1.0, 0.1], [0.1, 1.0]])  # 0 ~ 2, 1 ~ 3
+    assert pair_scores(e).tolist() == [1.0, 1.0]
+    swapped = e[[0, 1, 3, 2]]  # partners crossed: every lookup misses
+    assert pair_scores(swapped).tolist() == [0.0, 0.0]
+    mean, lo, hi = bootstrap_mean(torch.tensor([0.0, -1.0, 0.0, -1.0]))
+    assert mean.item() == -0.5 and -1.0 <= lo.item() < -0.5 < hi.item() <= 0.0
+    assert bootstrap_mean(torch.zeros(2, 5))[1].tolist() == [0.0, 0.0]
+    assert angle_deg(torch.tensor([1.0, 0.0]), torch.tensor([-1.0, 0.0])).item() == pytest.approx(180.0)
+    with pytest.raises(ValueError, match=r"expected \(2P, E\) embeddings"):
+        pair_scores(torch.zeros(3, 2))
+
+
+def test_ablation_results_on_the_page_pairs():
+    res = ablation_results()
+    assert len(PAIRS) >= 30 and res["pairs"] == len(PAIRS)
+    assert tuple(res["angles"].shape) == (6, 12, 2 * len(PAIRS))
+    assert bool((res["lo"] <= res["delta"]).all()) and bool((res["delta"] <= res["hi"]).all())
+    assert 0.5 < res["accuracy"] <= 1.0
+    # paraphrases are closer than unrelated texts, and one head turns an embedding far less than either
+    assert res["pair_angle"].median() < res["other_angle"].median()
+    assert res["angles"].median(-1).values.max() < res["pair_angle"].median()
+
+
+def test_length_baseline_has_the_long_text():
+    rows = length_baseline()
+    assert rows[-1]["text"] == LONG_LOG and rows[-1]["tokens"] >= 100
+    assert all(r["uniform"] == pytest.approx(1 / r["tokens"]) for r in rows)
+    assert rows[-1]["over_10"] < min(r["over_10"] for r in rows[:-1])
+
+
+def test_page_sentences_and_tables():
     for lang in ("zh", "en"):
-        assert "0." in importance_summary(lang)
-        assert "%" in broad_vs_clark(lang)
+        assert "°" in report.ablation_scale(lang)
+        assert report.layer_table(lang).count("\n") == 7  # header, rule, 6 layers
+        assert report.head_table(lang).count("\n") == 73
+        assert "%" in report.broad_vs_clark(lang) and "%" in report.length_summary(lang)
+        verdicts = report.retrieval_verdicts(lang)
+        assert "34" in verdicts and "[" in verdicts
     with pytest.raises(ValueError, match="lang must be"):
-        importance_summary("fr")
-    with pytest.raises(ValueError, match="texts must be"):
-        head_importance("one text")
+        report.ablation_scale("fr")
+    with pytest.raises(ValueError, match="texts must be an even number"):
+        full_embeddings(("one", "two", "three"))

@@ -19,6 +19,8 @@ def test_jobs_cover_every_model_and_run_costliest_first(tmp_path, monkeypatch):
     # every model gets the lab's measure; pruning only where the page prints it
     assert all("specialisation" in j.args[2] for j in todo if j.fn == "whatif_run")
     assert {j.args[0] for j in todo if j.fn == "whatif_run" and "pruning" in j.args[2]} == {8, 16}
+    # the real model's head ablation runs one layer per job, so both cores share it
+    assert sorted(j.args[0] for j in todo if j.fn == "real_model_ablation") == list(range(6))
 
 
 def test_a_job_runs_once_and_again_when_its_code_changes(tmp_path, monkeypatch):

@@ -1,9 +1,9 @@
-"""Head ablation on the pretrained model: switch one head off, measure how much the sentence embedding moves.
+"""Head ablation on the pretrained model: switch one head off (``head_mask``); the measurements are in ``retrieval``.
 
 all-MiniLM-L6-v2 turns a text into one vector by mean pooling its last hidden states (its
 ``1_Pooling/config.json``: ``pooling_mode_mean_tokens``), then normalising. A head is switched
 off with a head mask: its slice of the merged context is zeroed just before ``W_o``, in our own
-``MultiHeadAttention``. The change is 1 − cosine between the embedding with and without the head.
+``MultiHeadAttention``. Also here: how the broad heads compare with Clark et al.'s description, per text length.
 
 Shape letters: N batch, T tokens, E hidden size, h heads, n layers.
 
@@ -20,18 +20,10 @@ from collections.abc import Sequence
 import torch
 from torch import Tensor, nn
 
-from resultcache import fingerprint, memory
-
 from .analysis import TEXTS, all_stats
-from .loader import BERT_PACKAGES, encode, load_model
+from .logdata import LONG_LOG
 
-__all__ = ["head_mask", "sentence_embedding", "embedding_shift", "head_importance", "text_pair_shift",
-           "importance_by_category", "ranked_heads", "broad_heads_vs_clark"]
-
-
-def _code() -> str:
-    """Cache key: this module and everything it imports, and the model's and libraries' versions."""
-    return fingerprint([__name__], packages=BERT_PACKAGES)
+__all__ = ["head_mask", "sentence_embedding", "embedding_shift", "broad_heads_vs_clark", "length_baseline"]
 
 
 def _check_head(attn: nn.Module, head: int) -> None:
@@ -72,61 +64,6 @@ def embedding_shift(a: Tensor, b: Tensor) -> float:
 # --8<-- [end:head_mask]
 
 
-@memory.cache
-def _importance(texts: tuple[str, ...], code: str) -> Tensor:
-    model = load_model()
-    n, h = model.cfg.num_layers, model.cfg.num_heads
-    shift = torch.zeros(len(texts), n, h, dtype=torch.float64)  # (texts, n, h)
-    for t, text in enumerate(texts):
-        ids = encode(text).ids  # (1, T)
-        full = sentence_embedding(model, ids)
-        for layer in range(n):
-            for head in range(h):
-                with head_mask(model.layers[layer].attn, head):
-                    shift[t, layer, head] = embedding_shift(sentence_embedding(model, ids), full)
-    return shift
-
-
-@memory.cache
-def _pair_shift(texts: tuple[str, ...], code: str) -> float:
-    model = load_model()
-    emb = [sentence_embedding(model, encode(t).ids) for t in texts]
-    pairs = [(i, j) for i in range(len(emb)) for j in range(i + 1, len(emb))]
-    return sum(embedding_shift(emb[i], emb[j]) for i, j in pairs) / len(pairs)
-
-
-def text_pair_shift(texts: Sequence[str] = TEXTS) -> float:
-    """For scale: mean 1 − cos between the embeddings of two different texts."""
-    if isinstance(texts, str) or len(texts) < 2:
-        raise ValueError(f"texts must hold at least two strings, got {texts!r}")
-    return _pair_shift(tuple(texts), _code())
-
-
-def head_importance(texts: Sequence[str] = TEXTS) -> Tensor:
-    """For every text, layer and head: 1 − cos(embedding without the head, full embedding). (texts, n, h)."""
-    if isinstance(texts, str) or not texts or not all(isinstance(t, str) and t.strip() for t in texts):
-        raise ValueError(f"texts must be a non-empty list of non-empty strings, got {texts!r}")
-    return _importance(tuple(texts), _code())
-
-
-def importance_by_category(texts: Sequence[str] = TEXTS) -> dict[str, list[tuple[int, int, float]]]:
-    """Per head category: (layer, head, mean 1 − cos over the texts) of each of its heads."""
-    shift = head_importance(texts).mean(dim=0)  # (n, h): mean over texts
-    _, cats = all_stats(texts)
-    groups: dict[str, list[tuple[int, int, float]]] = {}
-    for layer, row in enumerate(cats):
-        for head, cat in enumerate(row):
-            groups.setdefault(cat, []).append((layer, head, shift[layer, head].item()))
-    return groups
-
-
-def ranked_heads(texts: Sequence[str] = TEXTS) -> list[tuple[int, int, float, str]]:
-    """Every head as (layer, head, mean 1 − cos, category), largest effect first."""
-    groups = importance_by_category(texts)
-    flat = [(layer, head, s, cat) for cat, vals in groups.items() for layer, head, s in vals]
-    return sorted(flat, key=lambda v: -v[2])
-
-
 def broad_heads_vs_clark(texts: Sequence[str] = TEXTS) -> dict[str, float | int]:
     """This page's broad heads next to Clark et al.'s description (rarely more than 10% on one word).
 
@@ -146,3 +83,20 @@ def broad_heads_vs_clark(texts: Sequence[str] = TEXTS) -> dict[str, float | int]
             rows_max.append((maps[layer, head].max(dim=-1).values > 0.1).double().mean().item())
     cls = [stats["cls"][lh].item() for lh in broad]
     return {"heads": len(broad), "cls_min": min(cls), "cls_max": max(cls), "over_10": sum(rows_max) / len(rows_max)}
+
+
+def length_baseline(texts: Sequence[str] = (*TEXTS, LONG_LOG)) -> list[dict[str, float | int | str]]:
+    """Per text: its length T, a uniform row's weight per token (1/T), and the fraction of the broad heads'
+    query rows whose largest weight exceeds 10%. Broad heads are the categories measured on ``TEXTS``."""
+    from .analysis import attention_maps
+
+    _, cats = all_stats(TEXTS)
+    broad = [(layer, head) for layer, row in enumerate(cats) for head, c in enumerate(row) if c == "broad"]
+    if not broad:
+        raise ValueError("no head is in the broad category; nothing to compare")
+    out = []
+    for text in texts:
+        maps, tokens = attention_maps(text)  # (n, h, T, T)
+        over = torch.stack([(maps[layer, head].max(dim=-1).values > 0.1).double().mean() for layer, head in broad])
+        out.append({"text": text, "tokens": len(tokens), "uniform": 1 / len(tokens), "over_10": over.mean().item()})
+    return out

@@ -1,6 +1,6 @@
 """The texts we run through the model, its attention maps, and each head's statistics and category.
 
-The page's tables and sentences are made from these in ``sitebuild.bertreport``.
+The page's tables and sentences are made from these in ``snippets.bert.report``.
 
 >>> [row[1] for row in wordpiece_rows()][:3]
 ['202 · ##4 · - · 01 · - · 15', '10 · : · 30 · : · 45', 'error']

@@ -1,0 +1,217 @@
+"""The real-model page's tables and sentences, in the page's language, from the measurements in ``snippets.bert``.
+
+The measuring modules (analysis, headstats, ablation, retrieval) compute; this one only formats,
+with the words from ``snippets.i18n``. The page calls these functions in the blocks a reader sees.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from .. import i18n
+from ..logline import LOG_LINE
+from ..tables import md_table
+from .ablation import broad_heads_vs_clark, length_baseline
+from .analysis import TEXTS, all_stats, wordpiece_rows
+from .headstats import CATEGORIES, STAT_OF, THRESHOLDS
+from .loader import encode
+from .retrieval import ablation_results
+
+__all__ = ["wordpiece_table", "text_table", "stats_table", "category_grid", "category_rows", "category_table",
+           "finding", "entropy_by_category", "broad_vs_clark", "length_table", "length_summary", "ablation_scale",
+           "layer_table", "layer_summary", "retrieval_verdicts", "head_table"]
+
+
+def wordpiece_table(lang: str, line: str = LOG_LINE) -> str:
+    lab = i18n.texts(lang, "bert")
+    return md_table([lab["field"], lab["split"]], wordpiece_rows(line))
+
+
+def text_table(lang: str, texts=TEXTS) -> str:
+    """Per text: the text, its whitespace word count and its token count (with [CLS] and [SEP])."""
+    lab = i18n.texts(lang, "bert")
+    rows = [(t, len(t.split()), len(encode(t).tokens)) for t in texts]
+    return md_table([lab["text"], lab["words"], lab["pieces"]], rows, align="lrr")
+
+
+def stats_table(lang: str, texts=TEXTS) -> str:
+    """Markdown table: one row per (layer, head) with every statistic and the category."""
+    lab = i18n.texts(lang, "bert")
+    stats, cats = all_stats(texts)
+    rows = []
+    for layer, row in enumerate(cats):
+        for head, cat in enumerate(row):
+            values = [stats[k][layer, head].item() for k in ("entropy", "norm_entropy", "cls", "sep", "prev", "next")]
+            rows.append([layer, head, *(f"{v:.2f}" for v in values), lab[cat]])
+    return md_table(lab["stats"], rows, align="rr" + "r" * 6 + "l")
+
+
+def category_grid(lang: str, texts=TEXTS) -> str:
+    """Markdown table: layers as rows, heads as columns, a short category label in each cell."""
+    lab = i18n.texts(lang, "bert")
+    _, cats = all_stats(texts)
+    headers = [lab["corner"]] + [str(h) for h in range(len(cats[0]))]
+    rows = [[str(i)] + [lab[f"short.{c}"] for c in row] for i, row in enumerate(cats)]
+    table = md_table(headers, rows, align="l" + "c" * len(cats[0]))
+    return f'<div class="headgrid" markdown="1">\n\n{table}\n\n</div>'  # compact cells (headview.css)
+
+
+def category_rows(lang: str, texts=TEXTS) -> list[tuple[str, str, int, str]]:
+    """Per category: criterion, number of heads, and the heads with the statistic that placed them."""
+    lab = i18n.texts(lang, "bert")
+    stats, cats = all_stats(texts)
+    rows = []
+    for cat in CATEGORIES:
+        if cat in ("prev", "next", "sep", "cls"):
+            rule = lab["rule_share"].format(what=lab[cat], t=THRESHOLDS[cat])
+        elif cat == "broad":
+            rule = lab["rule_broad"].format(t=THRESHOLDS["broad"])
+        else:
+            rule = lab["rule_other"]
+        members = [(layer, head) for layer, row in enumerate(cats) for head, c in enumerate(row) if c == cat]
+        shown = members if cat != "other" else []
+        which = ", ".join(f"{layer}-{head}: {stats[STAT_OF[cat]][layer, head].item():.2f}" for layer, head in shown)
+        rows.append((lab[cat], rule, len(members), which or "—"))
+    return rows
+
+
+def category_table(lang: str, texts=TEXTS) -> str:
+    return md_table(i18n.texts(lang, "bert")["cats"], category_rows(lang, texts), align="llrl")
+
+
+def finding(lang: str, texts=TEXTS) -> str:
+    """One sentence per language with the measured counts filled in."""
+    stats, cats = all_stats(texts)
+    flat = [c for row in cats for c in row]
+    n, first = len(flat), len(cats[0])
+    count = {c: flat.count(c) for c in CATEGORIES}
+    cls_mean, sep_mean = stats["cls"].mean().item(), stats["sep"].mean().item()
+    broad_first = sum(c == "broad" for c in cats[0])
+    return i18n.text(lang, "bert.finding", n=n, cls=count["cls"], sep=count["sep"], cls_mean=cls_mean, sep_mean=sep_mean,
+                first=first, broad_first=broad_first, prev=count["prev"], next=count["next"])
+
+
+def entropy_by_category(lang: str, texts=TEXTS) -> str:
+    """Mean entropy / ln T of the [CLS] heads and of the broad heads (1 would be uniform)."""
+    stats, cats = all_stats(texts)
+    ne = stats["norm_entropy"]
+    mean = {}
+    for cat in ("cls", "broad"):
+        values = [ne[layer, head].item() for layer, row in enumerate(cats) for head, c in enumerate(row) if c == cat]
+        mean[cat] = sum(values) / len(values) if values else float("nan")
+    broad = [(layer, head) for layer, row in enumerate(cats) for head, c in enumerate(row) if c == "broad"]
+    rest = [f"{layer}-{head}" for layer, head in broad if layer > 0]
+    return i18n.text(lang, "bert.entropy", cls=mean["cls"], broad=mean["broad"], broad_n=len(broad),
+                     broad_first=len(broad) - len(rest), broad_others=len(rest),
+                     broad_rest=i18n.text(lang, "bert.list_sep").join(rest) or "—")
+
+
+def broad_vs_clark(lang: str, texts=TEXTS) -> str:
+    """How this page's broad heads compare with Clark et al.'s description (rarely > 10% on one word)."""
+    return i18n.text(lang, "bert.broad_vs_clark", **broad_heads_vs_clark(texts))
+
+
+def _short(text: str, width: int = 42) -> str:
+    return text if len(text) <= width else text[:width - 1].rstrip() + "…"
+
+
+def length_table(lang: str) -> str:
+    """Per text: tokens, a uniform row's weight per token, and the broad heads' rows above 10%."""
+    lab = i18n.texts(lang, "bert")
+    rows = [(f"`{_short(r['text'])}`", r["tokens"], f"{r['uniform']:.1%}", f"{r['over_10']:.0%}")
+            for r in length_baseline()]
+    return md_table(lab["length"], rows, align="lrrr")
+
+
+def length_summary(lang: str) -> str:
+    """The length effect in one sentence: short texts against the long log excerpt."""
+    rows = length_baseline()
+    short, long = rows[:-1], rows[-1]
+    return i18n.text(lang, "bert.length_summary", tmin=min(r["tokens"] for r in short),
+                     tmax=max(r["tokens"] for r in short), umin=min(r["uniform"] for r in short),
+                     umax=max(r["uniform"] for r in short), short_over=sum(r["over_10"] for r in short) / len(short),
+                     t=long["tokens"], u=long["uniform"], long_over=long["over_10"])
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:+.1f}"
+
+
+def _interval(res, layer: int, head: int) -> str:
+    return f"{_pct(res['delta'][layer, head])} [{_pct(res['lo'][layer, head])}, {_pct(res['hi'][layer, head])}]"
+
+
+def ablation_scale(lang: str) -> str:
+    """The full model's accuracy, the angles between texts, and the largest turn from removing one head."""
+    res = ablation_results()
+    ang = res["angles"]  # (n, h, N)
+    med = ang.median(dim=-1).values  # (n, h)
+    layer, head = divmod(int(med.argmax()), med.size(1))
+    p10, p90 = torch.quantile(ang[layer, head].double(), torch.tensor([0.1, 0.9], dtype=torch.float64)).tolist()
+    return i18n.text(lang, "bert.ablation_scale", pairs=res["pairs"], texts=ang.size(-1), acc=res["accuracy"],
+                     pair=res["pair_angle"].median().item(), other=res["other_angle"].median().item(),
+                     head=f"{layer}-{head}", med=med[layer, head].item(), p10=p10, p90=p90,
+                     all_med=med.median().item(), n=med.numel())
+
+
+def layer_table(lang: str) -> str:
+    """Per layer: the spread of its heads' median angles, and the head whose removal costs most retrieval."""
+    lab = i18n.texts(lang, "bert")
+    res = ablation_results()
+    med = res["angles"].median(dim=-1).values  # (n, h)
+    rows = []
+    for layer in range(med.size(0)):
+        m = med[layer]
+        top, worst = int(m.argmax()), int(res["delta"][layer].argmin())
+        drops = int((res["hi"][layer] < 0).sum())
+        rows.append((layer, f"{m.min():.1f}°", f"{m.median():.1f}°", i18n.text(lang, "bert.angle_head", a=m.max().item(), h=f"{layer}-{top}"),
+                     f"{layer}-{worst}: {_interval(res, layer, worst)}", drops))
+    return md_table(lab["layers"], rows, align="rrrlll")
+
+
+def layer_summary(lang: str) -> str:
+    """Why a cross-layer ranking by angle favours the last layer, with the numbers."""
+    res = ablation_results()
+    med = res["angles"].median(dim=-1).values  # (n, h)
+    _, cats = all_stats(TEXTS)
+    last = med.size(0) - 1
+    return i18n.text(lang, "bert.layer_summary", last=last, last_min=med[last].min().item(),
+                     before_max=med[:last].max().item(), other=sum(c == "other" for c in cats[last]),
+                     heads=len(cats[last]))
+
+
+def retrieval_verdicts(lang: str) -> str:
+    """Verdicts from the bootstrap intervals: measurable drop, measurable gain, no measurable change."""
+    lab = i18n.texts(lang, "bert")
+    res = ablation_results()
+    _, cats = all_stats(TEXTS)
+    n, h = res["delta"].shape
+    heads = [(layer, head) for layer in range(n) for head in range(h)]
+
+    def refs(which):
+        return lab["list_sep"].join(i18n.text(lang, "bert.verdict_head", head=f"{layer}-{head}",
+                                              cat=lab[cats[layer][head]], iv=_interval(res, layer, head))
+                                    for layer, head in which)
+
+    drop = [lh for lh in heads if res["hi"][lh] < 0]
+    gain = [lh for lh in heads if res["lo"][lh] > 0]
+    parts = [i18n.text(lang, "bert.verdict_drop", k=len(drop), heads=refs(drop)) if drop
+             else i18n.text(lang, "bert.verdict_no_drop")]
+    if gain:
+        parts.append(i18n.text(lang, "bert.verdict_gain", k=len(gain), heads=refs(gain)))
+    parts.append(i18n.text(lang, "bert.verdict_rest", k=len(heads) - len(drop) - len(gain), n=len(heads),
+                           pairs=res["pairs"]))
+    return "".join(parts)
+
+
+def head_table(lang: str) -> str:
+    """Every head: category, median angle with its 10–90% spread over the texts, retrieval change."""
+    lab = i18n.texts(lang, "bert")
+    res = ablation_results()
+    ang = res["angles"].double()  # (n, h, N)
+    q = torch.quantile(ang, torch.tensor([0.1, 0.5, 0.9], dtype=torch.float64), dim=-1)  # (3, n, h)
+    _, cats = all_stats(TEXTS)
+    rows = [(f"{layer}-{head}", lab[cats[layer][head]], f"{q[1, layer, head]:.1f}°",
+             f"{q[0, layer, head]:.1f}°–{q[2, layer, head]:.1f}°", _interval(res, layer, head))
+            for layer in range(ang.size(0)) for head in range(ang.size(1))]
+    return md_table(lab["heads_table"], rows, align="llrrl")
