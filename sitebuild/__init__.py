@@ -5,7 +5,7 @@
 - ``precompute``: the expensive results the pages read, computed first on every core.
 - ``whatif_lab``: the §4 lab's data files and words.
 - ``notebooks``: the chapter notebooks, generated from the pages (parse, imports, build, run, cli).
-- ``benchreport``: the performance page's tables and plots from ``snippets.bench``'s measurements.
+- ``results``: committed measurements (``results/*.json``) with their provenance, and the commands that measure them.
 - ``buildbench``: how long the site takes to build.
 
 It may import ``snippets`` and ``resultcache``; ``snippets`` never imports it (tests/test_architecture.py).

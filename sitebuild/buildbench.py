@@ -12,14 +12,16 @@
 4. serve: `mkdocs serve`, append a comment to a page with executed code, and time until
    the server hands out the rebuilt page (it holds requests while a rebuild runs).
 
-Results are printed as a Markdown table. ``python -m sitebuild.results build`` runs the same
-measurements and commits them, with their provenance, to results/buildbench.json, which the
-performance page shows. Target: warm <= 2 x no-exec.
+Each is one run (no repeats, so no spread). ``python -m sitebuild.results build`` runs the same
+measurements and commits them, with their provenance and the load around each run, to
+results/buildbench.json, which the performance page shows (``snippets.benchreport.build_table``).
+Target: warm <= 2 x no-exec.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import socket
@@ -28,13 +30,13 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 from resultcache import ENV, ROOT
-from snippets.i18n import texts
-from snippets.tables import md_table
 
-__all__ = ["run_all", "results_table"]
+__all__ = ["run_all"]
 
 EDIT_PAGE = ROOT / "docs" / "lab" / "performance.zh.md"  # a page whose exec blocks run at build
 EDIT_URL = "lab/performance/"
@@ -133,21 +135,31 @@ def serve_reload(env: dict[str, str], timeout: float = 600.0) -> dict:
     return {"seconds": seconds, "ok": True, "problems": []}
 
 
-def run_all(cold: bool = True, serve: bool = True) -> dict:
-    """Run the measurements; the cold and warm builds use a fresh cache directory of their own."""
+def run_all(cold: bool = True, serve: bool = True,
+            record: Callable[[str], AbstractContextManager] | None = None) -> dict:
+    """Run the measurements, one run each; the cold and warm builds use a fresh cache directory of their own.
+
+    record(name), if given, is a context manager around each timed run (sitebuild.results records the
+    load around it).
+    """
+    record = record or (lambda name: contextlib.nullcontext())
     cache = tempfile.mkdtemp(prefix="buildbench-cache-")
     # One variable moves every on-disk cache the build reads (see resultcache).
     env = os.environ | {ENV: cache}
     results: dict = {}
     try:
         if cold:
-            results["cold"] = timed_build(env)
+            with record("cold"):
+                results["cold"] = timed_build(env)
         else:  # still fill the cache, untimed, so "warm" means warm
             timed_build(env)
-        results["warm"] = timed_build(env)
-        results["no_exec"] = timed_build(env, no_exec=True)
+        with record("warm"):
+            results["warm"] = timed_build(env)
+        with record("no_exec"):
+            results["no_exec"] = timed_build(env, no_exec=True)
         if serve:
-            results["serve"] = serve_reload(env)
+            with record("serve"):
+                results["serve"] = serve_reload(env)
     finally:
         shutil.rmtree(cache, ignore_errors=True)
     warm, floor = results["warm"]["seconds"], results["no_exec"]["seconds"]
@@ -156,18 +168,13 @@ def run_all(cold: bool = True, serve: bool = True) -> dict:
     return results
 
 
-def results_table(results: dict, lang: str = "en") -> str:
-    """The measurements as a Markdown table."""
-    t = texts(lang, "buildbench")
-    rows = []
-    for key in ("cold", "warm", "no_exec", "serve"):
-        if key in results:
-            r = results[key]
-            secs = "—" if r["seconds"] is None else f"{r['seconds']:.1f}"
-            rows.append([t[key], secs, "✅" if r["ok"] else f"❌ {t['failed']}"])
-    verdict = t["met"] if results["target_met"] else t["not_met"]
-    rows.append([t["ratio"], f"{results['warm_over_no_exec']:.2f}", f"{'✅' if results['target_met'] else '❌'} {verdict}"])
-    return md_table(t["head"], rows, align="lrl")
+def summary(results: dict) -> str:
+    """The measurements as plain lines (the page's table is snippets.benchreport.build_results_table)."""
+    lines = [f"{key}: {'failed' if results[key]['seconds'] is None else format(results[key]['seconds'], '.1f') + ' s'}"
+             f"{'' if results[key]['ok'] else ' (failed)'}" for key in ("cold", "warm", "no_exec", "serve")
+             if key in results]
+    met = "met" if results["target_met"] else "not met"
+    return "\n".join(lines + [f"warm / no_exec: {results['warm_over_no_exec']:.2f} (target <= {TARGET}: {met})"])
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -176,7 +183,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-serve", action="store_true", help="skip the mkdocs serve measurement")
     args = parser.parse_args(argv)
     results = run_all(cold=not args.no_cold, serve=not args.no_serve)
-    print(results_table(results, "en"))
+    print(summary(results))
     for key in ("cold", "warm", "no_exec", "serve"):
         for problem in results.get(key, {}).get("problems", []):
             print(f"{key}: {problem}", file=sys.stderr)

@@ -2,7 +2,7 @@
 
 Timings are not taken while the site builds: they would make two builds differ and every cold
 build slower. A measurement is run by one command and committed as a JSON file; the pages read
-it and show where it came from (date, commit, machine, torch, load on the machine, and the
+it and show where it came from (date, commit, machine, torch, how busy the machine was, and the
 fingerprint of the code that produced it). When that code changes, the fingerprint no longer
 matches, ``tests/test_results.py`` fails, and the same command measures again::
 
@@ -11,12 +11,16 @@ matches, ``tests/test_results.py`` fails, and the same command measures again::
     python -m sitebuild.results build        # re-measure results/buildbench.json (~10 min)
     python -m sitebuild.results stale        # re-measure every stale result
 
-Add ``--shared`` when other jobs share the machine during the run: the page then says so.
+How busy the machine was is measured, not declared: the load average before and after the whole
+measurement and before and after each run in it (each length of the sweep, each build), and the
+share of the machine's CPU time that other processes used meanwhile (from /proc/stat, less the CPU
+time of this process and the processes it waited for). A result without these records is stale.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import json
 import os
@@ -24,15 +28,18 @@ import platform
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from resultcache import ROOT, fingerprint, machine_facts, module_files
 
-__all__ = ["RESULTS_DIR", "SPECS", "Spec", "covered_files", "current_fingerprint", "provenance", "save", "load", "stale", "main"]
+__all__ = ["RESULTS_DIR", "SPECS", "Spec", "MEASURED_LOAD", "covered_files", "current_fingerprint", "provenance",
+           "snapshot", "run_record", "save", "load", "stale", "main"]
 
 RESULTS_DIR = ROOT / "results"
+# Provenance fields that record how busy the machine was; a result without them must be measured again.
+MEASURED_LOAD = ("load_before", "load_after", "others_cpu", "runs")
 
 
 @dataclass(frozen=True)
@@ -55,7 +62,7 @@ def _hook_modules(root: Path) -> tuple[str, ...]:
 
 SPECS: dict[str, Spec] = {
     # The sweep's code: what is timed and how (snippets.bench and all it imports).
-    "bench-full": Spec(("snippets.bench",), (), "python -m sitebuild.results bench"),
+    "bench-full": Spec(("snippets.bench",), (), "python -m sitebuild.results bench", exclude=("snippets/i18n.py",)),
     # The build benchmark: the harness, the build hooks, the site configuration and the pins; not the
     # translations the hooks and the harness print (every branch edits those; they change no timing).
     "buildbench": Spec(("sitebuild.buildbench",) + _hook_modules(ROOT), ("mkdocs.yml", "requirements.txt"),
@@ -95,7 +102,7 @@ def _git(*args: str) -> str:
         return ""
 
 
-def provenance(name: str, num_threads: int = 1, shared: bool = False) -> dict:
+def provenance(name: str, num_threads: int = 1) -> dict:
     """Facts about a measurement that is about to run: when, which code, which machine, how busy."""
     import torch
 
@@ -113,14 +120,65 @@ def provenance(name: str, num_threads: int = 1, shared: bool = False) -> dict:
         "torch": torch.__version__,
         "python": platform.python_version(),
         "load_before": [round(x, 2) for x in os.getloadavg()],
-        "shared_machine": shared,
     }
 
 
-def save(name: str, prov: dict, data: dict, started: float) -> Path:
-    """Write results/<name>.json: the provenance (completed with the load after and the duration) and the data."""
-    prov = prov | {"load_after": [round(x, 2) for x in os.getloadavg()],
-                   "wall_seconds": round(time.perf_counter() - started, 1)}
+def _cpu_busy_seconds() -> float | None:
+    """CPU seconds all processes have used since boot, summed over cores (/proc/stat); None without it."""
+    try:
+        with open("/proc/stat", encoding="ascii") as f:
+            fields = f.readline().split()
+    except OSError:
+        return None
+    if not fields or fields[0] != "cpu":
+        return None
+    ticks = [int(x) for x in fields[1:9]]  # user nice system idle iowait irq softirq steal (guest is in user)
+    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
+
+
+def _own_cpu_seconds() -> float:
+    """CPU seconds of this process and of the child processes it has waited for (the builds it ran)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def snapshot() -> dict:
+    """The machine's state at one moment: wall clock, load average, CPU seconds used by all and by us."""
+    return {"t": time.perf_counter(), "load": [round(x, 2) for x in os.getloadavg()],
+            "busy": _cpu_busy_seconds(), "own": _own_cpu_seconds()}
+
+
+def _others_share(before: dict, after: dict) -> float | None:
+    """Share of all cores' time that processes other than this one (and its children) used between two snapshots."""
+    seconds = after["t"] - before["t"]
+    if before["busy"] is None or after["busy"] is None or seconds <= 0:
+        return None
+    others = (after["busy"] - before["busy"]) - (after["own"] - before["own"])
+    return round(max(0.0, others) / (seconds * (os.cpu_count() or 1)), 3)
+
+
+def run_record(run: str, before: dict, after: dict) -> dict:
+    """One run of a measurement: its label, duration, load average before and after, others' CPU share."""
+    if not isinstance(run, str) or not run:
+        raise ValueError(f"expected a run label such as 'L=128' or 'cold', got {run!r}")
+    return {"run": run, "seconds": round(after["t"] - before["t"], 1), "load_before": before["load"],
+            "load_after": after["load"], "others_cpu": _others_share(before, after)}
+
+
+@contextlib.contextmanager
+def recording(runs: list[dict], run: str) -> Iterator[None]:
+    """Append the run_record of the block to runs."""
+    before = snapshot()
+    yield
+    runs.append(run_record(run, before, snapshot()))
+
+
+def save(name: str, prov: dict, data: dict, start: dict, runs: list[dict]) -> Path:
+    """Write results/<name>.json: the provenance, completed with the load after, the duration, the CPU share of
+    other processes over the whole measurement and each run's record, and the data."""
+    end = snapshot()
+    prov = prov | {"load_after": end["load"], "wall_seconds": round(end["t"] - start["t"], 1),
+                   "others_cpu": _others_share(start, end), "runs": runs}
     path = RESULTS_DIR / f"{name}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
@@ -142,47 +200,69 @@ def load(name: str, results_dir: Path | None = None) -> dict:
 def stale(name: str, root: Path | None = None, results_dir: Path | None = None) -> str | None:
     """None if the committed result matches the code, else why not (and the command that measures again)."""
     spec = _spec(name)
-    recorded = load(name, results_dir)["provenance"]["fingerprint"]
-    now = current_fingerprint(name, root)
-    if recorded == now:
+    prov = load(name, results_dir)["provenance"]
+    recorded, now = prov["fingerprint"], current_fingerprint(name, root)
+    why = []
+    if recorded != now:
+        why.append(f"it was measured with code fingerprint {recorded}, the code now gives {now} "
+                   f"(changed: one of {', '.join(covered_files(name, root))}, or the torch/numpy/Python version)")
+    missing = [k for k in MEASURED_LOAD if k not in prov]
+    if missing:
+        why.append(f"it has no record of how busy the machine was (missing: {', '.join(missing)}), "
+                   f"so the page cannot say whether other jobs ran during it")
+    if not why:
         return None
-    return (f"results/{name}.json was measured with code fingerprint {recorded}, the code now gives {now} "
-            f"(changed: one of {', '.join(covered_files(name, root))}, or the torch/numpy/Python version); run `{spec.command}` and commit the file")
+    return f"results/{name}.json must be measured again: {'; '.join(why)}. Run `{spec.command}` and commit the file"
 
 
 def _round(x: float) -> float:
     return float(f"{x:.6g}")
 
 
-def measure_bench(shared: bool = False) -> Path:
-    """Run the full sweep (snippets.bench.FULL) and commit-ready write results/bench-full.json."""
+def measure_bench() -> Path:
+    """Run the full sweep (snippets.bench.FULL), one length per run, and write results/bench-full.json.
+
+    measure() over one length at a time gives the same samples as over all of them at once (it seeds
+    each length the same way); it lets each length's run be recorded with the load around it.
+    """
+    import logging
+
     from snippets import bench
 
-    prov = provenance("bench-full", bench.FULL["num_threads"], shared)
-    started = time.perf_counter()
-    data = bench.measure(**bench.FULL)
-    for row in data["rows"]:
+    prov = provenance("bench-full", bench.FULL["num_threads"])
+    start, runs = snapshot(), []
+    rows, matmul, params = [], [], None
+    for k, L in enumerate(bench.FULL["lengths"]):
+        logging.getLogger(__name__).info("bench-full: L=%d (%d/%d)", L, k + 1, len(bench.FULL["lengths"]))
+        with recording(runs, f"L={L}"):
+            part = bench.measure(**(bench.FULL | {"lengths": (L,)}))
+        rows += part["rows"]
+        matmul += part["matmul"]["samples"]
+        params = params or part["params"] | {"lengths": list(bench.FULL["lengths"])}
+        mm = part["matmul"]
+    for row in rows:
         row["samples"] = [_round(s) for s in row["samples"]]
-    data["matmul"]["samples"] = [_round(s) for s in data["matmul"]["samples"]]
-    return save("bench-full", prov, data, started)
+    data = {"params": params, "rows": rows, "matmul": {"n": mm["n"], "flops": mm["flops"],
+                                                       "samples": [_round(s) for s in matmul]}}
+    return save("bench-full", prov, data, start, runs)
 
 
-def measure_build(shared: bool = False) -> Path:
-    """Run the build benchmark (cold, warm, no-exec, serve) and write results/buildbench.json."""
+def measure_build() -> Path:
+    """Run the build benchmark (cold, warm, no-exec, serve), each a recorded run; write results/buildbench.json."""
     from sitebuild import buildbench
 
-    prov = provenance("buildbench", 1, shared)
+    prov = provenance("buildbench", 1)
     path = RESULTS_DIR / "buildbench.json"
     if not path.is_file():  # the builds it times show this file: a first run needs a stand-in to build
         stand_in = {k: {"seconds": None, "ok": False, "problems": []} for k in ("cold", "warm", "no_exec")}
         save("buildbench", prov, stand_in | {"warm_over_no_exec": float("nan"), "target_met": False},
-             time.perf_counter())
-    started = time.perf_counter()
-    data = buildbench.run_all()
-    return save("buildbench", prov, data, started)
+             snapshot(), [])
+    start, runs = snapshot(), []
+    data = buildbench.run_all(record=lambda run: recording(runs, run))
+    return save("buildbench", prov, data, start, runs)
 
 
-MEASURE: dict[str, Callable[[bool], Path]] = {"bench-full": measure_bench, "buildbench": measure_build}
+MEASURE: dict[str, Callable[[], Path]] = {"bench-full": measure_bench, "buildbench": measure_build}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -190,7 +270,6 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(description="Committed measurements: check them, or measure again.")
     parser.add_argument("what", nargs="?", choices=["check", "bench", "build", "stale"], default="check")
-    parser.add_argument("--shared", action="store_true", help="record that other jobs shared the machine")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     names = {"bench": ["bench-full"], "build": ["buildbench"], "check": [], "stale": []}[args.what]
@@ -207,7 +286,7 @@ def main(argv: list[str] | None = None) -> int:
             return 1 if names else 0
     for name in names:
         print(f"measuring {name} ...", flush=True)
-        print(f"wrote {MEASURE[name](args.shared)}")
+        print(f"wrote {MEASURE[name]()}")
     return 0
 
 

@@ -11,7 +11,7 @@ thread count as the timings.
 Timings are not measured while the site builds (they would make every build different
 and slow): ``python -m sitebuild.results bench`` runs ``measure(**FULL)`` and commits the
 samples with their provenance to ``results/bench-full.json``, where the page reads them.
-The tables, sentences and plots are made in ``sitebuild.benchreport``.
+The tables, sentences and plots are made in ``snippets.benchreport``.
 
 >>> attention_flops(N=1, L=128, d_model=768) == attention_flops(N=1, L=128, d_model=768, num_heads=1)
 True
@@ -68,7 +68,11 @@ def attention_flops(N: int, L: int, d_model: int, num_heads: int = 1) -> int:
 # --8<-- [start:impls]
 def make_impls(N: int, L: int, d_model: int, num_heads: int,
                seed: int = 0) -> dict[str, Callable[[], object]]:
-    """The five contenders: one set of weights, one input x (N, L, E)."""
+    """Five implementations: one set of weights, one input x (N, L, E).
+
+    nn.MultiheadAttention with batch_first=True (not the default):
+    the fast path needs it.
+    """
     check_divisible(d_model, num_heads)
     E, h = d_model, num_heads
     torch.manual_seed(seed)
@@ -89,9 +93,9 @@ def make_impls(N: int, L: int, d_model: int, num_heads: int,
     return {
         # always builds the (N, h, L, L) weights
         "scratch": no_grad(lambda: scratch(x, x, x)),
-        # fast path, and returns the head-averaged weights
+        # fast path; need_weights=True (default) returns weights
         "mha_default": no_grad(lambda: official(x, x, x)),
-        # training mode: Python path, SDPA inside
+        # training mode: no fast path; SDPA inside
         "mha_no_weights": no_grad(
             lambda: training(x, x, x, need_weights=False)),
         "mha_fastpath": no_grad(  # (1)!

@@ -22,6 +22,7 @@ from torch import Tensor, nn
 
 from ._checks import check_divisible, check_loadable, check_tensor
 from .attention import causal_mask, scaled_dot_product_attention
+from .i18n import texts
 from .multihead import MultiHeadAttention, _additive, fold_masks, load_from_torch, merge_heads
 from .tables import check_rows
 
@@ -135,10 +136,11 @@ def load_fast_from_torch(fast: FastMultiHeadAttention,
 
 
 def equivalence_rows(d_model: int = 64, num_heads: int = 8, N: int = 2, L: int = 8, S: int = 11,
-                       seed: int = 0, tol: float = 1e-6) -> list[tuple[str, str, str, str]]:
+                     seed: int = 0, tol: float = 1e-6, lang: str = "en") -> list[tuple[str, str, str, str]]:
     """Ours against nn.MultiheadAttention and the from-scratch version on shared weights:
-    table rows (case, reference, max |difference|, ✅ if within tol else ❌)."""
+    table rows (case, reference, max |difference|, ✅ if within tol else ❌), labelled in lang."""
     check_divisible(d_model, num_heads)
+    t = texts(lang, "fast")
     torch.manual_seed(seed)
     official = nn.MultiheadAttention(d_model, num_heads, batch_first=True).eval()
     fast = load_fast_from_torch(FastMultiHeadAttention(d_model, num_heads), official).eval()
@@ -149,14 +151,14 @@ def equivalence_rows(d_model: int = 64, num_heads: int = 8, N: int = 2, L: int =
     pad[:, -3:] = True  # the last 3 source positions are padding
     future = ~causal_mask(L)  # nn.MultiheadAttention: True = may NOT attend
     cases = [
-        ("self-attention", "nn.MultiheadAttention",
+        (t["case_self"], t["ref_official"],
          lambda: fast(x, x, x)[0], lambda: official(x, x, x, need_weights=False)[0]),
-        ("self-attention", "from scratch", lambda: fast(x, x, x)[0], lambda: scratch(x, x, x)[0]),
-        ("is_causal=True vs causal attn_mask", "nn.MultiheadAttention",
+        (t["case_self"], t["ref_scratch"], lambda: fast(x, x, x)[0], lambda: scratch(x, x, x)[0]),
+        (t["case_causal"], t["ref_official"],
          lambda: fast(x, x, x, is_causal=True)[0], lambda: official(x, x, x, attn_mask=future)[0]),
-        ("cross-attention L≠S + key_padding_mask", "nn.MultiheadAttention",
+        (t["case_cross"], t["ref_official"],
          lambda: fast(x, mem, mem, key_padding_mask=pad)[0], lambda: official(x, mem, mem, key_padding_mask=pad)[0]),
-        ("need_weights=True, per-head weights", "nn.MultiheadAttention",
+        (t["case_weights"], t["ref_official"],
          lambda: fast(x, x, x, need_weights=True, average_attn_weights=False)[1],
          lambda: official(x, x, x, average_attn_weights=False)[1]),
     ]

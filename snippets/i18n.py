@@ -169,16 +169,16 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "headview.all": "所有词元的注意力",
         "headview.nojs": "交互式头视图需要 JavaScript。",
         "headview.error": "头视图的数据没能加载（{status}），请刷新页面再试。",
-        # sitebuild.benchreport: the performance page
+        # snippets.benchreport: the performance page
         "bench.scratch": "从零手写",
-        "bench.mha_default": "nn.MHA 默认",
-        "bench.mha_no_weights": "nn.MHA need_weights=False",
-        "bench.mha_fastpath": "nn.MHA 推理快速路径",
+        "bench.mha_default": "nn.MHA 快速路径返回权重",
+        "bench.mha_no_weights": "nn.MHA 训练模式 → SDPA",
+        "bench.mha_fastpath": "nn.MHA 快速路径不返回权重",
         "bench.fast": "融合 QKV + SDPA",
-        "bench.best_official": "nn.MHA 最快的配置",
+        "bench.best_official": "三种 nn.MHA 中最快的",
         "bench.flop_head": ["L", "总 GFLOP", "注意力部分占比", "N·h·L² 权重 (MiB)"],
         "bench.exponent": "指数 p（L={a}→{b}）",
-        "bench.matmul": ("参照：本机 {n}×{n} float32 稠密矩阵乘法，和各位选手在同样的轮次里轮流计时，"
+        "bench.matmul": ("参照：本机 {n}×{n} float32 稠密矩阵乘法，和各个实现在同样的轮次里轮流计时，"
                          "{samples} 个样本的中位数是 **{gflops:.0f} GFLOP/s**（四分位距 {low:.0f}–{high:.0f}）。"
                          "吞吐表括号里的百分比，都是相对这个中位数而言的。"),
         "bench.length": "序列长度 L",
@@ -191,7 +191,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bench.met": "✅ 达成",
         "bench.not_met": "❌ 未达成",
         "bench.undecided": "≈ 无法判定：差别在噪声以内",
-        "bench.goal_time": "融合 QKV + SDPA 的用时 ÷ nn.MHA 最快配置",
+        "bench.goal_time": "融合 QKV + SDPA 的用时 ÷ 最快的 nn.MHA",
         "bench.goal_time_value": "中位数之比，最差 {ratio:.3f}（L={at}）",
         "bench.goal_time_undecided": "；L = {lengths} 时与 1.05 倍没有可测的差别",
         "bench.goal_speedup": "从零手写用时 ÷ 融合 QKV + SDPA 用时",
@@ -206,14 +206,15 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bench.faster": "更快（速度 {x:.2f} 倍）",
         "bench.slower": "更慢（用时 {x:.2f} 倍）",
         "bench.pair_head": "比较（前者对后者）",
-        "bench.pair_label": "{a} 对 {b}",
+        "bench.pair_label": "{a} 对比 {b}",
         "bench.list_sep": "、",
+        "bench.name_sep": "、",
         "bench.slope_item": "{name}（p = {p:.2f}）",
         "bench.group_sep": "；",
         "bench.group_faster": "L = {lengths} 时更快（速度是后者的 {x} 倍）",
         "bench.group_slower": "L = {lengths} 时更慢（用时是后者的 {x} 倍）",
         "bench.group_same": "L = {lengths} 时没有可测的差别",
-        "bench.pair_sentence": "{a} 对 {b}：{groups}。",
+        "bench.pair_sentence": "{a} 对比 {b}：{groups}。",
         "bench.memory_sentence": ("在 L={a}→{b} 之间，峰值内存近似按平方增长（p ≥ 1.5）的有：{quad}；"
                                   "近似线性增长（p ≤ 1.2）的有：{lin}。L={L} 时占得最多的是 {big}（{big_mib} MiB），"
                                   "最少的是 {small}（{small_mib} MiB）。"),
@@ -228,8 +229,16 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "provenance.software": "软件版本",
         "provenance.load": "机器负载",
         "provenance.load_value": "平均负载（1 / 5 / 15 分钟）开始时 {before}，结束时 {after}。{busy}",
-        "provenance.shared": "测量期间机器上还有别的任务在跑，并不空闲。",
-        "provenance.not_shared": "测量期间没有安排别的任务。",
+        "provenance.others": ("测量期间，别的进程占用了整台机器 CPU 时间的 {share:.0%}（各次运行中最多 {most:.0%}），"
+                              "{verdict}"),
+        "provenance.idle": "机器基本空闲。",
+        "provenance.busy": "机器并不空闲，计时噪声会偏大。",
+        "provenance.unmeasured": ("别的进程占用了多少 CPU 没有记录：这份结果早于这项记录，"
+                                  "测量期间机器是否空闲并未核实，需要重新测量。"),
+        "provenance.runs": "每次运行（1 分钟平均负载，运行前 → 运行后；别的进程占用的 CPU）",
+        "provenance.run_item": "{run}：{before} → {after}，{share}",
+        "provenance.runs_unmeasured": "没有记录（这份结果早于这项记录）",
+        "provenance.run_length": "L={L}",
         "provenance.duration": "测量耗时",
         "provenance.duration_value": "{minutes:.1f} 分钟",
         "provenance.fingerprint": "代码指纹",
@@ -242,9 +251,55 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "buildbench.serve": "mkdocs serve：改页面到拿到新页面",
         "buildbench.ratio": "热构建 ÷ 关闭执行的构建（目标 ≤ 2）",
         "buildbench.head": ["测量", "秒", "通过"],
-        "buildbench.met": "达成",
-        "buildbench.not_met": "未达成",
+        "buildbench.met": "这一次达成",
+        "buildbench.not_met": "这一次未达成",
+        "buildbench.runs": ("这些构建时间每项只测了一次，没有离散程度，不像上面注意力的测量那样取多轮中位数。"
+                            "热构建与关闭执行的构建之比也只是两次单独运行相除，所以“达成”只说明这一次在目标以内。"),
         "buildbench.failed": "失败",
+        # snippets.benchreport.which_sentences: what the measurements say about choosing a layer
+        "bench.which_time": "用时：{sentence}",
+        "bench.which_memory": ("内存：L={L} 时，存下 L×L 权重的有 {quad}，峰值 {quad_mib} MiB；"
+                               "没有存的有 {lin}，峰值 {lin_mib} MiB。"),
+        "bench.which_scratch": ("从零手写的代价：L={L} 时，它的中位用时是融合 QKV + SDPA 的 {x:.2f} 倍，"
+                                "峰值内存是后者的 {m:.0f} 倍。"),
+        # snippets.fast.equivalence_rows
+        "fast.case_self": "自注意力",
+        "fast.case_causal": "is_causal=True 对比因果 attn_mask",
+        "fast.case_cross": "交叉注意力，L≠S，带 key_padding_mask",
+        "fast.case_weights": "need_weights=True，每个头的权重",
+        "fast.ref_official": "nn.MultiheadAttention",
+        "fast.ref_scratch": "从零手写版",
+        # snippets.kernels: which kernel nn.MultiheadAttention runs
+        "kernels.head": ["调用（都在 torch.no_grad() 下）", "性能分析器看到的注意力内核"],
+        "kernels.case_default_no_weights": "默认层（batch_first=False），eval()，need_weights=False",
+        "kernels.case_default_weights": "默认层（batch_first=False），eval()，need_weights=True（默认）",
+        "kernels.case_first_no_weights": "batch_first=True 的层，eval()，need_weights=False",
+        "kernels.case_first_weights": "batch_first=True 的层，eval()，need_weights=True",
+        "kernels.case_first_cross": "batch_first=True 的层，eval()，交叉注意力，need_weights=False",
+        "kernels.case_first_train": "batch_first=True 的层，训练模式，need_weights=False",
+        "kernels.kernel_fast_path": "快速路径：`_native_multi_head_attention`",
+        "kernels.kernel_flash": "SDPA 的 flash 内核：`_scaled_dot_product_flash_attention_for_cpu`",
+        "kernels.kernel_math": "SDPA 的 math 内核：`_scaled_dot_product_attention_math`",
+        "kernels.kernel_bmm_softmax": "不走 SDPA，自己用 `bmm` 和 `softmax` 算出权重",
+        "kernels.cond_no_float_mask": "`attn_mask` 和 `key_padding_mask` 都不是浮点掩码（布尔掩码可以）",
+        "kernels.cond_enabled": "开关 `torch.backends.mha.get_fastpath_enabled()` 开着（默认开）",
+        "kernels.cond_batched": "输入带批维，是三维张量",
+        "kernels.cond_self_attention": "自注意力：`query`、`key`、`value` 是同一个张量对象（值相同的三个张量不算）",
+        "kernels.cond_dtype": "输入的 dtype 和 `in_proj_weight`、`in_proj_bias` 的一致",
+        "kernels.cond_in_proj": "层里有合并的 `in_proj_weight`",
+        "kernels.cond_eval": "处在 `eval()` 模式",
+        "kernels.cond_even_heads": "头数为偶数",
+        "kernels.cond_batch_first": "`batch_first=True`（默认是 `False`）",
+        "kernels.cond_no_bias_kv": "没有 `add_bias_kv`",
+        "kernels.cond_no_zero_attn": "没有 `add_zero_attn`",
+        "kernels.cond_same_embed_dim": "`kdim`、`vdim` 都等于 `embed_dim`",
+        "kernels.cond_nested_masks": "嵌套张量（NestedTensor）输入不同时带两种掩码",
+        "kernels.cond_no_autocast": "没有开 autocast",
+        "kernels.cond_no_torch_function": "参与计算的张量都不是重载了 `__torch_function__` 的子类",
+        "kernels.cond_device": "张量都在 CPU、CUDA 或已注册的 privateuse1 设备上",
+        "kernels.cond_no_grad": "关闭了自动求导，或者输入和投影的权重、偏置都不需要梯度",
+        "kernels.cond_no_tracing": "不在 `make_fx` 追踪之中",
+        "kernels.cond_bias": "输入投影带偏置（`bias=True`）",
         # sitebuild.notebooks and its hook
         "notebooks.intro": (
             "这是《{title}》一节的 Notebook：代码和[网页]({url})上的完全一样，都来自仓库里的 `snippets/` 包，"
@@ -461,15 +516,15 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "headview.nojs": "The interactive head view needs JavaScript.",
         "headview.error": "The head view's data could not be loaded ({status}); reload the page to try again.",
         "bench.scratch": "from scratch",
-        "bench.mha_default": "nn.MHA default",
-        "bench.mha_no_weights": "nn.MHA need_weights=False",
-        "bench.mha_fastpath": "nn.MHA inference fast path",
+        "bench.mha_default": "nn.MHA fast path with weights",
+        "bench.mha_no_weights": "nn.MHA training → SDPA",
+        "bench.mha_fastpath": "nn.MHA fast path without weights",
         "bench.fast": "fused QKV + SDPA",
-        "bench.best_official": "the fastest nn.MHA configuration",
+        "bench.best_official": "the fastest of the three nn.MHA",
         "bench.flop_head": ["L", "total GFLOP", "share of q kᵀ and weights·v", "N·h·L² weights (MiB)"],
         "bench.exponent": "exponent p (L={a}→{b})",
         "bench.matmul": ("Reference: a {n}×{n} float32 dense matmul on this machine, timed in the same rounds as the "
-                         "contenders, reaches a median of **{gflops:.0f} GFLOP/s** over {samples} samples "
+                         "implementations, reaches a median of **{gflops:.0f} GFLOP/s** over {samples} samples "
                          "(interquartile range {low:.0f}–{high:.0f}). The percentages in the throughput table are "
                          "shares of that median."),
         "bench.length": "sequence length L",
@@ -503,6 +558,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bench.pair_head": "Comparison (first against second)",
         "bench.pair_label": "{a} vs {b}",
         "bench.list_sep": ", ",
+        "bench.name_sep": ", ",
         "bench.slope_item": "{name} (p = {p:.2f})",
         "bench.group_sep": "; ",
         "bench.group_faster": "faster at L = {lengths} ({x}× the speed)",
@@ -522,8 +578,17 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "provenance.software": "Software",
         "provenance.load": "Load on the machine",
         "provenance.load_value": "load average (1 / 5 / 15 min) {before} at the start, {after} at the end. {busy}",
-        "provenance.shared": "Other jobs were running on the machine during the measurement; it was not idle.",
-        "provenance.not_shared": "No other jobs were scheduled during the measurement.",
+        "provenance.others": ("During the measurement, other processes used {share:.0%} of the machine's CPU time "
+                              "(at most {most:.0%} in any one run): {verdict}"),
+        "provenance.idle": "the machine was close to idle.",
+        "provenance.busy": "the machine was not idle, so the timings are noisier.",
+        "provenance.unmeasured": ("How much CPU other processes used was not recorded: this result predates "
+                                  "that record, so whether the machine was idle was not checked; it must be "
+                                  "measured again."),
+        "provenance.runs": "Each run (1-min load average before → after; CPU used by other processes)",
+        "provenance.run_item": "{run}: {before} → {after}, {share}",
+        "provenance.runs_unmeasured": "not recorded (this result predates that record)",
+        "provenance.run_length": "L={L}",
         "provenance.duration": "Time the measurement took",
         "provenance.duration_value": "{minutes:.1f} min",
         "provenance.fingerprint": "Code fingerprint",
@@ -535,9 +600,57 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "buildbench.serve": "mkdocs serve: edit to rebuilt page",
         "buildbench.ratio": "warm ÷ execution off (target ≤ 2)",
         "buildbench.head": ["Measurement", "Seconds", "Passed"],
-        "buildbench.met": "met",
-        "buildbench.not_met": "not met",
+        "buildbench.met": "met in this run",
+        "buildbench.not_met": "not met in this run",
+        "buildbench.runs": ("Each build time is a single run with no spread, not a median over rounds like the "
+                            "attention benchmark above. The ratio of the warm build to the build with execution "
+                            "off divides two single runs, so “met” says only that this one run was within the "
+                            "target."),
         "buildbench.failed": "failed",
+        "bench.which_time": "Time: {sentence}",
+        "bench.which_memory": ("Memory: at L={L}, {quad} store the L×L weights and peak at {quad_mib} MiB; "
+                               "{lin} do not, and peak at {lin_mib} MiB."),
+        "bench.which_scratch": ("The cost of the from-scratch version: at L={L} its median time is {x:.2f}× that of "
+                                "fused QKV + SDPA, and its peak memory {m:.0f}× as much."),
+        "fast.case_self": "self-attention",
+        "fast.case_causal": "is_causal=True vs a causal attn_mask",
+        "fast.case_cross": "cross-attention, L≠S, with key_padding_mask",
+        "fast.case_weights": "need_weights=True, per-head weights",
+        "fast.ref_official": "nn.MultiheadAttention",
+        "fast.ref_scratch": "from-scratch version",
+        "kernels.head": ["Call (all under torch.no_grad())", "Attention kernel the profiler sees"],
+        "kernels.case_default_no_weights": "default layer (batch_first=False), eval(), need_weights=False",
+        "kernels.case_default_weights": "default layer (batch_first=False), eval(), need_weights=True (the default)",
+        "kernels.case_first_no_weights": "batch_first=True, eval(), need_weights=False",
+        "kernels.case_first_weights": "batch_first=True, eval(), need_weights=True",
+        "kernels.case_first_cross": "batch_first=True, eval(), cross-attention, need_weights=False",
+        "kernels.case_first_train": "batch_first=True, training mode, need_weights=False",
+        "kernels.kernel_fast_path": "fast path: `_native_multi_head_attention`",
+        "kernels.kernel_flash": "SDPA's flash kernel: `_scaled_dot_product_flash_attention_for_cpu`",
+        "kernels.kernel_math": "SDPA's math kernel: `_scaled_dot_product_attention_math`",
+        "kernels.kernel_bmm_softmax": "no SDPA: the weights computed with `bmm` and `softmax`",
+        "kernels.cond_no_float_mask": ("neither `attn_mask` nor `key_padding_mask` is a floating-point mask "
+                                       "(boolean is fine)"),
+        "kernels.cond_enabled": "the switch `torch.backends.mha.get_fastpath_enabled()` is on (it is by default)",
+        "kernels.cond_batched": "the input is batched, a 3-D tensor",
+        "kernels.cond_self_attention": ("self-attention: `query`, `key` and `value` are the same tensor object "
+                                        "(three equal tensors do not count)"),
+        "kernels.cond_dtype": "the input's dtype matches that of `in_proj_weight` and `in_proj_bias`",
+        "kernels.cond_in_proj": "the layer has the packed `in_proj_weight`",
+        "kernels.cond_eval": "the layer is in `eval()` mode",
+        "kernels.cond_even_heads": "the number of heads is even",
+        "kernels.cond_batch_first": "`batch_first=True` (the default is `False`)",
+        "kernels.cond_no_bias_kv": "no `add_bias_kv`",
+        "kernels.cond_no_zero_attn": "no `add_zero_attn`",
+        "kernels.cond_same_embed_dim": "`kdim` and `vdim` both equal `embed_dim`",
+        "kernels.cond_nested_masks": "a nested-tensor input does not come with both masks",
+        "kernels.cond_no_autocast": "autocast is off",
+        "kernels.cond_no_torch_function": "no tensor involved is a subclass that overrides `__torch_function__`",
+        "kernels.cond_device": "every tensor is on the CPU, CUDA or a registered privateuse1 device",
+        "kernels.cond_no_grad": ("autograd is off, or neither the input nor the projections' weights and biases "
+                                 "require grad"),
+        "kernels.cond_no_tracing": "no `make_fx` tracing is under way",
+        "kernels.cond_bias": "the input projection has a bias (`bias=True`)",
         "notebooks.intro": (
             "This is the notebook for “{title}”: the same code as on the [web page]({url}), all of it from the "
             "repository's `snippets/` package, generated from the page.\n\n"
@@ -591,7 +704,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
 
 # Entries written the same way in both languages on purpose (code names, symbols).
 SAME_IN_BOTH = frozenset({
-    "bench.mha_no_weights", "bert.sep", "bert.cls", "bert.short.prev", "bert.short.next", "bert.short.sep",
+    "fast.ref_official", "bert.sep", "bert.cls", "bert.short.prev", "bert.short.next", "bert.short.sep",
     "bert.short.cls", "bert.short.broad", "bert.short.other",
 })
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from sitebuild import benchreport as br
+from snippets import benchreport as br
 from snippets.bench import IMPLS
 
 SPREAD = (0.98, 0.99, 1.0, 1.01, 1.02)  # samples around a median; the IQR is ±1%
@@ -54,22 +54,23 @@ def test_pair_sentences_from_overlapping_and_separate_intervals():
              "mha_fastpath": {1024: 1.005, 2048: 1.5}, "fast": flat(1.0)}
     data = synthetic(times)
     en = br.pair_sentence(data, "en", "mha_fastpath", "mha_no_weights")
-    assert en == ("nn.MHA inference fast path against nn.MHA need_weights=False: slower at L = 2048 (1.50× the "
-                  "time); no measurable difference at L = 1024.")
+    assert en == ("nn.MHA fast path without weights against nn.MHA training → SDPA: "
+                  "slower at L = 2048 (1.50× the time); no measurable difference at L = 1024.")
     zh = br.pair_sentence(data, "zh", "mha_fastpath", "mha_no_weights")
-    assert zh == ("nn.MHA 推理快速路径 对 nn.MHA need_weights=False：L = 2048 时更慢（用时是后者的 1.50 倍）；"
-                  "L = 1024 时没有可测的差别。")
+    assert zh == ("nn.MHA 快速路径不返回权重对比 nn.MHA 训练模式 → SDPA："
+                  "L = 2048 时更慢（用时是后者的 1.50 倍）；L = 1024 时没有可测的差别。")
     assert br.pair_sentence(data, "en", "fast", "scratch") == (
         "fused QKV + SDPA against from scratch: faster at L = 1024, 2048 (3.00× the speed).")
     assert br.pair_sentence(data, "zh", "fast", "scratch") == (
-        "融合 QKV + SDPA 对 从零手写：L = 1024、2048 时更快（速度是后者的 3.00 倍）。")
+        "融合 QKV + SDPA 对比从零手写：L = 1024、2048 时更快（速度是后者的 3.00 倍）。")
     listed = br.pair_sentences(data, "en").splitlines()
     assert len(listed) == len(br.PAIRS) and f"- {en}" in listed
     table = br.comparison_table(data, "en")
-    assert "| nn.MHA inference fast path vs nn.MHA need_weights=False | no measurable difference | 1.50× slower |" \
-        in table
-    assert "| fused QKV + SDPA vs the fastest nn.MHA configuration | no measurable difference | " \
+    assert ("| nn.MHA fast path without weights vs nn.MHA training → SDPA | "
+            "no measurable difference | 1.50× slower |") in table
+    assert "| fused QKV + SDPA vs the fastest of the three nn.MHA | no measurable difference | " \
            "no measurable difference |" in table
+    assert "| 融合 QKV + SDPA 对比三种 nn.MHA 中最快的 | 没有可测的差别 | 没有可测的差别 |" in br.comparison_table(data, "zh")
 
 
 def test_time_goal_met_missed_and_undecided():
@@ -107,24 +108,41 @@ def test_printed_sentences_read_whole_in_both_languages():
              "fast": {1024: 2**20, 2048: 2 * 2**20}}
     data = synthetic(base, peaks)
     assert br.matmul_sentence(data, "en") == (
-        "Reference: a 1024×1024 float32 dense matmul on this machine, timed in the same rounds as the contenders, "
+        "Reference: a 1024×1024 float32 dense matmul on this machine, timed in the same rounds as the implementations, "
         "reaches a median of **50 GFLOP/s** over 5 samples (interquartile range 50–51). The percentages in the "
         "throughput table are shares of that median.")
     assert br.matmul_sentence(data, "zh") == (
-        "参照：本机 1024×1024 float32 稠密矩阵乘法，和各位选手在同样的轮次里轮流计时，5 个样本的中位数是 "
+        "参照：本机 1024×1024 float32 稠密矩阵乘法，和各个实现在同样的轮次里轮流计时，5 个样本的中位数是 "
         "**50 GFLOP/s**（四分位距 50–51）。吞吐表括号里的百分比，都是相对这个中位数而言的。")
     assert br.memory_sentence(data, "en") == (
         "Between L=1024 and L=2048, peak memory grows about quadratically (p ≥ 1.5) for from scratch (p = 2.00), "
-        "nn.MHA default (p = 2.00), nn.MHA inference fast path (p = 2.00), and about linearly (p ≤ 1.2) for "
-        "nn.MHA need_weights=False (p = 1.00), fused QKV + SDPA (p = 1.00). At L=2048, from scratch holds the most (16.0 MiB) "
-        "and nn.MHA need_weights=False the least (2.0 MiB).")
+        "nn.MHA fast path with weights (p = 2.00), nn.MHA fast path without weights (p = 2.00), and about linearly "
+        "(p ≤ 1.2) for nn.MHA training → SDPA (p = 1.00), fused QKV + SDPA (p = 1.00). At L=2048, from scratch "
+        "holds the most (16.0 MiB) and nn.MHA training → SDPA the least (2.0 MiB).")
     assert br.memory_sentence(data, "zh") == (
         "在 L=1024→2048 之间，峰值内存近似按平方增长（p ≥ 1.5）的有：从零手写（p = 2.00）、"
-        "nn.MHA 默认（p = 2.00）、nn.MHA 推理快速路径（p = 2.00）；近似线性增长（p ≤ 1.2）的有："
-        "nn.MHA need_weights=False（p = 1.00）、融合 QKV + SDPA（p = 1.00）。"
-        "L=2048 时占得最多的是 从零手写（16.0 MiB），最少的是 nn.MHA need_weights=False（2.0 MiB）。")
+        "nn.MHA 快速路径返回权重（p = 2.00）、nn.MHA 快速路径不返回权重（p = 2.00）；"
+        "近似线性增长（p ≤ 1.2）的有：nn.MHA 训练模式 → SDPA（p = 1.00）、融合 QKV + SDPA（p = 1.00）。"
+        "L=2048 时占得最多的是从零手写（16.0 MiB），最少的是 nn.MHA 训练模式 → SDPA（2.0 MiB）。")
+    assert br.which_sentences("en", data, at=2048).splitlines() == [
+        "- Time: nn.MHA fast path without weights against nn.MHA training → SDPA: "
+        "slower at L = 1024, 2048 (1.10× the time).",
+        "- Memory: at L=2048, from scratch, nn.MHA fast path with weights, nn.MHA fast path without weights store "
+        "the L×L weights and peak at 12.0–16.0 MiB; nn.MHA training → SDPA, fused QKV + SDPA do not, and peak at "
+        "2.0 MiB.",
+        "- The cost of the from-scratch version: at L=2048 its median time is 3.00× that of fused QKV + SDPA, "
+        "and its peak memory 8× as much."]
+    assert br.which_sentences("zh", data, at=2048).splitlines() == [
+        "- 用时：nn.MHA 快速路径不返回权重对比 nn.MHA 训练模式 → SDPA：L = 1024、2048 时更慢（用时是后者的 1.10 倍）。",
+        "- 内存：L=2048 时，存下 L×L 权重的有从零手写、nn.MHA 快速路径返回权重、nn.MHA 快速路径不返回权重，"
+        "峰值 12.0–16.0 MiB；没有存的有 nn.MHA 训练模式 → SDPA、融合 QKV + SDPA，峰值 2.0 MiB。",
+        "- 从零手写的代价：L=2048 时，它的中位用时是融合 QKV + SDPA 的 3.00 倍，峰值内存是后者的 8 倍。"]
 
 
+RUNS = [{"run": "L=128", "seconds": 50.0, "load_before": [1.02, 1.1, 1.2], "load_after": [1.04, 1.1, 1.2],
+         "others_cpu": 0.02},
+        {"run": "L=256", "seconds": 60.0, "load_before": [1.04, 1.1, 1.2], "load_after": [2.51, 1.5, 1.3],
+         "others_cpu": 0.31}]
 RESULT = {"provenance": {
     "result": "bench-full", "command": "python -m sitebuild.results bench", "date": "2026-11-30 10:40 UTC",
     "commit": "55edf0791676", "uncommitted_changes": True, "fingerprint": "ea84bbb084192d33834b2b624046a90e",
@@ -132,7 +150,7 @@ RESULT = {"provenance": {
                            "packages": ["torch", "numpy"]},
     "machine": {"cpu": "Intel(R) Xeon(R) Processor", "cores": 2, "threads": 1, "simd": "AVX512"},
     "torch": "2.13.0+cpu", "python": "3.11.7", "load_before": [3.5, 2.96, 2.2], "load_after": [2.0, 2.5, 2.4],
-    "shared_machine": True, "wall_seconds": 450.0}, "data": {}}
+    "others_cpu": 0.17, "runs": RUNS, "wall_seconds": 450.0}, "data": {}}
 
 
 def test_provenance_is_rendered_next_to_the_numbers():
@@ -141,21 +159,48 @@ def test_provenance_is_rendered_next_to_the_numbers():
                 "| Machine | Intel(R) Xeon(R) Processor, 2 cores, SIMD level AVX512 |", "| Benchmark threads | 1 |",
                 "| Software | torch 2.13.0+cpu, Python 3.11.7 |",
                 "| Load on the machine | load average (1 / 5 / 15 min) 3.50 / 2.96 / 2.20 at the start, 2.00 / 2.50 / "
-                "2.40 at the end. Other jobs were running on the machine during the measurement; it was not idle. |",
+                "2.40 at the end. During the measurement, other processes used 17% of the machine's CPU time (at most "
+                "31% in any one run): the machine was not idle, so the timings are noisier. |",
+                "| Each run (1-min load average before → after; CPU used by other processes) | L=128: 1.02 → 1.04, 2%; "
+                "L=256: 1.04 → 2.51, 31% |",
                 "| Time the measurement took | 7.5 min |",
                 "| Code fingerprint | `ea84bbb084192d33834b2b624046a90e`, from these files and the torch, numpy and "
                 "Python versions: `snippets/bench.py`, `snippets/fast.py` |",
                 "| Command to measure again | `python -m sitebuild.results bench` |"]:
         assert row in en
     zh = br.provenance_table("zh", "bench-full", RESULT)
-    assert "| 机器负载 | 平均负载（1 / 5 / 15 分钟）开始时 3.50 / 2.96 / 2.20，结束时 2.00 / 2.50 / 2.40。" \
-           "测量期间机器上还有别的任务在跑，并不空闲。 |" in zh
+    assert ("| 机器负载 | 平均负载（1 / 5 / 15 分钟）开始时 3.50 / 2.96 / 2.20，结束时 2.00 / 2.50 / 2.40。"
+            "测量期间，别的进程占用了整台机器 CPU 时间的 17%（各次运行中最多 31%），机器并不空闲，计时噪声会偏大。 |") in zh
+    assert "| 每次运行（1 分钟平均负载，运行前 → 运行后；别的进程占用的 CPU） | L=128：1.02 → 1.04，2%；L=256：1.04 → 2.51，31% |" in zh
     assert "| 代码版本（提交） | `55edf0791676`（另有未提交的改动） |" in zh
-    idle = RESULT | {"provenance": RESULT["provenance"] | {"shared_machine": False, "uncommitted_changes": False}}
-    assert "No other jobs were scheduled during the measurement." in br.provenance_table("en", "bench-full", idle)
+    quiet = [r | {"others_cpu": 0.03} for r in RUNS]
+    idle = RESULT | {"provenance": RESULT["provenance"] | {"uncommitted_changes": False, "others_cpu": 0.02,
+                                                           "runs": quiet}}
+    idle_en = br.provenance_table("en", "bench-full", idle)
+    assert "(at most 3% in any one run): the machine was close to idle." in idle_en
     assert "| Commit | `55edf0791676` |" in br.provenance_table("en", "bench-full", idle)
-    with pytest.raises(ValueError, match="expected one of the committed results"):
+    with pytest.raises(ValueError, match="expected a committed result at"):
         br.provenance_table("en", "nope")
+
+
+def test_a_result_without_a_load_record_says_so():
+    """Results measured before the load was recorded (a flag, not a check) are printed as unchecked, not as idle."""
+    old = {"provenance": {k: v for k, v in RESULT["provenance"].items() if k not in ("others_cpu", "runs")}
+           | {"shared_machine": False}, "data": {}}
+    en = br.provenance_table("en", "bench-full", old)
+    assert ("at the end. How much CPU other processes used was not recorded: this result predates that record, so "
+            "whether the machine was idle was not checked; it must be measured again. |") in en
+    assert "| not recorded (this result predates that record) |" in en
+    assert "No other jobs" not in en and "idle." not in en
+    assert "测量期间机器是否空闲并未核实，需要重新测量。 |" in br.provenance_table("zh", "bench-full", old)
+    for lang in ("zh", "en"):  # the committed files build, whichever kind they are
+        assert br.provenance_table(lang, "bench-full").count("\n") >= 10
+        assert "| 4096 |" in br.full_sweep_tables(lang) and br.build_table(lang).count("✅") >= 4
+
+
+def test_cjk_spacing():
+    assert br.cjk_spacing("是 从零手写（16.0 MiB） 对比 nn.MHA：L = 2048 时") == "是从零手写（16.0 MiB）对比 nn.MHA：L = 2048 时"
+    assert br.cjk_spacing("a  b (c) d") == "a  b (c) d"
 
 
 def test_tables_and_figures_from_the_committed_sweep():

@@ -226,6 +226,7 @@ def test_buildbench_no_exec_build_turns_the_exec_cache_off(monkeypatch):
 
 def test_buildbench_config_and_table():
     from sitebuild import buildbench
+    from snippets.benchreport import build_results_table
 
     config = buildbench._no_exec_config()
     assert "markdown-exec" not in config and "i18n" in config
@@ -233,22 +234,48 @@ def test_buildbench_config_and_table():
     results = {"cold": {"seconds": 80.0, "ok": True}, "warm": {"seconds": 12.0, "ok": True},
                "no_exec": {"seconds": 8.0, "ok": True}, "serve": {"seconds": None, "ok": False},
                "warm_over_no_exec": 1.5, "target_met": True}
-    table = buildbench.results_table(results, "en")
+    table = build_results_table(results, "en")
     assert "| warm build (--strict) | 12.0 | ✅ |" in table
     assert "| mkdocs serve: edit to rebuilt page | — | ❌ failed |" in table
-    assert "| warm ÷ execution off (target ≤ 2) | 1.50 | ✅ met |" in table
+    assert "| warm ÷ execution off (target ≤ 2) | 1.50 | ✅ met in this run |" in table  # one run, no spread
+    assert "| 热构建 ÷ 关闭执行的构建（目标 ≤ 2） | 1.50 | ✅ 这一次达成 |" in build_results_table(results, "zh")
     with pytest.raises(ValueError, match="lang must be one of"):
-        buildbench.results_table(results, "de")
+        build_results_table(results, "de")
+    assert buildbench.summary(results).splitlines() == [
+        "cold: 80.0 s", "warm: 12.0 s", "no_exec: 8.0 s", "serve: failed (failed)",
+        "warm / no_exec: 1.50 (target <= 2.0: met)"]
+
+
+def test_buildbench_records_each_run(monkeypatch):
+    """run_all wraps each timed build in record(name): sitebuild.results records the load around it."""
+    from contextlib import contextmanager
+
+    from sitebuild import buildbench
+
+    monkeypatch.setattr(buildbench, "timed_build", lambda env, no_exec=False: {"seconds": 2.0 if no_exec else 3.0,
+                                                                             "ok": True, "problems": []})
+    seen = []
+
+    @contextmanager
+    def record(name):
+        seen.append(name)
+        yield
+
+    results = buildbench.run_all(serve=False, record=record)
+    assert seen == ["cold", "warm", "no_exec"] and results["warm_over_no_exec"] == 1.5
 
 
 def test_equivalence_rows_all_pass():
     rows = equivalence_rows(d_model=32, num_heads=4, tol=1e-6)
     assert [r[:2] for r in rows] == [
-        ("self-attention", "nn.MultiheadAttention"), ("self-attention", "from scratch"),
-        ("is_causal=True vs causal attn_mask", "nn.MultiheadAttention"),
-        ("cross-attention L≠S + key_padding_mask", "nn.MultiheadAttention"),
+        ("self-attention", "nn.MultiheadAttention"), ("self-attention", "from-scratch version"),
+        ("is_causal=True vs a causal attn_mask", "nn.MultiheadAttention"),
+        ("cross-attention, L≠S, with key_padding_mask", "nn.MultiheadAttention"),
         ("need_weights=True, per-head weights", "nn.MultiheadAttention"),
     ]
+    zh = equivalence_rows(d_model=32, num_heads=4, tol=1e-6, lang="zh")
+    assert [r[:2] for r in zh][:2] == [("自注意力", "nn.MultiheadAttention"), ("自注意力", "从零手写版")]
+    assert [r[2] for r in zh] == [r[2] for r in rows]
     assert all(float(diff) <= 1e-6 and ok == "✅" for _, _, diff, ok in rows)
     assert equivalence_rows(d_model=32, num_heads=4, tol=-1.0)[0][3] == "❌"  # the check can fail
 
@@ -354,3 +381,45 @@ def test_cpu_sdpa_kernels():
     assert any("do not support non-zero dropout" in str(w.message) for w in caught)
     with sdpa_kernel(SDPBackend.FLASH_ATTENTION):  # without dropout, flash alone is enough
         torch.nn.functional.scaled_dot_product_attention(q, q, q)
+
+
+def test_fast_path_condition_list_matches_the_installed_source():
+    """Every reason MultiheadAttention.forward can record for skipping the fast path is in FASTPATH_CONDITIONS,
+    and every entry there is in the source: the page's list is the code's list."""
+    import inspect
+    import re
+
+    from snippets.kernels import FASTPATH_CONDITIONS
+
+    source = inspect.getsource(nn.MultiheadAttention.forward)
+    reasons = [" ".join(m.split()) for m in re.findall(r'why_not_fast_path = \(?\s*f?"([^"]*)"', source)
+               if m]  # the first assignment is the empty "no reason yet"
+    assert len(reasons) >= 18
+    unlisted = [r for r in reasons if not any(piece in r for piece in FASTPATH_CONDITIONS.values())]
+    assert not unlisted, f"fast-path conditions missing from snippets.kernels: {unlisted}"
+    flat = " ".join(source.split())
+    assert all(piece in flat for piece in FASTPATH_CONDITIONS.values())
+    assert "if self.in_proj_bias is not None and self.in_proj_weight is not None:" in source  # the bias condition
+
+
+def test_default_layer_runs_flash_in_inference():
+    """batch_first=False (the default), eval, no_grad, need_weights=False: no fast path, SDPA's flash kernel."""
+    from snippets.kernels import attention_kernel, kernel_cases, kernel_rows
+
+    assert dict(kernel_cases()) == {
+        "default_no_weights": "flash", "default_weights": "bmm_softmax", "first_no_weights": "fast_path",
+        "first_weights": "fast_path", "first_cross": "flash", "first_train": "flash"}
+    zh = kernel_rows("zh")
+    assert "| 默认层（batch_first=False），eval()，need_weights=False | SDPA 的 flash 内核：" \
+           "`_scaled_dot_product_flash_attention_for_cpu` |" in zh
+    with pytest.raises(ValueError, match="expected a call that runs attention"):
+        attention_kernel(lambda: torch.ones(2) + 1)
+
+
+def test_condition_rows_are_numbered_in_both_languages():
+    from snippets.kernels import FASTPATH_CONDITIONS, condition_rows
+
+    for lang in ("zh", "en"):
+        lines = condition_rows(lang).splitlines()
+        assert len(lines) == len(FASTPATH_CONDITIONS) and lines[0].startswith("1. ")
+    assert "9. `batch_first=True`（默认是 `False`）" in condition_rows("zh")

@@ -1,7 +1,8 @@
 """Committed measurements are never stale: their code fingerprint matches the code that would produce them now.
 
-If one of these fails, the code a measurement came from has changed since it was measured: run the
-command the failure names (``python -m sitebuild.results bench`` or ``... build``) and commit the file.
+If one of these fails, the code a measurement came from has changed since it was measured, or the result
+has no record of how busy the machine was: run the command the failure names
+(``python -m sitebuild.results bench`` or ``... build``) and commit the file.
 """
 
 from __future__ import annotations
@@ -16,8 +17,14 @@ from conftest import ROOT
 from sitebuild import results
 
 
+LOAD_RECORD = {"load_before": [1.0, 1.0, 1.0], "load_after": [1.0, 1.0, 1.0], "others_cpu": 0.01,
+               "runs": [{"run": "L=128", "seconds": 1.0, "load_before": [1.0, 1.0, 1.0],
+                         "load_after": [1.0, 1.0, 1.0], "others_cpu": 0.01}]}
+
+
 @pytest.mark.parametrize("name", sorted(results.SPECS))
 def test_committed_result_matches_the_code(name):
+    """Fails, naming the command, for each result that must be measured again."""
     why = results.stale(name)
     assert why is None, why
 
@@ -30,7 +37,7 @@ def copy(tmp_path) -> Path:
         shutil.copy(ROOT / f, tmp_path / f)
     (tmp_path / "results").mkdir()
     for name in results.SPECS:  # a result measured from exactly this copy's code
-        prov = {"fingerprint": results.current_fingerprint(name, tmp_path)}
+        prov = {"fingerprint": results.current_fingerprint(name, tmp_path)} | LOAD_RECORD
         (tmp_path / "results" / f"{name}.json").write_text(json.dumps({"provenance": prov, "data": {}}))
     return tmp_path
 
@@ -42,9 +49,10 @@ def edit(root: Path, rel: str) -> None:
 
 @pytest.mark.parametrize("name, deep_dependency, unrelated", [
     ("bench-full", "snippets/fast.py", "snippets/whatif/train.py"),  # FastMultiHeadAttention, imported by bench
-    ("bench-full", "snippets/_checks.py", "sitebuild/benchreport.py"),  # two imports down; formatting is no input
+    ("bench-full", "snippets/_checks.py", "snippets/benchreport.py"),  # two imports down; formatting is no input
+    ("bench-full", "snippets/fast.py", "snippets/i18n.py"),  # the words fast.py's table prints time nothing
     ("buildbench", "sitebuild/hooks/exec_cache.py", "snippets/bench.py"),
-    ("buildbench", "mkdocs.yml", "sitebuild/benchreport.py"),
+    ("buildbench", "mkdocs.yml", "snippets/benchreport.py"),
     ("buildbench", "sitebuild/notebooks/run.py", "snippets/i18n.py"),  # words in tables time nothing
 ])
 def test_editing_what_a_result_came_from_makes_it_stale(copy, name, deep_dependency, unrelated):
@@ -55,6 +63,33 @@ def test_editing_what_a_result_came_from_makes_it_stale(copy, name, deep_depende
     edit(copy, deep_dependency)
     why = check()
     assert why is not None and results.SPECS[name].command in why
+
+
+def test_a_result_without_a_load_record_is_stale(copy):
+    """The load is measured, not declared: a result from before that record must be measured again."""
+    path = copy / "results" / "buildbench.json"
+    prov = json.loads(path.read_text())["provenance"]
+    path.write_text(json.dumps({"provenance": {k: v for k, v in prov.items() if k not in ("others_cpu", "runs")}
+                                | {"shared_machine": False}, "data": {}}))
+    why = results.stale("buildbench", root=copy, results_dir=copy / "results")
+    assert why.startswith("results/buildbench.json must be measured again: it has no record of how busy the "
+                          "machine was (missing: others_cpu, runs)")
+    assert why.endswith("Run `python -m sitebuild.results build` and commit the file")
+    assert "fingerprint" not in why  # the code did not change: only the record is missing
+
+
+def test_runs_are_recorded_with_the_load_and_others_cpu(monkeypatch):
+    before = {"t": 10.0, "load": [1.0, 0.9, 0.8], "busy": 100.0, "own": 5.0}
+    after = {"t": 20.0, "load": [1.5, 1.0, 0.8], "busy": 116.0, "own": 14.0}  # 16 s busy, 9 of them ours
+    monkeypatch.setattr(results.os, "cpu_count", lambda: 2)
+    assert results.run_record("L=128", before, after) == {
+        "run": "L=128", "seconds": 10.0, "load_before": [1.0, 0.9, 0.8], "load_after": [1.5, 1.0, 0.8],
+        "others_cpu": 0.35}  # 7 s of 2 cores × 10 s
+    assert results.run_record("cold", before, after | {"busy": None})["others_cpu"] is None  # no /proc/stat
+    with pytest.raises(ValueError, match="expected a run label"):
+        results.run_record("", before, after)
+    snap = results.snapshot()
+    assert {"t", "load", "busy", "own"} <= snap.keys() and len(snap["load"]) == 3
 
 
 def test_a_missing_result_names_its_command(tmp_path):
@@ -76,6 +111,6 @@ def test_committed_files_record_their_provenance():
     for name in results.SPECS:
         p = results.load(name)["provenance"]
         assert {"date", "commit", "machine", "torch", "fingerprint", "load_before", "load_after",
-                "shared_machine", "command"} <= p.keys()
+                "command"} <= p.keys()
         assert {"cpu", "cores", "threads"} <= p["machine"].keys()
         assert not p["uncommitted_changes"], f"{name} was measured from code that was not committed"

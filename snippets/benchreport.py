@@ -1,8 +1,9 @@
 """The performance page's tables, sentences and plots, from the committed measurements.
 
-The measuring half (what is timed, how) is lesson code the page shows (``snippets.bench``); its
-samples are committed in ``results/bench-full.json`` (see ``sitebuild.results``). This half reads
-them and formats, in the page's language (strings from ``snippets.i18n``). Every comparison is
+The measuring half (what is timed, how) is ``snippets.bench``; its samples are committed in
+``results/bench-full.json``, and the build timings in ``results/buildbench.json`` (both written by
+``python -m sitebuild.results``). This half reads them and formats, in the page's language (strings
+from ``snippets.i18n``). Every comparison is
 drawn from intervals: a contender's interval is the interquartile range (25th to 75th percentile)
 of its per-round samples, and two contenders differ measurably only when their intervals do not
 overlap (``compare``). Nothing here is timed while the site builds.
@@ -10,22 +11,39 @@ overlap (``compare``). Nothing here is timed while the site builds.
 
 from __future__ import annotations
 
+import json
 import math
+import re
 import statistics
 from collections.abc import Sequence
+from pathlib import Path
 
-from sitebuild.results import load
-from snippets.bench import FULL, IMPLS, OFFICIAL, attention_flops
-from snippets.figures import Figure, svg_figure
-from snippets.i18n import check_lang, text, texts
-from snippets.tables import md_table
+from resultcache import ROOT
+
+from .bench import FULL, IMPLS, OFFICIAL, attention_flops
+from .figures import Figure, svg_figure
+from .i18n import check_lang, text, texts
+from .tables import md_table
 
 __all__ = [
     "Interval", "interval", "compare", "bench_sweep", "measurement", "memory_slope", "provenance_table",
     "flop_table", "time_table", "throughput_table", "memory_table", "matmul_sentence", "comparison_table",
     "pair_sentence", "pair_sentences", "memory_sentence", "goals", "goals_table", "time_figure", "memory_figure",
-    "full_sweep_tables", "full_sweep_figures", "build_table", "PAIRS",
+    "full_sweep_tables", "full_sweep_figures", "build_table", "build_results_table", "which_sentences", "load",
+    "RESULTS_DIR", "PAIRS", "cjk_spacing", "load_sentence", "runs_cell",
 ]
+
+RESULTS_DIR = ROOT / "results"
+
+
+def load(name: str, results_dir: Path | None = None) -> dict:
+    """{"provenance": ..., "data": ...} of the committed result results/<name>.json."""
+    if not isinstance(name, str) or not name or "/" in name:
+        raise ValueError(f"expected the name of a committed result such as 'bench-full', got {name!r}")
+    path = (RESULTS_DIR if results_dir is None else Path(results_dir)) / f"{name}.json"
+    if not path.is_file():
+        raise ValueError(f"expected a committed result at {path}; measure it with `python -m sitebuild.results`")
+    return json.loads(path.read_text(encoding="utf-8"))
 
 # Which contenders the page compares: (a, b) reads "a against b".
 PAIRS = (("mha_fastpath", "mha_no_weights"), ("mha_default", "mha_fastpath"), ("fast", "best_official"),
@@ -113,6 +131,26 @@ def memory_slope(data: dict, impl: str) -> float:
     return math.log(m2 / m1) / math.log(L2 / L1)
 
 
+_CJK = f"{chr(0x4E00)}-{chr(0x9FFF)}"  # CJK ideographs
+_FULL = "".join(map(chr, (0xFF08, 0xFF09, 0xFF0C, 0x3002, 0xFF1A, 0xFF1B, 0x3001, 0x201C, 0x201D)))  # （），。：；、“”
+
+
+def cjk_spacing(sentence: str) -> str:
+    """A sentence filled from a template, spaced as Chinese text is: a space between Chinese and Latin
+    letters or digits, none between Chinese characters or next to full-width punctuation. Text without
+    Chinese (the English page) comes back unchanged.
+
+    >>> cjk_spacing("最多的是 从零手写（16.0 MiB） 对 nn.MHA")
+    '最多的是从零手写（16.0 MiB）对 nn.MHA'
+    >>> cjk_spacing("from scratch (p = 2.00)")
+    'from scratch (p = 2.00)'
+    """
+    s = re.sub(f"(?<=[{_CJK}{_FULL}]) +(?=[{_CJK}{_FULL}])", "", sentence)
+    s = re.sub(f"(?<=[{_FULL}]) +| +(?=[{_FULL}])", "", s)
+    s = re.sub(f"([{_CJK}])([A-Za-z0-9`])", r"\1 \2", s)
+    return re.sub(f"([A-Za-z0-9`])([{_CJK}])", r"\1 \2", s)
+
+
 def _names(lang: str) -> dict[str, str]:
     t = texts(lang, "bench")
     return {i: t[i] for i in (*IMPLS, "best_official")}
@@ -131,6 +169,39 @@ def _load(values: Sequence[float]) -> str:
     return " / ".join(f"{v:.2f}" for v in values)
 
 
+# Other processes' share of the machine's CPU time in a run at or above which the machine counts as busy.
+BUSY_SHARE = 0.10
+
+
+def load_sentence(lang: str, p: dict) -> str:
+    """How busy the machine was, from what the measurement recorded (never from a flag).
+
+    The load average counts the measurement itself; ``others_cpu`` (the share of all cores' CPU time
+    that processes other than the measurement used) is the check. Results measured before that was
+    recorded say so.
+    """
+    t = texts(lang, "provenance")
+    if p.get("others_cpu") is None or not p.get("runs") or any(r["others_cpu"] is None for r in p["runs"]):
+        busy = t["unmeasured"]
+    else:
+        most = max(r["others_cpu"] for r in p["runs"])
+        busy = text(lang, "provenance.others", share=p["others_cpu"], most=most,
+                    verdict=t["busy"] if most >= BUSY_SHARE else t["idle"])
+    return text(lang, "provenance.load_value", before=_load(p["load_before"]), after=_load(p["load_after"]),
+                busy=busy)
+
+
+def runs_cell(lang: str, p: dict) -> str:
+    """Each run's load average (1 min) before and after it, and other processes' share of the CPU."""
+    if not p.get("runs"):
+        return text(lang, "provenance.runs_unmeasured")
+    names = texts(lang, "buildbench")
+    items = [text(lang, "provenance.run_item", run=names.get(r["run"], r["run"]), before=f"{r['load_before'][0]:.2f}",
+                  after=f"{r['load_after'][0]:.2f}",
+                  share="—" if r["others_cpu"] is None else f"{r['others_cpu']:.0%}") for r in p["runs"]]
+    return text(lang, "bench.group_sep").join(items)
+
+
 def provenance_table(lang: str, name: str, result: dict | None = None) -> str:
     """Where a committed result came from: date, commit, machine, software, load, fingerprint, command."""
     t = texts(lang, "provenance")
@@ -138,7 +209,6 @@ def provenance_table(lang: str, name: str, result: dict | None = None) -> str:
     p = result["provenance"]
     m = p["machine"]
     commit = f"`{p['commit']}`" + (t["dirty"] if p["uncommitted_changes"] else "")
-    busy = t["shared"] if p["shared_machine"] else t["not_shared"]
     covers = ", ".join(f"`{f}`" for f in p["fingerprint_covers"]["files"])
     rows = [
         [t["date"], p["date"]],
@@ -146,8 +216,8 @@ def provenance_table(lang: str, name: str, result: dict | None = None) -> str:
         [t["machine"], text(lang, "provenance.machine_value", cpu=m["cpu"], cores=m["cores"], simd=m["simd"])],
         [t["threads"], m["threads"]],
         [t["software"], f"torch {p['torch']}, Python {p['python']}"],
-        [t["load"], text(lang, "provenance.load_value", before=_load(p["load_before"]),
-                         after=_load(p["load_after"]), busy=busy)],
+        [t["load"], load_sentence(lang, p)],
+        [t["runs"], runs_cell(lang, p)],
         [t["duration"], text(lang, "provenance.duration_value", minutes=p["wall_seconds"] / 60)],
         [t["fingerprint"], text(lang, "provenance.fingerprint_value", fp=p["fingerprint"], files=covers)],
         [t["command"], f"`{p['command']}`"],
@@ -238,7 +308,7 @@ def comparison_table(data: dict, lang: str) -> str:
     head = [texts(lang, "bench")["pair_head"]] + [f"L={L}" for L in lengths]
     rows = []
     for a, b in PAIRS:
-        label = text(lang, "bench.pair_label", a=names[a], b=names[b])
+        label = cjk_spacing(text(lang, "bench.pair_label", a=names[a], b=names[b]))
         rows.append([label] + [_verdict(lang, *_pair(data, a, b, L)) for L in lengths])
     return md_table(head, rows, align="l" + "r" * len(lengths))
 
@@ -265,8 +335,8 @@ def pair_sentence(data: dict, lang: str, a: str, b: str) -> str:
             Ls = [L for L, _ in groups[how]]
             x = _span([r for _, r in groups[how]])
             parts.append(text(lang, f"bench.group_{how}", lengths=_lengths(lang, Ls), x=x))
-    return text(lang, "bench.pair_sentence", a=names[a], b=names[b],
-                groups=text(lang, "bench.group_sep").join(parts))
+    return cjk_spacing(text(lang, "bench.pair_sentence", a=names[a], b=names[b],
+                                 groups=text(lang, "bench.group_sep").join(parts)))
 
 
 def pair_sentences(data: dict, lang: str) -> str:
@@ -278,16 +348,16 @@ def memory_sentence(data: dict, lang: str) -> str:
     """Which contenders' peak memory grows about quadratically, which about linearly, at the largest lengths."""
     names = _names(lang)
     slopes = {i: memory_slope(data, i) for i in IMPLS}
-    sep = text(lang, "bench.list_sep")
+    sep = text(lang, "bench.name_sep")
     quad = sep.join(text(lang, "bench.slope_item", name=names[i], p=p) for i, p in slopes.items() if p >= 1.5)
     lin = sep.join(text(lang, "bench.slope_item", name=names[i], p=p) for i, p in slopes.items() if p <= 1.2)
     a, b = data["params"]["lengths"][-2:]
     L = data["params"]["lengths"][-1]
     biggest = max(IMPLS, key=lambda i: measurement(data, i, L)["peak_bytes"])
     smallest = min(IMPLS, key=lambda i: measurement(data, i, L)["peak_bytes"])
-    return text(lang, "bench.memory_sentence", a=a, b=b, quad=quad or "—", lin=lin or "—", L=L,
+    return cjk_spacing(text(lang, "bench.memory_sentence", a=a, b=b, quad=quad or "—", lin=lin or "—", L=L,
                 big=names[biggest], big_mib=_mb(measurement(data, biggest, L)["peak_bytes"]),
-                small=names[smallest], small_mib=_mb(measurement(data, smallest, L)["peak_bytes"]))
+                small=names[smallest], small_mib=_mb(measurement(data, smallest, L)["peak_bytes"])))
 
 
 def goals(data: dict) -> list[dict]:
@@ -390,8 +460,50 @@ def full_sweep_figures(lang: str) -> str:
             + memory_figure(data, lang, t["alt_memory"], t["caption_memory"]))
 
 
-def build_table(lang: str) -> str:
-    """The committed build benchmark (results/buildbench.json) with its provenance."""
-    from sitebuild.buildbench import results_table
+def build_results_table(results: dict, lang: str = "en") -> str:
+    """The build timings (one run each) as a Markdown table."""
+    t = texts(lang, "buildbench")
+    rows = []
+    for key in ("cold", "warm", "no_exec", "serve"):
+        if key in results:
+            r = results[key]
+            secs = "—" if r["seconds"] is None else f"{r['seconds']:.1f}"
+            rows.append([t[key], secs, "✅" if r["ok"] else f"❌ {t['failed']}"])
+    verdict = t["met"] if results["target_met"] else t["not_met"]
+    mark = "✅" if results["target_met"] else "❌"
+    rows.append([t["ratio"], f"{results['warm_over_no_exec']:.2f}", f"{mark} {verdict}"])
+    return md_table(t["head"], rows, align="lrl")
 
-    return f"{provenance_table(lang, 'buildbench')}\n\n{results_table(load('buildbench')['data'], lang)}"
+
+def build_table(lang: str) -> str:
+    """The committed build benchmark (results/buildbench.json): provenance, timings, and what a single run means."""
+    result = load("buildbench")
+    return (f"{provenance_table(lang, 'buildbench', result)}\n\n{build_results_table(result['data'], lang)}\n\n"
+            f"{text(lang, 'buildbench.runs')}")
+
+
+def which_sentences(lang: str, data: dict | None = None, at: int = SPEEDUP_AT) -> str:
+    """What the sweep says about choosing a layer, numbers included, as a Markdown list."""
+    data = bench_sweep()["data"] if data is None else data
+    names = _names(lang)
+    sep = text(lang, "bench.name_sep")
+    L = data["params"]["lengths"][-1]
+    peak = {i: measurement(data, i, L)["peak_bytes"] for i in IMPLS}
+    quad = [i for i in IMPLS if memory_slope(data, i) >= 1.5]
+    lin = [i for i in IMPLS if memory_slope(data, i) <= 1.2]
+
+    def mib(impls):
+        if not impls:
+            return "—"
+        lo, hi = min(peak[i] for i in impls), max(peak[i] for i in impls)
+        return _mb(lo) if _mb(lo) == _mb(hi) else f"{_mb(lo)}–{_mb(hi)}"
+
+    scratch, fast = (measurement(data, i, at) for i in ("scratch", "fast"))
+    lines = [
+        text(lang, "bench.which_time", sentence=pair_sentence(data, lang, "mha_fastpath", "mha_no_weights")),
+        text(lang, "bench.which_memory", L=L, quad=sep.join(names[i] for i in quad) or "—", quad_mib=mib(quad),
+             lin=sep.join(names[i] for i in lin) or "—", lin_mib=mib(lin)),
+        text(lang, "bench.which_scratch", L=at, x=scratch["time"].median / fast["time"].median,
+             m=scratch["peak_bytes"] / fast["peak_bytes"]),
+    ]
+    return "\n".join(f"- {cjk_spacing(line)}" for line in lines)
