@@ -122,10 +122,11 @@ def test_key_follows_the_lesson_code_a_block_imports_not_the_machinery(tmp_path,
     key = exec_cache.block_key(code, {}, "r")
 
     def edit(rel):
+        assert (tmp_path / rel).is_file(), rel  # an edit of a missing file would test nothing
         with open(tmp_path / rel, "a", encoding="utf-8") as f:
             f.write("\n# edited\n")
 
-    for machinery in ("sitebuild/notebooks/run.py", "sitebuild/hooks/exec_cache.py", "sitebuild/benchreport.py",
+    for machinery in ("sitebuild/notebooks/run.py", "sitebuild/hooks/exec_cache.py", "sitebuild/results.py",
                       "snippets/bench.py", "snippets/whatif/train.py"):
         edit(machinery)
         assert exec_cache.block_key(code, {}, "r") == key, machinery
