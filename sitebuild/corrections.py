@@ -20,9 +20,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-LANGS = ("zh", "en")
-PREFIX = {"zh": "更正：", "en": "Correction:"}
-SOURCE_SAYS = {"zh": "原文说", "en": "The source says"}
+from snippets.i18n import LANGS, check_lang, text
+
+PREFIX = {lang: text(lang, "errata.prefix") for lang in LANGS}
+SOURCE_SAYS = {lang: text(lang, "errata.source_says") for lang in LANGS}
 ADMONITION = re.compile(r'^(?P<indent>\s*)(?P<mark>!!!|\?\?\?\+?)\s+(?P<kind>[\w-]+)(?:\s+[\w-]+)*'
                         r'(?:\s+"(?P<title>.*)")?\s*$')
 HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(?P<text>.*?)\s*\{[^{}]*#(?P<id>[\w.:-]+)[^{}]*\}\s*$")
@@ -61,20 +62,12 @@ class Box:
     @property
     def claim(self) -> str:
         """The source's claim: the body's first sentence, after 原文说： / The source says."""
-        text = self.body
+        body = self.body
         says = SOURCE_SAYS[self.lang]
-        if text.startswith(says):
-            text = text[len(says):].lstrip("：:，, ")
-            if self.lang == "en":
-                text = re.sub(r"^that\s+", "", text)
-        end = SENTENCE_END[self.lang].search(text)
-        return text[: end.end()] if end else text
-
-
-def check_lang(lang: str) -> str:
-    if lang not in LANGS:
-        raise ValueError(f"lang must be one of {LANGS}, got {lang!r}")
-    return lang
+        if body.startswith(says):
+            body = re.sub(r"^that\s+", "", body[len(says):].lstrip("：:，, "))
+        end = SENTENCE_END[self.lang].search(body)
+        return body[: end.end()] if end else body
 
 
 def slug_for(section: str, n: int) -> str:
@@ -130,21 +123,14 @@ def corrections(markdown: str, lang: str) -> list[Box]:
 
 def cell(markdown: str) -> str:
     """Inline Markdown fit for a table cell on another page: links as their text, pipes escaped."""
-    text = FOOTNOTE_REF.sub("", LINK.sub(r"\1", markdown))
+    plain = FOOTNOTE_REF.sub("", LINK.sub(r"\1", markdown))
     parts, last = [], 0
-    for m in CODE_SPAN.finditer(text):
-        parts.append(text[last:m.start()].replace("|", r"\|"))
+    for m in CODE_SPAN.finditer(plain):
+        parts.append(plain[last:m.start()].replace("|", r"\|"))
         parts.append(m.group(0).replace("|", r"\|"))
         last = m.end()
-    parts.append(text[last:].replace("|", r"\|"))
+    parts.append(plain[last:].replace("|", r"\|"))
     return "".join(parts).strip()
-
-
-HEADER = {
-    "zh": ("页面", "原文说", "实际上", "更正所在的小节"),
-    "en": ("Page", "The source says", "What is true", "Where the correction is"),
-}
-NONE = {"zh": "本站目前没有更正原文的地方。", "en": "The site corrects nothing in the source at the moment."}
 
 
 def errata_table(pages: list[tuple[str, str, str]], lang: str) -> str:
@@ -160,6 +146,6 @@ def errata_table(pages: list[tuple[str, str, str]], lang: str) -> str:
             where = box.section_title or title
             rows.append(f"| {cell(title)} | {cell(box.claim)} | {cell(box.truth)} | [{cell(where)}]({link}#{box.id}) |")
     if not rows:
-        return NONE[lang] + "\n"
-    head = "| " + " | ".join(HEADER[lang]) + " |\n|---|---|---|---|\n"
+        return text(lang, "errata.none") + "\n"
+    head = "| " + " | ".join(text(lang, "errata.header")) + " |\n|---|---|---|---|\n"
     return head + "\n".join(rows) + "\n"
