@@ -10,12 +10,13 @@ from pathlib import Path
 
 import markdown
 import pytest
-from conftest import LANGS, ROOT, page_stems
+from conftest import LANGS, ROOT, build_site, page_stems
 
 from sitebuild.corrections import boxes, errata_table
 from sitebuild.hooks.errata import CorrectionIdsExtension
 
 DOCS = ROOT / "docs"
+FIXTURE_SITE = Path(__file__).parent / "fixtures" / "errata"
 PREFIX = {"zh": "更正：", "en": "Correction:"}
 SOURCE_SAYS = {"zh": "原文说", "en": "The source says"}
 # Counted here without sitebuild.corrections: any admonition line whose title starts with the prefix.
@@ -85,25 +86,48 @@ class Rows(HTMLParser):
 
 def errata_rows(html: str) -> list[list[str]]:
     parser = Rows()
-    parser.feed(html.split('<article', 1)[1])
+    parser.feed(html[html.find("<h1"):])  # the page's content, after the theme's header
     return parser.rows
+
+
+def errata_problems(site: Path, docs: Path, stems: list[str], lang: str) -> list[str]:
+    """How the built errata page of `lang` differs from the correction boxes in the sources."""
+    expected = sum(len(titled((docs / f"{stem}.{lang}.md").read_text(encoding="utf-8"), PREFIX[lang]))
+                   for stem in stems)
+    page = site / ("en/" if lang == "en" else "") / "errata" / "index.html"
+    rows = errata_rows(page.read_text(encoding="utf-8"))
+    problems = [] if len(rows) == expected else [
+        f"{lang}: {len(rows)} rows on the errata page, {expected} correction boxes in the sources"]
+    for links in rows:
+        path, _, anchor = links[-1].partition("#")
+        target = (page.parent / path / "index.html").resolve()
+        html = target.read_text(encoding="utf-8") if target.is_file() else ""
+        box = re.search(rf'<details[^>]*\bid="{re.escape(anchor)}"[^>]*>\s*<summary>(.*?)</summary>', html, re.S)
+        if not box or not re.sub(r"<[^>]+>", "", box.group(1)).startswith(PREFIX[lang]):
+            problems.append(f"{lang}: {links[-1]} is not a correction box")
+    return problems
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_errata_page_has_one_row_per_correction_box(built_site: Path, lang):
-    expected = sum(len(titled(source(stem, lang), PREFIX[lang])) for stem in content_pages())
-    page = built_site / ("en/" if lang == "en" else "") / "errata" / "index.html"
-    rows = errata_rows(page.read_text(encoding="utf-8"))
-    assert len(rows) == expected, f"{lang}: {len(rows)} rows on the errata page, {expected} correction boxes"
-    for links in rows:
-        href = links[-1]
-        path, _, anchor = href.partition("#")
-        target = (page.parent / path / "index.html").resolve() if not path.endswith(".html") else \
-            (page.parent / path).resolve()
-        html = target.read_text(encoding="utf-8")
-        box = re.search(rf'<details[^>]*\bid="{re.escape(anchor)}"[^>]*>\s*<summary>(.*?)</summary>', html, re.S)
-        assert box, f"{href}: no correction box with that id"
-        assert re.sub(r"<[^>]+>", "", box.group(1)).startswith(PREFIX[lang]), box.group(1)
+    problems = errata_problems(built_site, DOCS, content_pages(), lang)
+    assert not problems, problems
+
+
+@pytest.fixture(scope="module")
+def fixture_site(tmp_path_factory) -> Path:
+    dest = tmp_path_factory.mktemp("errata-site")
+    proc = build_site(dest, FIXTURE_SITE / "mkdocs.yml")
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    return dest
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_errata_hook_on_a_fixture_site(fixture_site, lang):
+    assert errata_problems(fixture_site, FIXTURE_SITE / "docs", ["index", "article/one"], lang) == []
+    rows = errata_rows((fixture_site / ("en/" if lang == "en" else "") / "errata" / "index.html").read_text("utf-8"))
+    assert [links[-1] for links in rows] == ["../#correction-space", "../article/one/#correction-roles",
+                                             "../article/one/#correction-roles-2"]
 
 
 # A page with two boxes in one section and one in another, and boxes that are not corrections.

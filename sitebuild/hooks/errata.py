@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from markdown import Extension
@@ -19,6 +20,7 @@ from markdown.treeprocessors import Treeprocessor
 from sitebuild.corrections import PREFIX, errata_table, slug_for
 
 MARKER = "<!-- errata-table -->"
+H1 = re.compile(r"^#\s+(.*?)(?:\s*\{[^{}]*\})?\s*$", re.M)
 HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 _nav_pages: list = []
 
@@ -79,7 +81,8 @@ def on_page_markdown(markdown, page, config, files):
             continue
         stem = src[: -len(f".{lang}.md")] if src.endswith(f".{lang}.md") else src[:-3]
         text = Path(other.file.abs_src_path).read_text(encoding="utf-8")
-        pages.append((other.title or stem, f"{stem}.md", text))
+        h1 = H1.search(text)
+        pages.append((other.title or (h1 and h1.group(1)) or stem, f"{stem}.md", text))
     if not pages:
         raise ValueError(f"{page.file.src_uri}: expected the site's pages in the navigation, found none")
     return markdown.replace(MARKER, errata_table(pages, lang))
