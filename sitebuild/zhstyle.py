@@ -154,7 +154,7 @@ def printed_strings(i18n_path: Path, lang: str = "zh") -> Iterator[tuple[int, st
 
 def printed_prose(value: str) -> str:
     """A printed string as prose: placeholders and Markdown that is not prose masked."""
-    return " ".join(text for _, text in prose_lines(PLACEHOLDER.sub(X, value)))
+    return "\n".join(text for _, text in prose_lines(PLACEHOLDER.sub(X, value)))
 
 
 def term_problems(prose: str) -> list[str]:
@@ -176,7 +176,7 @@ def notation_problems(tex: str) -> list[str]:
 
 
 CJK = r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"
-CJK_PUNCT = r"[\u3000-\u303f\uff00-\uffef“”‘’…—]"
+CJK_PUNCT = r"[\u3001-\u303f“”‘’…—（）［］｛｝，。、；：！？]"  # not ／ ＼: spaced separators ("层 ＼ 头")
 PUNCTUATION = {
     "ASCII quotes around Chinese": re.compile(r'"[^"\n]*' + CJK + r'[^"\n]*"'),
     "half-width comma inside full-width brackets": re.compile(r"（[^（）\n]*,[^（）\n]*）"),

@@ -43,6 +43,8 @@ def test_checker_passes_correct_punctuation_and_ignores_code_and_maths():
 @pytest.mark.parametrize(("value", "expected"), [
     ("默认实现是 从零手写", ["space between Chinese characters: 是 从"]),
     ("{n} 个头，{name} 是 `x` 的", []),
+    ("层 ＼ 头", []),
+    ("第一段。\n\n第二段", []),
     ('"自注意力，输出"', ['ASCII quotes around Chinese: "自注意力，输出"']),
 ])
 def test_printed_string_check(value, expected):
