@@ -348,6 +348,11 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "lab.loading": "正在加载模型…",
         "lab.failed": "模型数据加载失败：{error}",
         "lab.sep": "、",
+        # sitebuild.corrections: the correction boxes' title and body leads, and the errata table
+        "errata.prefix": "更正：",
+        "errata.source_says": "原文说",
+        "errata.header": ["页面", "原文说", "实际上", "更正所在的小节"],
+        "errata.none": "本站目前没有更正原文的地方。",
     },
     "en": {
         "heads.one": "1 head",
@@ -699,6 +704,10 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "lab.loading": "Loading the model…",
         "lab.failed": "Could not load the model data: {error}",
         "lab.sep": ", ",
+        "errata.prefix": "Correction:",
+        "errata.source_says": "The source says",
+        "errata.header": ["Page", "The source says", "What is true", "Where the correction is"],
+        "errata.none": "The site corrects nothing in the source at the moment.",
     },
 }
 

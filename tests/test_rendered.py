@@ -1,6 +1,10 @@
 """No Markdown reaches a reader unrendered: the visible text of every built page (both languages,
 rendered notebooks included), outside code, holds no table rows, **bold**, snippet markers,
-{ #id } heading markers or code fences. The count per page goes to test-artifacts/."""
+{ #id } heading markers, code fences or list markers at the start of a line inside a paragraph
+(a list that Markdown did not see: "- **…**" after a line without a blank line before it). Printed
+output (<pre> in a markdown-exec result or a notebook's output area) is read too: it must not be a
+raw Markdown table (`| a | b |` over `|---|`), which a page prints with result="text" where it meant
+to render the table. The count per page goes to test-artifacts/."""
 
 from __future__ import annotations
 
@@ -17,6 +21,11 @@ ARTIFACTS = ROOT / "test-artifacts"
 # Elements whose text is code, maths, or not shown as text at all.
 SKIP = {"code", "pre", "kbd", "samp", "script", "style", "template", "textarea", "math", "svg", "noscript", "head"}
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+# Elements that flow inside a line: no line break before or after them.
+INLINE = {"a", "abbr", "b", "bdi", "cite", "code", "del", "dfn", "em", "i", "ins", "kbd", "mark", "q", "s", "samp",
+          "small", "span", "strong", "sub", "sup", "time", "u", "var", "math", "label"}
+# Containers of printed output: a <pre> inside one is what code printed, and is read.
+OUTPUT = re.compile(r"(?:^|\s)(?:result|jp-OutputArea-output)(?:\s|$)")
 PATTERNS = {
     "table row": re.compile(r"(?:^|\n)\s*\|[^\n]*\|[^\n]*\|\s*(?:\n|$)|\|\s*:?-{3,}:?\s*\|"),
     "bold": re.compile(r"\*\*[^*\s](?:[^*\n]*[^*\s])?\*\*"),
@@ -25,41 +34,72 @@ PATTERNS = {
     "code fence": re.compile(r"(?:```|~~~)"),
     "link": re.compile(r"\[[^\[\]\n]+\]\((?:https?://|\.{0,2}/|#)[^)\s]*\)"),
 }
+# Inside one paragraph (lines joined by soft line breaks), a line that starts like a list item.
+LIST_MARKER = re.compile(r"\n[ \t]*(?:[-*+]|\d{1,2}\.)[ \t]+\S")
+# Printed output that is a Markdown table: a separator row under a row of cells.
+OUTPUT_TABLE = re.compile(r"^[ \t]*\|[^\n]*\|[ \t]*\n[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)+\|?[ \t]*$",
+                          re.M)
 
 
 class VisibleText(HTMLParser):
-    """Text a reader sees, block by block (newlines between block elements), outside SKIP elements."""
+    """Text a reader sees, block by block (newlines between block elements), outside SKIP elements;
+    the text of each paragraph and of each piece of printed output, separately."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.skip = 0
-        self.stack: list[tuple[str, bool]] = []  # (tag, hides its text)
+        self.stack: list[tuple[str, bool, bool, bool]] = []  # (tag, hides its text, printed output, output-like)
         self.parts: list[str] = []
+        self.paragraphs: list[list[str]] = []
+        self.outputs: list[list[str]] = []
 
     def handle_starttag(self, tag, attrs):
         if tag in VOID:
+            if tag == "br" and self.paragraphs and self._in("p"):
+                self.paragraphs[-1].append("\n")
             return
-        hides = tag in SKIP or any(name == "hidden" for name, _ in attrs)
-        self.stack.append((tag, hides))
+        attrs = dict(attrs)
+        in_output = bool(self.stack) and self.stack[-1][2]
+        output_box = bool(OUTPUT.search(attrs.get("class") or "")) or (bool(self.stack) and self.stack[-1][3])
+        output = in_output or (tag == "pre" and output_box)
+        if output and not in_output:
+            self.outputs.append([])
+        hides = (tag in SKIP or "hidden" in attrs) and not output
+        self.stack.append((tag, hides, output, output_box))
         self.skip += hides
-        self.parts.append("\n")
+        if tag == "p":
+            self.paragraphs.append([])
+        if tag not in INLINE:
+            self.parts.append("\n")
+
+    def _in(self, tag: str) -> bool:
+        return any(t == tag for t, *_ in self.stack)
 
     def handle_endtag(self, tag):
-        if tag in VOID or all(t != tag for t, _ in self.stack):
+        if tag in VOID or all(t != tag for t, *_ in self.stack):
             return
         while self.stack:
-            open_tag, hides = self.stack.pop()
+            open_tag, hides, *_ = self.stack.pop()
             self.skip -= hides
             if open_tag == tag:
                 break
-        self.parts.append("\n")
+        if tag not in INLINE:
+            self.parts.append("\n")
 
     def handle_data(self, data):
-        if not self.skip:
+        if self.stack and self.stack[-1][2]:
+            self.outputs[-1].append(data)
+        elif not self.skip:
             self.parts.append(data)
+            if self.paragraphs and self._in("p"):
+                self.paragraphs[-1].append(data)
 
     def text(self) -> str:
         return "".join(self.parts)
+
+
+def excerpt(text: str, start: int, end: int) -> str:
+    return " ".join(text[max(0, start - 30):end + 30].split())
 
 
 def unrendered(html: str) -> list[tuple[str, str]]:
@@ -70,8 +110,15 @@ def unrendered(html: str) -> list[tuple[str, str]]:
     found = []
     for kind, pattern in PATTERNS.items():
         for m in pattern.finditer(text):
-            start = max(0, m.start() - 30)
-            found.append((kind, " ".join(text[start:m.end() + 30].split())))
+            found.append((kind, excerpt(text, m.start(), m.end())))
+    for parts in parser.paragraphs:
+        para = "".join(parts)
+        for m in LIST_MARKER.finditer(para):
+            found.append(("list marker in a paragraph", excerpt(para, m.start(), m.end())))
+    for parts in parser.outputs:
+        out = "".join(parts)
+        for m in OUTPUT_TABLE.finditer(out):
+            found.append(("Markdown table printed as text", excerpt(out, m.start(), m.end())))
     return found
 
 
@@ -88,6 +135,17 @@ def unrendered(html: str) -> list[tuple[str, str]]:
         ("<pre><code>| a | b |\n|---|---|\n**x** ``` { #id }</code></pre>", None),
         ("<p>a <code>**kwargs</code> and <strong>bold</strong></p>", None),
         ("<p>Python 2 ** 3 and a*b*c</p>", None),
+        ("<p>as Clark says.\n- <strong>Heads that look at the next token.</strong> Several.</p>",
+         "list marker in a paragraph"),
+        ("<p>1 - 2 is <strong>-1</strong>, and x\n-y</p><ul>\n<li><strong>a</strong></li>\n</ul>", None),
+        ('<div class="result"><div class="highlight"><pre><span></span><code>| q | keys |\n|---|---|\n'
+         "| 0 | [1, 2] |\n</code></pre></div></div>", "Markdown table printed as text"),
+        ('<div class="jp-OutputArea-output" data-mime-type="text/plain"><pre>| h | d_k |\n|---|---|\n| 4 | 8 |'
+         "</pre></div>", "Markdown table printed as text"),
+        ('<div class="result"><table><tr><td>0</td></tr></table><pre><code>x | y\n--- | ---</code></pre></div>',
+         None),
+        ('<div class="result"><div class="highlight"><pre><code>shape: (2, 8)\n**x** ``` </code></pre></div></div>',
+         None),
     ],
 )
 def test_detector(html, kind):

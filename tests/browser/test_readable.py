@@ -7,7 +7,9 @@
 - code, tables, math: at 1280 px nothing on the page scrolls sideways, whatever box it scrolls in
   (hidden tabs and closed <details> are opened first);
 - no Markdown left unrendered in the visible text (table rows, **bold**, snippet markers, { #id },
-  code fences);
+  code fences), read with every block drawn (content-visibility off, as a print would): no paragraph
+  with lines that start like list items ("- **…**"), and no printed output (<pre> in a result or a
+  notebook output) that is a raw Markdown table;
 - at 390 px, at least 60% of the text is drawn at 12 px or more (Lighthouse's legible-font-size rule).
 
 What was measured goes to test-artifacts/readability.json and readability.md.
@@ -103,6 +105,7 @@ LEGIBLE_JS = """
 
 UNRENDERED_JS = """
 () => {
+  for (const d of document.querySelectorAll("details")) d.open = true;  // boxes are read open, as drawn
   const root = document.querySelector("article") || document.body;
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
     acceptNode: (n) => n.parentElement.closest("code, pre, script, style, math, svg, kbd, samp")
@@ -121,11 +124,30 @@ UNRENDERED_JS = """
     "code fence": /```|~~~/,
   };
   const found = [];
+  const say = (kind, text, index) =>
+    found.push(`${kind}: …${text.slice(Math.max(0, index - 30), index + 40).replace(/\\s+/g, " ")}…`);
   for (const text of blocks.values()) {
     for (const [kind, re] of Object.entries(patterns)) {
       const m = text.match(re);
-      if (m) found.push(`${kind}: …${text.slice(Math.max(0, m.index - 30), m.index + 40).replace(/\\s+/g, " ")}…`);
+      if (m) say(kind, text, m.index);
     }
+  }
+  // Every block is read as drawn: nothing may still be skipped by content-visibility (SHOW_ALL_CSS
+  // draws everything, as a print would), or its text would be read but never checked as drawn.
+  const skipped = [...root.querySelectorAll("*")].filter(
+    (el) => !["visible", ""].includes(getComputedStyle(el).contentVisibility));
+  if (skipped.length) found.push(`${skipped.length} blocks not drawn (content-visibility still applies)`);
+  // A paragraph whose lines start like list items: a list Markdown did not see ("- **…**").
+  for (const p of root.querySelectorAll("p")) {
+    if (p.closest("pre, code, script, style, template")) continue;
+    const m = p.textContent.match(/\\n[ \\t]*(?:[-*+]|\\d{1,2}\\.)[ \\t]+\\S/);
+    if (m) say("list marker in a paragraph", p.textContent, m.index);
+  }
+  // Printed output (markdown-exec results, notebook outputs) as drawn: no raw Markdown table.
+  for (const pre of root.querySelectorAll(".result pre, .jp-OutputArea-output pre")) {
+    const text = pre.innerText;
+    const m = text.match(/^[ \\t]*\\|[^\\n]*\\|[ \\t]*\\n[ \\t]*\\|?[ \\t]*:?-{3,}:?[ \\t]*(?:\\|[ \\t]*:?-{3,}:?[ \\t]*)+\\|?[ \\t]*$/m);
+    if (m) say("Markdown table printed as text", text, m.index);
   }
   return found;
 }
@@ -242,3 +264,31 @@ def test_unwrapped_code_tokens_look_like_plain_code(page, server_url, path, sele
     result = page.evaluate(TOKEN_STYLE_JS, [selector, list(PLAIN)])
     assert result["found"], f"no {selector} on /{path}"
     assert not result["differ"], result["differ"]
+
+
+# A page that draws its blocks only near the screen, with a paragraph holding a list Markdown did not
+# see and a result that printed a Markdown table; and the same page fixed.
+DRAWN_LATER = """<!doctype html><html><head><style>.mha-chunk{{content-visibility:auto}}</style></head>
+<body><article><div style="height:5000px"></div><div class="mha-chunk">{}</div></article></body></html>"""
+BROKEN = DRAWN_LATER.format(
+    '<p>as Clark says.\n- <strong>Heads</strong> that look back.</p><details><summary>Answer</summary>'
+    '<div class="result"><div class="highlight"><pre><code>| q | keys |\n|---|---|\n| 0 | [1] |</code></pre></div>'
+    '</div></details>')
+FIXED = DRAWN_LATER.format(
+    '<p>as Clark says.</p><ul><li><strong>Heads</strong> that look back.</li></ul><details><summary>Answer</summary>'
+    '<div class="result"><table><tr><th>q</th></tr><tr><td>0</td></tr></table></div></details>')
+
+
+@pytest.mark.parametrize(("html", "expected"), [
+    (BROKEN, ["list marker in a paragraph", "Markdown table printed as text"]),
+    (FIXED, []),
+])
+def test_unrendered_check_reads_every_block_as_drawn(page, html, expected):
+    page.set_content(html)
+    page.add_style_tag(content=SHOW_ALL_CSS)
+    assert [f.split(":")[0] for f in page.evaluate(UNRENDERED_JS)] == expected
+
+
+def test_unrendered_check_sees_blocks_left_undrawn(page):
+    page.set_content(BROKEN)  # without SHOW_ALL_CSS the chunk far below the screen is not drawn
+    assert page.evaluate(UNRENDERED_JS)[0] == "1 blocks not drawn (content-visibility still applies)"

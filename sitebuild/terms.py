@@ -1,0 +1,141 @@
+"""The site's Chinese terminology: one table, from which the glossary, the search dictionary and the
+terminology test are made.
+
+For each concept, the table (sitebuild/terms.toml, read into `TERMS`) gives the chosen Chinese term, its English counterpart and the variants not
+to use (regular expressions over prose, with code, maths and URLs already masked; see
+sitebuild.zhstyle). From the table come:
+
+- docs/.snippets/glossary.md, the abbreviation list appended to every page (tooltips: the English
+  term over a Chinese one and the other way round), for terms marked ``tooltip``;
+- docs/.snippets/jieba-user.txt, the user dictionary of Material's search plugin, so that jieba keeps
+  each term whole in the search index (it splits 参数量 into 参|数量, 热力图 into 热|力图);
+- tests/test_terms.py, which fails on a listed variant in a Chinese page or in a Chinese string that
+  code prints into a page (snippets/i18n.py), and checks that the two generated files are current.
+
+Write both files again after editing the table: ``python -m sitebuild.terms``.
+
+>>> any(t.zh == "消融" for t in TERMS)
+True
+>>> "参数量" in jieba_words()
+True
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+GLOSSARY = ROOT / "docs" / ".snippets" / "glossary.md"
+JIEBA_USER = ROOT / "docs" / ".snippets" / "jieba-user.txt"
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A way of writing a concept that the site does not use, and what to write instead."""
+
+    regex: str
+    use: str
+
+    @property
+    def pattern(self) -> re.Pattern:
+        return re.compile(self.regex)
+
+
+@dataclass(frozen=True)
+class Term:
+    """A concept: the chosen Chinese term, the English one, and the variants not to use.
+
+    tooltip: the glossary shows `en` over `zh` on Chinese pages; reverse: the English forms that
+    show `zh` over them on English pages. search: jieba keeps `zh` whole in the search index.
+    """
+
+    zh: str
+    en: str
+    concept: str = ""
+    avoid: tuple[Variant, ...] = ()
+    tooltip: bool = True
+    reverse: tuple[str, ...] | None = None  # None: (en,)
+    search: bool = True
+    note: str = ""
+
+    def __post_init__(self):
+        if not self.zh or not self.en:
+            raise ValueError(f"a term needs its Chinese and English forms, got zh={self.zh!r}, en={self.en!r}")
+        if not self.concept:
+            object.__setattr__(self, "concept", self.en)
+
+    @property
+    def english_forms(self) -> tuple[str, ...]:
+        return (self.en,) if self.reverse is None else self.reverse
+
+
+TABLE = Path(__file__).with_name("terms.toml")
+
+
+def load(path: Path = TABLE) -> tuple[tuple[Term, ...], tuple[Variant, ...], tuple[Variant, ...]]:
+    """The terms, the notation checked in maths and the notation checked in prose, from the TOML table."""
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    if not data.get("term") or "notation" not in data:
+        raise ValueError(f"{path}: expected [[term]] tables and a [notation] table, got keys {sorted(data)}")
+    found = []
+    for entry in data["term"]:
+        entry = dict(entry)
+        entry["avoid"] = tuple(Variant(*pair) for pair in entry.get("avoid", ()))
+        if "reverse" in entry:
+            entry["reverse"] = tuple(entry["reverse"])
+        found.append(Term(**entry))
+    notation = data["notation"]
+    return (tuple(found), tuple(Variant(*p) for p in notation["maths"]),
+            tuple(Variant(*p) for p in notation["prose"]))
+
+
+TERMS, NOTATION, PROSE_NOTATION = load()
+
+HEADER = (
+    "<!-- Generated from sitebuild/terms.py (python -m sitebuild.terms): edit the table there, not this file.\n"
+    "     Appended to every page (pymdownx.snippets auto_append); sitebuild/hooks/glossary.py shows each\n"
+    "     term's counterpart as a tooltip. -->\n"
+)
+
+
+def glossary_markdown() -> str:
+    """docs/.snippets/glossary.md: the abbreviation definitions for every term with a tooltip."""
+    zh = [f"*[{t.zh}]: {t.en}" for t in TERMS if t.tooltip]
+    en = [f"*[{form}]: {t.zh}" for t in TERMS if t.tooltip for form in t.english_forms]
+    en += [f"*[{form}]: {t.zh}" for t in TERMS if not t.tooltip and t.reverse for form in t.reverse]
+    return HEADER + "\n" + "\n".join(zh + en) + "\n"
+
+
+def jieba_words() -> list[str]:
+    """Chinese terms the search index must keep whole, longest first."""
+    words = set()
+    for t in TERMS:
+        if t.search:
+            for word in re.split(r"[\s/（）()]+", t.zh):
+                if re.fullmatch(r"[\u4e00-\u9fff]{2,}", word):
+                    words.add(word)
+    return sorted(words, key=lambda w: (-len(w), w))
+
+
+def jieba_user_dict() -> str:
+    """docs/.snippets/jieba-user.txt: one word per line with a frequency that keeps it whole."""
+    return "".join(f"{w} 100000 n\n" for w in jieba_words())
+
+
+def write() -> list[Path]:
+    """Write the generated files; return those that changed."""
+    changed = []
+    for path, text in ((GLOSSARY, glossary_markdown()), (JIEBA_USER, jieba_user_dict())):
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+            changed.append(path)
+    return changed
+
+
+if __name__ == "__main__":
+    for p in write():
+        print(f"wrote {p.relative_to(ROOT)}", file=sys.stderr)
