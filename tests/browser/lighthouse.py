@@ -274,7 +274,7 @@ def main(argv=None) -> int:
                          "(on a shared machine one run can be 10 points off)")
     args = ap.parse_args(argv)
     if args.readme_from:
-        write_readme(json.loads(args.readme_from.read_text(encoding="utf-8")), args.readme_from.name)
+        write_readme(json.loads(args.readme_from.read_text(encoding="utf-8")), args.readme_from.as_posix())
         print(f"{README.name}: scores from {args.readme_from}")
         return 0
     if args.site is None:
