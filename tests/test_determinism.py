@@ -5,6 +5,10 @@ into a fresh folder with EMPTY caches (a new MHA_CACHE_DIR): every model is trai
 notebook runs again. So this also shows that a cached result renders exactly like a computed one.
 Figures must carry no dates and no random ids.
 
+This second build cannot share the session's cache: a warm build reads every block's output and every
+figure back from it, so random ids, dates or training that differs between runs would go unseen. From
+a fresh clone (CI) both builds are cold; these two are the only full builds of a test session.
+
 Timings on pages are committed measurements (results/, shown with their provenance), never
 measured during the build, so nothing is exempt: TIMED lists files allowed to differ, and it is
 empty. Keep it so.
