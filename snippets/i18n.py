@@ -89,7 +89,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "faq.entropy_sentence": "one-hot 行的归一化熵是 {one_hot}，均匀行是 {uniform}；刚初始化、没训练过的 8 头层，"
                                 "所有行平均是 {mean}，连最集中的那一行也有 {min}。",
         "faq.real_width": "all-MiniLM-L6-v2（读自它的 config.json）：{layers} 层，每层 {h} 个头，"
-                          "d_model = {E}，每个头的宽度 d_k = {d_k}。",
+                          "模型宽度 {E}，每个头的宽度 d_k = {d_k}。",
         "faq.fp.default": "默认层（batch_first=False）+ eval()，need_weights=False",
         "faq.fp.default_weights": "默认层 + eval()，need_weights=True（默认值）",
         "faq.fp.bf": "batch_first=True + eval()，自注意力，need_weights=False",
@@ -124,7 +124,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bert.stats": ["层", "头", "熵（nats）", "熵 / ln T", "[CLS]", "[SEP]", "前一个词", "后一个词", "类别"],
         "bert.cats": ["类别", "判据", "头数", "哪些头（层-头：数值）"],
         "bert.rule_share": "{what} 上的平均份额 > {t:.0%}",
-        "bert.rule_broad": "不属于以上，且 熵 / ln T ≥ {t:.0%}",
+        "bert.rule_broad": "不属于以上，且熵 / ln T ≥ {t:.0%}",
         "bert.rule_other": "以上都不是",
         "bert.field": "日志字段",
         "bert.split": "WordPiece 切分",
