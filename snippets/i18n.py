@@ -51,10 +51,9 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "s3.none": "—（不返回）",
         "s3.is_bias": "恰好等于 out_proj.bias",
         "s3.list_sep": "；",
-        "s3.masked_summary": ("这 {total} 条路径里，被整行屏蔽的第 0 行在 {n_nan} 条上输出 NaN（{nan}），"
-                              "在 {n_bias} 条上输出恰好等于 out_proj.bias（{bias}）。"
-                              "后者都调用了 F.scaled_dot_product_attention：它把这一行的注意力结果置为 0，"
-                              "输出投影之后只剩下偏置。"),
+        "s3.masked_summary": ("这 {total} 条路径里，被整行屏蔽的第 0 行在 {n_nan} 条上输出 NaN，在 {n_bias} 条上输出恰好等于 "
+                              "out_proj.bias。后 {n_bias} 条运行的都是 {kernels}，它是 F.scaled_dot_product_attention "
+                              "在 CPU 上的内核之一：它把这一行的注意力结果置为 0，输出投影之后只剩下偏置。"),
         "s3.forward_order": ("两边从第 {n} 个参数起就对不上：按位置传入的第 {n} 个参数，本站的层当它是 {ours}，"
                              "nn.MultiheadAttention 却当它是 {theirs}。所以掩码一律用关键字传。"),
         "s3.source_comparison": ("按原文的写法重跑一遍（两个层各用各的随机权重，输入也各不相同）："
@@ -287,10 +286,10 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "s3.none": "— (not returned)",
         "s3.is_bias": "exactly out_proj.bias",
         "s3.list_sep": "; ",
-        "s3.masked_summary": ("Of these {total} paths, {n_nan} return NaN for the fully masked row 0 ({nan}) and"
-                              " {n_bias} return exactly out_proj.bias ({bias}). The latter all call"
-                              " F.scaled_dot_product_attention, which sets the row's attention result to 0, so only"
-                              " the bias is left after the output projection."),
+        "s3.masked_summary": ("Of these {total} paths, {n_nan} return NaN for the fully masked row 0 and {n_bias}"
+                              " return exactly out_proj.bias. Those {n_bias} all run {kernels}, one of the CPU kernels"
+                              " of F.scaled_dot_product_attention: it sets the row's attention result to 0, so only the"
+                              " bias is left after the output projection."),
         "s3.forward_order": ("The two part ways at argument {n}: passed by position, argument {n} is {ours} to this"
                              " site's layer and {theirs} to nn.MultiheadAttention. So pass masks by keyword."),
         "s3.source_comparison": ("Rerun the source's way (each layer with its own random weights and its own inputs):"

@@ -239,14 +239,14 @@ def fully_masked_path_rows(lang: str, **kwargs) -> list[tuple[str, str, str, str
 
 
 def fully_masked_summary(lang: str, **kwargs) -> str:
-    """One sentence: which paths give NaN for the fully masked row, and which give out_proj.bias."""
+    """One sentence: how many paths give NaN for the fully masked row, how many give out_proj.bias, and what ran."""
     check_lang(lang)
     found, bias = fully_masked_paths(**kwargs)
-    sep = text(lang, "s3.list_sep")
-    nan = [text(lang, f"s3.path.{p}") for p, (_, out, _) in found.items() if bool(out.isnan().all())]
-    as_bias = [text(lang, f"s3.path.{p}") for p, (_, out, _) in found.items() if torch.equal(out, bias)]
-    return text(lang, "s3.masked_summary", total=len(found), n_nan=len(nan), nan=sep.join(nan),
-                n_bias=len(as_bias), bias=sep.join(as_bias))
+    n_nan = sum(bool(out.isnan().all()) for _, out, _ in found.values())
+    kernels = sorted({kernel for kernel, out, _ in found.values() if torch.equal(out, bias)})
+    n_bias = sum(torch.equal(out, bias) for _, out, _ in found.values())
+    return text(lang, "s3.masked_summary", total=len(found), n_nan=n_nan, n_bias=n_bias,
+                kernels=text(lang, "s3.list_sep").join(kernels))
 
 
 def forward_parameters() -> list[tuple[int, str, str]]:
