@@ -52,6 +52,45 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                          "每个头的宽度 d_k 从 {d0} 降到 {d1}。"),
         "s2.rows_of_head": "`W_q.weight` 中属于头 {i} 的行",
         "s2.queries_of_head": "头 {i} 的查询",
+        # snippets.official, snippets.exercises.s3: §3
+        "s3.case.self_out": "自注意力，输出",
+        "s3.case.self_weights": "自注意力，逐头权重 (N, h, L, S)",
+        "s3.case.causal": "因果掩码（布尔 attn_mask）",
+        "s3.case.cross": "交叉注意力（L≠S）加 key_padding_mask",
+        "s3.case.sdpa": "手写的 scaled_dot_product_attention 对 F.scaled_dot_product_attention",
+        "s3.output": "输出",
+        "s3.weights": "权重",
+        "s3.path.ours": "本站的 MultiHeadAttention",
+        "s3.path.train_weights": "nn.MultiheadAttention 训练模式，need_weights=True",
+        "s3.path.train_sdpa": "nn.MultiheadAttention 训练模式，need_weights=False",
+        "s3.path.fast_weights": "nn.MultiheadAttention 快速路径，need_weights=True",
+        "s3.path.fast": "nn.MultiheadAttention 快速路径，need_weights=False",
+        "s3.path.cross": "nn.MultiheadAttention 交叉注意力，need_weights=False",
+        "s3.when.ours": "只有一条路径，训练模式和 eval() 下都一样",
+        "s3.when.train_weights": "只要不走快速路径，eval() 下也一样",
+        "s3.when.train_sdpa": "快速路径的任一条件不满足时都一样",
+        "s3.when.fast_weights": "eval()、no_grad、batch_first=True、自注意力（query、key、value 是同一个张量）、头数为偶数",
+        "s3.when.fast": "同上",
+        "s3.when.cross": "eval()、no_grad，但 key 和 value 不是 query",
+        "s3.none": "—（不返回）",
+        "s3.is_bias": "恰好等于 out_proj.bias",
+        "s3.list_sep": "；",
+        "s3.masked_summary": ("这 {total} 条路径里，被整行屏蔽的第 0 行在 {n_nan} 条上输出 NaN，在 {n_bias} 条上输出恰好等于 "
+                              "out_proj.bias。后 {n_bias} 条运行的都是 {kernels}，它是 F.scaled_dot_product_attention "
+                              "在 CPU 上的内核之一：它把这一行的注意力结果置为 0，输出投影之后只剩下偏置。"),
+        "s3.forward_order": ("两边从第 {n} 个参数起就对不上：按位置传入的第 {n} 个参数，本站的层当它是 {ours}，"
+                             "nn.MultiheadAttention 却当它是 {theirs}。所以掩码一律用关键字传。"),
+        "s3.source_comparison": ("按原文的写法重跑一遍（两个层各用各的随机权重，输入也各不相同）："
+                                 "官方层返回的权重形状是 {w1}，手写版是 {w2}，两者的输出最多相差 {diff:.2f}。"
+                                 "形状不一样，数值也对不上，这样的比较说明不了两者是否等价。"),
+        "s3.wrong_training": ("wrong_convention_weights 在 eval() 和 no_grad 下运行，这时最后一行（查询 {last}）的权重是 NaN。"
+                              "换成训练模式，结果取决于 need_weights：默认的 need_weights=True 时，损失是 {loss_true}，"
+                              "{grads_true}；need_weights=False 时，损失是 {loss_false}，{grads_false}，"
+                              "最后一行的输出{bias_false}。"),
+        "s3.grads_nan": "梯度里有 {n} 个 NaN",
+        "s3.grads_clean": "梯度里没有 NaN",
+        "s3.is_bias_row": "恰好等于 out_proj.bias，错误不声不响地混了过去",
+        "s3.not_bias_row": "不等于 out_proj.bias",
         # snippets.faq
         "faq.random": "随机初始化的层",
         "faq.copies": "8 个头都复制头 0",
@@ -390,6 +429,48 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                          "to {d1}."),
         "s2.rows_of_head": "rows of `W_q.weight` for head {i}",
         "s2.queries_of_head": "queries of head {i}",
+        # snippets.official, snippets.exercises.s3: §3
+        "s3.case.self_out": "self-attention, output",
+        "s3.case.self_weights": "self-attention, weights (N, h, L, S)",
+        "s3.case.causal": "causal bool attn_mask",
+        "s3.case.cross": "cross-attention (L≠S) + key_padding_mask",
+        "s3.case.sdpa": "our scaled_dot_product_attention vs F.scaled_dot_product_attention",
+        "s3.output": "output",
+        "s3.weights": "weights",
+        "s3.path.ours": "this site's MultiHeadAttention",
+        "s3.path.train_weights": "nn.MultiheadAttention in training mode, need_weights=True",
+        "s3.path.train_sdpa": "nn.MultiheadAttention in training mode, need_weights=False",
+        "s3.path.fast_weights": "nn.MultiheadAttention fast path, need_weights=True",
+        "s3.path.fast": "nn.MultiheadAttention fast path, need_weights=False",
+        "s3.path.cross": "nn.MultiheadAttention cross-attention, need_weights=False",
+        "s3.when.ours": "one path, the same in training mode and under eval()",
+        "s3.when.train_weights": "the same under eval() unless the fast path runs",
+        "s3.when.train_sdpa": "the same whenever any fast-path condition is unmet",
+        "s3.when.fast_weights": ("eval(), no_grad, batch_first=True, self-attention (query, key and value the same"
+                                 " tensor), an even number of heads"),
+        "s3.when.fast": "as above",
+        "s3.when.cross": "eval(), no_grad, but key and value are not query",
+        "s3.none": "— (not returned)",
+        "s3.is_bias": "exactly out_proj.bias",
+        "s3.list_sep": "; ",
+        "s3.masked_summary": ("Of these {total} paths, {n_nan} return NaN for the fully masked row 0 and {n_bias}"
+                              " return exactly out_proj.bias. Those {n_bias} all run {kernels}, one of the CPU kernels"
+                              " of F.scaled_dot_product_attention: it sets the row's attention result to 0, so only the"
+                              " bias is left after the output projection."),
+        "s3.forward_order": ("The two part ways at argument {n}: passed by position, argument {n} is {ours} to this"
+                             " site's layer and {theirs} to nn.MultiheadAttention. So pass masks by keyword."),
+        "s3.source_comparison": ("Rerun the source's way (each layer with its own random weights and its own inputs):"
+                                 " the official layer's weights have shape {w1} and the by-hand version's {w2}, and"
+                                 " the outputs differ by up to {diff:.2f}. Neither the shapes nor the numbers match,"
+                                 " so the comparison cannot tell whether the two are the same."),
+        "s3.wrong_training": ("wrong_convention_weights runs under eval() and no_grad, where the last row (query"
+                              " {last}) of the weights is NaN. In training mode it depends on need_weights: with the default"
+                              " need_weights=True the loss is {loss_true} and {grads_true}; with need_weights=False"
+                              " the loss is {loss_false} and {grads_false}, and the last output row {bias_false}."),
+        "s3.grads_nan": "{n} gradient entries are NaN",
+        "s3.grads_clean": "no gradient entry is NaN",
+        "s3.is_bias_row": "is exactly out_proj.bias: the mistake passes silently",
+        "s3.not_bias_row": "is not out_proj.bias",
         "faq.random": "randomly initialised layer",
         "faq.copies": "every head a copy of head 0",
         "faq.full": "full layer",

@@ -199,6 +199,18 @@ def test_s3_argument_errors(call, message):
         call()
 
 
+def test_s3_wrong_mask_in_training_is_nan_with_weights_and_silent_without():
+    found = s3.wrong_convention_training(L=5)
+    loss_t, nan_t, bias_t = found[True]
+    loss_f, nan_f, bias_f = found[False]
+    assert math.isnan(loss_t) and nan_t > 0 and not bias_t
+    assert math.isfinite(loss_f) and nan_f == 0 and bias_f
+    en = s3.wrong_convention_sentence("en", L=5)
+    assert "the last row (query 4)" in en and f"the loss is NaN and {nan_t} gradient entries are NaN" in en
+    assert f"the loss is {loss_f:.3f} and no gradient entry is NaN" in en
+    assert "最后一行（查询 4）" in s3.wrong_convention_sentence("zh", L=5)
+
+
 def test_s3_wrong_mask_convention_sees_the_future_and_the_last_row_is_nan():
     L = 5
     w = s3.wrong_convention_weights(L=L)
@@ -278,6 +290,7 @@ def test_printed_rows_say_what_the_solutions_found():
     assert s3.shape_rows(N=1, L=3, d_model=8, num_heads=2)[3] == ("`w_heads`", (1, 2, 3, 3))
     assert s3.transposed_strides(2, 8, 10, 64) == ((5120, 64, 640, 1), False)
     assert all(float(r[3]) <= 1e-6 for r in s3.unbatched_rows())
+    assert [r[0] for r in s3.unbatched_rows("zh")] == ["输出", "权重"]
     assert s3.wrong_convention_rows(L=3) == [(0, "[1, 2]", ""), (1, "[2]", ""), (2, "[]", "NaN")]
     rows = s4.per_offset_rows((2, 4))
     assert len(rows) == 2 * len(s4.SEEDS) and all(r[-1] == 4 for r in rows if r[0] == 4)

@@ -5,7 +5,8 @@ import torch
 from torch.testing import assert_close
 
 from snippets.logline import LOG_LINE, embed_tokens, log_tokens
-from snippets.official import dropout_row_sums, equivalence_report, run_official, shape_trace
+from snippets.official import (dropout_row_sums, equivalence_report, forward_order_sentence, forward_parameters,
+                               run_official, shape_trace, source_comparison, source_comparison_sentence)
 from snippets.tables import md_table
 
 
@@ -23,6 +24,31 @@ def test_equivalence_report_all_within_tolerance():
     assert len(rows) == 5
     assert all(ok for _, _, ok in rows), rows
     assert all(d < 1e-6 for _, d, _ in rows)
+
+
+def test_equivalence_report_labels_in_both_languages():
+    assert [r[0] for r in equivalence_report(lang="zh")][:2] == ["自注意力，输出", "自注意力，逐头权重 (N, h, L, S)"]
+    assert [r[0] for r in equivalence_report(lang="en")][0] == "self-attention, output"
+    with pytest.raises(ValueError, match="lang must be one of"):
+        equivalence_report(lang="de")
+
+
+def test_forward_parameters_by_position():
+    rows = forward_parameters()
+    assert rows[3] == (4, "`attn_mask`", "`key_padding_mask`")
+    assert rows[5] == (6, "`need_weights`", "`attn_mask`")
+    assert rows[-1] == (8, "—", "`is_causal`")
+    assert "argument 4 is `attn_mask` to this site's layer and `key_padding_mask`" in forward_order_sentence("en")
+    assert "从第 4 个参数起" in forward_order_sentence("zh")
+    assert [r[2] for r in rows] == [f"`{n}`" for n in ("query", "key", "value", "key_padding_mask", "need_weights",
+                                                        "attn_mask", "average_attn_weights", "is_causal")]
+
+
+def test_the_sources_comparison_compares_shapes_that_differ_and_outputs_that_do_not_match():
+    w1, w2, diff = source_comparison()
+    assert (w1, w2) == ((2, 10, 10), (2, 8, 10, 10))
+    assert diff > 0.1
+    assert "(2, 10, 10)" in source_comparison_sentence("zh") and f"{diff:.2f}" in source_comparison_sentence("en")
 
 
 def test_shape_trace():

@@ -8,17 +8,20 @@
 
 from __future__ import annotations
 
+import math
+
 import torch
 from torch import Tensor, nn
 
 from .._checks import check_divisible, check_positive_int, check_tensor
 from ..attention import causal_mask
 from ..multihead import MultiHeadAttention, load_from_torch, merge_heads
+from ..i18n import check_lang, text
 from ..official import run_official
 
 __all__ = ["official_shapes", "merge_heads_no_contiguous", "try_merge", "UnbatchedMultiHeadAttention",
            "unbatched_report", "wrong_convention_weights", "shape_rows", "transposed_strides", "unbatched_rows",
-           "wrong_convention_rows"]
+           "wrong_convention_rows", "wrong_convention_training", "wrong_convention_sentence"]
 
 
 # --8<-- [start:official_shapes]
@@ -126,6 +129,29 @@ def wrong_convention_weights(L=5, d_model=8, num_heads=2, seed=0):
 # --8<-- [end:wrong_convention]
 
 
+# --8<-- [start:wrong_convention_training]
+def wrong_convention_training(L=5, d_model=8, num_heads=2, seed=0):
+    """The same wrong mask in training mode. For need_weights=True and
+    False: (loss, NaN gradient entries, last row == out_proj.bias)."""
+    check_positive_int(L, "L")
+    torch.manual_seed(seed)
+    mha = nn.MultiheadAttention(d_model, num_heads, batch_first=True)
+    x = torch.randn(1, L, d_model)  # (N, L, E)
+    found = {}
+    for need_weights in (True, False):
+        mha.zero_grad()
+        out, _ = mha(x, x, x, attn_mask=causal_mask(L),
+                     need_weights=need_weights)
+        loss = out.pow(2).mean()
+        loss.backward()
+        nan_grads = sum(int(p.grad.isnan().sum())
+                        for p in mha.parameters())
+        last_is_bias = torch.equal(out[0, -1], mha.out_proj.bias)
+        found[need_weights] = (loss.item(), nan_grads, last_is_bias)
+    return found
+# --8<-- [end:wrong_convention_training]
+
+
 
 def shape_rows(**kwargs) -> list[tuple[str, tuple[int, ...]]]:
     """official_shapes as printable rows: (`name`, shape)."""
@@ -139,9 +165,10 @@ def transposed_strides(N: int = 2, h: int = 8, T: int = 10, d_k: int = 64) -> tu
     return x.stride(), x.is_contiguous()
 
 
-def unbatched_rows(**kwargs) -> list[tuple]:
-    """unbatched_report as printable rows, the difference in scientific notation."""
-    return [(what, a, b, f"{d:.1e}") for what, a, b, d in unbatched_report(**kwargs)]
+def unbatched_rows(lang: str = "en", **kwargs) -> list[tuple]:
+    """unbatched_report as printable rows in lang, the difference in scientific notation."""
+    check_lang(lang)
+    return [(text(lang, f"s3.{what}"), a, b, f"{d:.1e}") for what, a, b, d in unbatched_report(**kwargs)]
 
 
 def wrong_convention_rows(L: int = 5) -> list[tuple[int, str, str]]:
@@ -149,3 +176,20 @@ def wrong_convention_rows(L: int = 5) -> list[tuple[int, str, str]]:
     w = wrong_convention_weights(L=L)
     return [(i, str([j for j, x in enumerate(row.tolist()) if x > 0]), "NaN" if bool(row.isnan().any()) else "")
             for i, row in enumerate(w)]
+
+
+def _number(x: float) -> str:
+    return f"{x:.3f}" if math.isfinite(x) else "NaN"
+
+
+def wrong_convention_sentence(lang: str, L: int = 5) -> str:
+    """What the wrong mask does to the last row, under eval() and in training mode, as one sentence."""
+    check_lang(lang)
+    found = wrong_convention_training(L=L)
+    (loss_t, nan_t, _), (loss_f, nan_f, bias_f) = found[True], found[False]
+    def grads(n: int) -> str:
+        return text(lang, "s3.grads_nan", n=n) if n else text(lang, "s3.grads_clean")
+
+    return text(lang, "s3.wrong_training", last=L - 1, loss_true=_number(loss_t), grads_true=grads(nan_t),
+                loss_false=_number(loss_f), grads_false=grads(nan_f),
+                bias_false=text(lang, "s3.is_bias_row" if bias_f else "s3.not_bias_row"))
