@@ -143,9 +143,9 @@ def errata_table(pages: list[tuple[str, str, str]], lang: str) -> str:
     rows = []
     for title, link, markdown in pages:
         for box in corrections(markdown, lang):
-            where = box.section_title or title
-            rows.append(f"| {cell(title)} | {cell(box.claim)} | {cell(box.truth)} | [{cell(where)}]({link}#{box.id}) |")
+            where = f"{cell(title)} › {cell(box.section_title)}" if box.section_title else cell(title)
+            rows.append(f"| {where} | {cell(box.claim)} | [{cell(box.truth)}]({link}#{box.id}) |")
     if not rows:
         return text(lang, "errata.none") + "\n"
-    head = "| " + " | ".join(text(lang, "errata.header")) + " |\n|---|---|---|---|\n"
+    head = "| " + " | ".join(text(lang, "errata.header")) + " |\n|---|---|---|\n"
     return head + "\n".join(rows) + "\n"

@@ -390,7 +390,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         # sitebuild.corrections: the correction boxes' title and body leads, and the errata table
         "errata.prefix": "更正：",
         "errata.source_says": "原文说",
-        "errata.header": ["页面", "原文说", "实际上", "更正所在的小节"],
+        "errata.header": ["页面 › 小节", "原文说", "实际上（点击跳到更正框）"],
         "errata.none": "本站目前没有更正原文的地方。",
     },
     "en": {
@@ -787,7 +787,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "lab.sep": ", ",
         "errata.prefix": "Correction:",
         "errata.source_says": "The source says",
-        "errata.header": ["Page", "The source says", "What is true", "Where the correction is"],
+        "errata.header": ["Page › section", "The source says", "What is true (links to the box)"],
         "errata.none": "The site corrects nothing in the source at the moment.",
     },
 }

@@ -173,12 +173,12 @@ def test_rendered_boxes_get_the_same_ids():
 
 def test_errata_table_rows():
     table = errata_table([("四、What-if", "article/4-what-if.md", FIXTURE)], "zh").splitlines()
-    assert table[0] == "| 页面 | 原文说 | 实际上 | 更正所在的小节 |"
+    assert table[0] == "| 页面 › 小节 | 原文说 | 实际上（点击跳到更正框） |"
     assert table[2:] == [
-        "| 四、What-if | 表示空间从 8×64 降到了 1×512。 | 两者一样大 | [One](article/4-what-if.md#correction-one) |",
-        r"| 四、What-if | 有些分工是天生的\|先天的。 | 分工是训练出来的，`h` 个头 | "
-        "[One](article/4-what-if.md#correction-one-2) |",
-        "| 四、What-if | 8 个头是经验上的好选择，见第四节。 | 只是常见取法 | [Two](article/4-what-if.md#correction-two) |",
+        "| 四、What-if › One | 表示空间从 8×64 降到了 1×512。 | [两者一样大](article/4-what-if.md#correction-one) |",
+        r"| 四、What-if › One | 有些分工是天生的\|先天的。 | "
+        "[分工是训练出来的，`h` 个头](article/4-what-if.md#correction-one-2) |",
+        "| 四、What-if › Two | 8 个头是经验上的好选择，见第四节。 | [只是常见取法](article/4-what-if.md#correction-two) |",
     ]
     assert errata_table([("x", "x.md", "# x { #x }\n")], "en") == "The site corrects nothing in the source at the moment.\n"
     with pytest.raises(ValueError, match="lang must be one of"):
