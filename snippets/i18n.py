@@ -451,10 +451,10 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                               "these {pairs} pairs."),
         "bert.heads_table": ["layer-head", "category", "median angle", "10th–90th percentile",
                              "retrieval accuracy change [95% interval] (points)"],
-        "bert.broad_vs_clark": ("{broad_first} of the {first} heads in layer 0 are broad, and {heads} in the whole model. "
-                                "They put between {cls_min:.0%} and {cls_max:.0%} of their attention on [CLS] on "
-                                "average; in {over_10:.0%} of their query rows, on average, the most-attended token gets "
-                                "more than 10%."),
+        "bert.broad_vs_clark": ("{broad_first} of the {first} heads in layer 0 are broad, and {heads} in the "
+                                "whole model. They put between {cls_min:.0%} and {cls_max:.0%} of their attention on "
+                                "[CLS] on average; in {over_10:.0%} of their query rows, on average, the most-attended "
+                                "token gets more than 10%."),
         "bert.neighbours": ("Heads that attend mostly to the previous token: {prev} ({prev_heads}); to the next token: "
                             "{next} ({next_heads}). In brackets: layer-head: mean share on that neighbour."),
         "bert.special": ("{cls} heads put more than half of their attention on [CLS], by layer (0 to {last}): "
