@@ -46,8 +46,8 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                                 "能打破对称的只有两样。一是非线性混合，比如先做层归一化再投影，互换后输出差 {ln}；"
                                 "二是随内容变化的权重，键里掺进一点内容，两处的权重就变成 {wa} 和 {wb}，互换后输出差 {keys}。"),
         "heads.projection": "先整体投影再切分，和每个头单独投影相比，最大差 {err}，{verdict}：同一个运算，两种写法。",
-        "heads.concat": ("层的输出（{h} 个头拼接后乘 W^O），和 {h} 个头各自贡献之和（每个头乘上 W^O 里属于它的那一块，"
-                         "再加偏置）相比，最大差 {err}，{verdict}。"),
+        "heads.concat": ("两种算法：一是把 {h} 个头的输出拼接起来乘 W^O，得到层的输出；二是让每个头乘上 W^O 里属于它的那一块，"
+                         "把这 {h} 份贡献相加，再加偏置。两者最大差 {err}，{verdict}。"),
         "heads.params": ("从 {h0} 个头到 {h1} 个头，参数量都是 {params}；每个查询的注意力分布从 {h0} 个变成 {h1} 个，"
                          "每个头的宽度 d_k 从 {d0} 降到 {d1}。"),
         "s2.rows_of_head": "`W_q.weight` 中属于头 {i} 的行",
@@ -96,10 +96,10 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "faq.copies": "8 个头都复制头 0",
         "faq.full": "完整的层",
         "faq.pruned": "只保留头 0、2、5",
-        "faq.one-hot": "one-hot 行（全部给一个键）",
+        "faq.one-hot": "独热行（全部给一个键）",
         "faq.uniform": "均匀行",
-        "faq.init-mean": "未训练的 8 头层，所有行的平均",
-        "faq.init-min": "未训练的 8 头层，最集中的一行",
+        "faq.init-mean": "未训练的 8 个头的层，所有行的平均",
+        "faq.init-min": "未训练的 8 个头的层，最集中的一行",
         "faq.per_pixel": "每个像素一个词元",
         "faq.per_patch": "每个 {patch}×{patch} 块一个词元",
         "faq.table": "表",
@@ -118,14 +118,14 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                               "矩阵乘法的计算量与头数无关，因为 h 个头、每个头的宽度 `d_k = d_model/h`，"
                               "乘加次数 `h·L·S·d_k` 恰好等于 `L·S·d_model`。随头数增长的是权重张量：从 {w_min} 个元素"
                               "（{mib_min} MiB）增长到 {w_max} 个（{mib_max} MiB），是 {ratio} 倍。"
-                              "F.sdpa 默认路径被数到的是 {default} FLOPs。",
+                              "F.sdpa 走默认路径时，数到的是 {default} FLOPs。",
         "faq.flops_zero": "这个 0 并不是说没有计算：CPU 上 `F.scaled_dot_product_attention` 默认走 flash 内核，"
                           "FlopCounterMode 没有为它登记计数公式，所以 math 路径那一列是在 "
                           "`sdpa_kernel([SDPBackend.MATH])` 下数的。用 FlopCounterMode 数注意力时，一定要检查这一点。",
         "faq.similarity_sentence": "从没训练过的层，不同头之间的平均相似度已经是 {random}：初始化时每个头都接近均匀分布"
                                    "（见 Q15），头和头自然相像，而一个没训练过的层谈不上过拟合。把 8 个头都换成头 0 "
                                    "的副本，相似度是 {copies}：这是彻底的冗余，8 个头只顶 1 个，同样和过拟合无关。",
-        "faq.entropy_sentence": "one-hot 行的归一化熵是 {one_hot}，均匀行是 {uniform}；刚初始化、没训练过的 8 头层，"
+        "faq.entropy_sentence": "独热行的归一化熵是 {one_hot}，均匀行是 {uniform}；刚初始化、没训练过的 8 个头的层，"
                                 "所有行平均是 {mean}，连最集中的那一行也有 {min}。",
         "faq.real_width": "all-MiniLM-L6-v2（读自它的 config.json）：{layers} 层，每层 {h} 个头，"
                           "模型宽度 {E}，每个头的宽度 d_k = {d_k}。",
@@ -162,8 +162,8 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bert.pieces": "WordPiece（含 [CLS] [SEP]）",
         "bert.stats": ["层", "头", "熵（nats）", "熵 / ln T", "[CLS]", "[SEP]", "前一个词", "后一个词", "类别"],
         "bert.cats": ["类别", "判据", "头数", "哪些头（层-头：数值）"],
-        "bert.rule_share": "{what} 上的平均份额 > {t:.0%}",
-        "bert.rule_broad": "不属于以上，且熵 / ln T ≥ {t:.0%}",
+        "bert.rule_share": "平均份额（{what}）> {t:.0%}",
+        "bert.rule_broad": "不属于以上各类，且熵 / ln T ≥ {t:.0%}",
         "bert.rule_other": "以上都不是",
         "bert.field": "日志字段",
         "bert.split": "WordPiece 切分",
@@ -184,8 +184,8 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bert.layers": ["层", "转角中位数：最小", "层内中位数", "最大（层-头）", "检索下降最多的头：变化 [95% 区间]（百分点）",
                         "可测下降的头数"],
         "bert.layer_summary": ("第 {last} 层每个头的转角中位数都不小于 {last_min:.1f}°，前面各层的头最多只有 {before_max:.1f}°："
-                               "句向量取自最后一层，最后一层的头直接写进它，跨层比较时，离读出位置近本身就占便宜。"
-                               "第 {last} 层的 {heads} 个头里又有 {other} 个属于“其他”类，跨层排名因此也说明不了类别。"),
+                               "句向量取自最后一层，这一层的头直接写进句向量；跨层比较时，离读出位置近本身就占便宜。"
+                               "第 {last} 层的 {heads} 个头里又有 {other} 个属于“其他”类，所以跨层排名也说明不了类别。"),
         "bert.verdict_head": "{head}（{cat}，{iv}）",
         "bert.angle_head": "{a:.1f}°（{h}）",
         "bert.list_sep": "、",
@@ -194,8 +194,13 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bert.verdict_gain": "可测地上升的有 {k} 个：{heads}。",
         "bert.verdict_rest": "其余 {k} 个头（共 {n} 个）的区间覆盖 0：在这 {pairs} 对文本上测不出差别。",
         "bert.heads_table": ["层-头", "类别", "转角中位数", "10%–90% 分位", "检索准确率变化 [95% 区间]（百分点）"],
-        "bert.broad_vs_clark": ("本页的 {heads} 个宽泛头放在 [CLS] 上的平均份额在 {cls_min:.0%} 到 {cls_max:.0%} 之间；"
-                                "平均 {over_10:.0%} 的查询行里，权重最大的那个 token 拿到的超过 10%。"),
+        "bert.broad_vs_clark": ("第 0 层的 {first} 个头里有 {broad_first} 个是宽泛的，全模型共有 {heads} 个宽泛头。"
+                                "它们放在 [CLS] 上的平均份额在 {cls_min:.0%} 到 {cls_max:.0%} 之间；"
+                                "平均 {over_10:.0%} 的查询行里，权重最大的那个词元拿到了 10% 以上。"),
+        "bert.neighbours": ("专看前一个词的头有 {prev} 个（{prev_heads}），专看后一个词的头有 {next} 个（{next_heads}）；"
+                            "括号里是“层-头：落在这个邻居上的平均份额”。"),
+        "bert.special": ("把一半以上的注意力放在 [CLS] 上的头共有 {cls} 个，从第 0 层到第 {last} 层依次是 {per_layer} 个；"
+                         "放在 [SEP] 上的头有 {sep} 个。所有头平均，[CLS] 拿到 {cls_mean:.0%} 的注意力，[SEP] 拿到 {sep_mean:.0%}。"),
         # snippets.bert.viewer: the interactive head view (sent to headview.js in this order)
         "headview.text": "文本",
         "headview.layer": "层",
@@ -587,9 +592,15 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                               "these {pairs} pairs."),
         "bert.heads_table": ["layer-head", "category", "median angle", "10th–90th percentile",
                              "retrieval accuracy change [95% interval] (points)"],
-        "bert.broad_vs_clark": ("This page's {heads} broad heads put between {cls_min:.0%} and {cls_max:.0%} of their "
-                                "attention on [CLS] on average; in {over_10:.0%} of their query rows, on average, the "
-                                "most-attended token gets more than 10%."),
+        "bert.broad_vs_clark": ("{broad_first} of the {first} heads in layer 0 are broad, and {heads} in the "
+                                "whole model. They put between {cls_min:.0%} and {cls_max:.0%} of their attention on "
+                                "[CLS] on average; in {over_10:.0%} of their query rows, on average, the most-attended "
+                                "token gets more than 10%."),
+        "bert.neighbours": ("Heads that attend mostly to the previous token: {prev} ({prev_heads}); to the next token: "
+                            "{next} ({next_heads}). In brackets: layer-head: mean share on that neighbour."),
+        "bert.special": ("{cls} heads put more than half of their attention on [CLS], by layer (0 to {last}): "
+                         "{per_layer}; {sep} heads do so on [SEP]. Averaged over all heads, [CLS] receives "
+                         "{cls_mean:.0%} of the attention and [SEP] {sep_mean:.0%}."),
         "headview.text": "Text",
         "headview.layer": "Layer",
         "headview.head": "Head",

@@ -12,8 +12,8 @@ import pytest
 import torch
 from torch.testing import assert_close
 
-from snippets.bert.report import category_rows, stats_table
-from snippets.bert.analysis import SENTENCES, TEXTS, attention_maps, wordpiece_rows
+from snippets.bert.report import broad_vs_clark, category_rows, neighbour_heads, special_tokens, stats_table
+from snippets.bert.analysis import SENTENCES, TEXTS, all_stats, attention_maps, wordpiece_rows
 from snippets.bert.encoder import BertConfig, BertEncoder, load_bert_weights
 from snippets.bert.headstats import THRESHOLDS, classify, head_stats, row_entropy
 from snippets.bert.loader import encode, load_config, load_model, load_tokenizer, model_dir
@@ -226,6 +226,19 @@ def test_real_model_statistics_are_consistent():
     assert sum(count for _, _, count, _ in rows) == 72
     table = stats_table("zh")
     assert table.count("\n") == 1 + 72  # header rule + one row per head
+
+
+def test_clark_sentences_carry_the_category_counts():
+    count = {cat: n for cat, _, n, _ in category_rows("en")}
+    _, cats = all_stats(TEXTS)
+    per_layer = [sum(c == "cls" for c in row) for row in cats]
+    assert sum(per_layer) == count["[CLS]"]
+    assert f"{count['[CLS]']} heads put more than half" in special_tokens("en")
+    assert "、".join(map(str, per_layer)) in special_tokens("zh")
+    assert f"to the previous token: {count['previous token']} (" in neighbour_heads("en")
+    assert f"专看前一个词的头有 {count['previous token']} 个" in neighbour_heads("zh")
+    broad_first = sum(c == "broad" for c in cats[0])
+    assert f"第 0 层的 12 个头里有 {broad_first} 个是宽泛的，全模型共有 {count['broad']} 个宽泛头" in broad_vs_clark("zh")
 
 
 # ---------------------------------------------------------------- viewer data

@@ -18,7 +18,8 @@ from .loader import encode
 from .retrieval import ablation_results
 
 __all__ = ["wordpiece_table", "text_table", "stats_table", "category_grid", "category_rows", "category_table",
-           "finding", "entropy_by_category", "broad_vs_clark", "length_table", "length_summary", "ablation_scale",
+           "finding", "entropy_by_category", "broad_vs_clark", "neighbour_heads", "special_tokens", "length_table",
+           "length_summary", "ablation_scale",
            "layer_table", "layer_summary", "retrieval_verdicts", "head_table"]
 
 
@@ -107,8 +108,35 @@ def entropy_by_category(lang: str, texts=TEXTS) -> str:
 
 
 def broad_vs_clark(lang: str, texts=TEXTS) -> str:
-    """How this page's broad heads compare with Clark et al.'s description (rarely > 10% on one word)."""
-    return i18n.text(lang, "bert.broad_vs_clark", **broad_heads_vs_clark(texts))
+    """How many broad heads layer 0 has, and how they compare with Clark et al.'s description (rarely > 10% on one
+    word)."""
+    _, cats = all_stats(texts)
+    return i18n.text(lang, "bert.broad_vs_clark", first=len(cats[0]), broad_first=sum(c == "broad" for c in cats[0]),
+                     **broad_heads_vs_clark(texts))
+
+
+def neighbour_heads(lang: str, texts=TEXTS) -> str:
+    """The previous-token and next-token heads, each with its mean share on that neighbour."""
+    stats, cats = all_stats(texts)
+    sep = i18n.text(lang, "bert.list_sep")
+
+    def heads(cat):
+        found = [f"{layer}-{head}: {stats[cat][layer, head].item():.2f}"
+                 for layer, row in enumerate(cats) for head, c in enumerate(row) if c == cat]
+        return len(found), sep.join(found) or "—"
+
+    (prev, prev_heads), (nxt, next_heads) = heads("prev"), heads("next")
+    return i18n.text(lang, "bert.neighbours", prev=prev, prev_heads=prev_heads, next=nxt, next_heads=next_heads)
+
+
+def special_tokens(lang: str, texts=TEXTS) -> str:
+    """Where the [CLS] heads sit, layer by layer, and how much attention [CLS] and [SEP] get overall."""
+    stats, cats = all_stats(texts)
+    per_layer = [sum(c == "cls" for c in row) for row in cats]
+    return i18n.text(lang, "bert.special", cls=sum(per_layer), last=len(cats) - 1,
+                     per_layer=i18n.text(lang, "bert.list_sep").join(map(str, per_layer)),
+                     sep=sum(c == "sep" for row in cats for c in row),
+                     cls_mean=stats["cls"].mean().item(), sep_mean=stats["sep"].mean().item())
 
 
 def _short(text: str, width: int = 42) -> str:
