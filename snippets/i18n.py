@@ -76,7 +76,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "s3.is_bias": "恰好等于 out_proj.bias",
         "s3.list_sep": "；",
         "s3.masked_summary": ("这 {total} 条路径里，被整行屏蔽的第 0 行在 {n_nan} 条上输出 NaN，在 {n_bias} 条上输出恰好等于 "
-                              "out_proj.bias。后 {n_bias} 条运行的都是 {kernels}，它是 F.scaled_dot_product_attention "
+                              "out_proj.bias。输出偏置的这 {n_bias} 条，运行的都是 {kernels}，它是 F.scaled_dot_product_attention "
                               "在 CPU 上的内核之一：它把这一行的注意力结果置为 0，输出投影之后只剩下偏置。"),
         "s3.forward_order": ("两边从第 {n} 个参数起就对不上：按位置传入的第 {n} 个参数，本站的层当它是 {ours}，"
                              "nn.MultiheadAttention 却当它是 {theirs}。所以掩码一律用关键字传。"),
@@ -459,7 +459,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "s3.is_bias": "exactly out_proj.bias",
         "s3.list_sep": "; ",
         "s3.masked_summary": ("Of these {total} paths, {n_nan} return NaN for the fully masked row 0 and {n_bias}"
-                              " return exactly out_proj.bias. Those {n_bias} all run {kernels}, one of the CPU kernels"
+                              " return exactly out_proj.bias. The {n_bias} that give the bias run {kernels}, one of the CPU kernels"
                               " of F.scaled_dot_product_attention: it sets the row's attention result to 0, so only the"
                               " bias is left after the output projection."),
         "s3.forward_order": ("The two part ways at argument {n}: passed by position, argument {n} is {ours} to this"

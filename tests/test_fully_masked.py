@@ -67,9 +67,10 @@ def test_printed_path_rows_and_summary():
     assert [r[3] for r in zh] == ["NaN", "NaN", "恰好等于 out_proj.bias", "NaN", "NaN", "恰好等于 out_proj.bias"]
     assert [r[2] for r in zh] == [r[2] for r in en]
     assert fully_masked_summary("en").startswith(
-        "Of these 6 paths, 4 return NaN for the fully masked row 0 and 2 return exactly out_proj.bias. Those 2 all"
-        " run _scaled_dot_product_flash_attention_for_cpu,")
+        "Of these 6 paths, 4 return NaN for the fully masked row 0 and 2 return exactly out_proj.bias. The 2 that give"
+        " the bias run _scaled_dot_product_flash_attention_for_cpu,")
     assert fully_masked_summary("zh").startswith("这 6 条路径里，被整行屏蔽的第 0 行在 4 条上输出 NaN，在 2 条上输出恰好等于")
+    assert "输出偏置的这 2 条，运行的都是 _scaled_dot_product_flash_attention_for_cpu" in fully_masked_summary("zh")
     with pytest.raises(ValueError, match="lang must be one of"):
         fully_masked_path_rows("fr")
 

@@ -84,3 +84,20 @@ def test_logline_tokens_and_embedding():
 def test_md_table_checks_rows():
     with pytest.raises(ValueError, match=r"row 0 has 1 cells, expected 2 \(one per header\)"):
         md_table(["a", "b"], [[1]])
+
+
+def test_is_causal_is_only_a_hint_in_nn_multihead_attention():
+    """§3's list of differences: without attn_mask, is_causal=True raises off the fast path and is ignored on it."""
+    torch.manual_seed(0)
+    mha = torch.nn.MultiheadAttention(8, 2, batch_first=True)
+    x = torch.randn(1, 4, 8)
+    with pytest.raises(RuntimeError, match="Need attn_mask if specifying the is_causal hint"):
+        mha(x, x, x, is_causal=True)  # training mode: F.multi_head_attention_forward
+    causal = torch.triu(torch.ones(4, 4, dtype=torch.bool), diagonal=1)  # nn convention: True = may not attend
+    mha.eval()
+    with torch.no_grad():  # the fast path
+        hinted, _ = mha(x, x, x, is_causal=True)
+        unmasked, _ = mha(x, x, x)
+        masked, _ = mha(x, x, x, attn_mask=causal)
+    assert torch.equal(hinted, unmasked)  # the hint alone masks nothing
+    assert (hinted - masked).abs().max() > 0.01
