@@ -3,10 +3,14 @@
 The measuring half (what is timed, how) is ``snippets.bench``; its samples are committed in
 ``results/bench-full.json``, and the build timings in ``results/buildbench.json`` (both written by
 ``python -m sitebuild.results``). This half reads them and formats, in the page's language (strings
-from ``snippets.i18n``). Every comparison is
-drawn from intervals: a contender's interval is the interquartile range (25th to 75th percentile)
-of its per-round samples, and two contenders differ measurably only when their intervals do not
-overlap (``compare``). Nothing here is timed while the site builds.
+from ``snippets.i18n``). Nothing here is timed while the site builds.
+
+A contender's spread is the interquartile range of its per-round samples (``interval``), shown in the
+tables and plots; comparisons are not drawn from it. The rounds are interleaved (every contender gives
+one sample per round), so a comparison pairs them: round i of a over round i of b, and the median of
+those per-round ratios with a seeded percentile-bootstrap interval (``paired_ratio``). a is measurably
+faster or slower than b when that interval lies wholly below or above 1, and a goal's bound is judged
+the same way (``judge``); an interval that covers the bound is "no measurable difference".
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ import statistics
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
+
 from resultcache import ROOT
 
 from .bench import FULL, IMPLS, OFFICIAL, attention_flops
@@ -26,7 +32,7 @@ from .i18n import check_lang, text, texts
 from .tables import md_table
 
 __all__ = [
-    "Interval", "interval", "compare", "bench_sweep", "measurement", "memory_slope", "provenance_table",
+    "Interval", "interval", "paired_ratio", "judge", "bench_sweep", "measurement", "memory_slope", "provenance_table",
     "flop_table", "time_table", "throughput_table", "memory_table", "matmul_sentence", "comparison_table",
     "pair_sentence", "pair_sentences", "memory_sentence", "goals", "goals_table", "time_figure", "memory_figure",
     "full_sweep_tables", "full_sweep_figures", "build_table", "build_results_table", "which_sentences", "load",
@@ -49,6 +55,8 @@ def load(name: str, results_dir: Path | None = None) -> dict:
 PAIRS = (("mha_fastpath", "mha_no_weights"), ("mha_default", "mha_fastpath"), ("fast", "best_official"),
          ("fast", "scratch"))
 TIME_GOAL, SPEEDUP_GOAL, SPEEDUP_AT = 1.05, 1.5, 2048
+# The bootstrap behind every comparison: resamples of the rounds, its seed, and the interval's coverage.
+RESAMPLES, SEED, LEVEL = 5000, 0, 0.95
 
 
 class Interval(tuple):
@@ -85,26 +93,52 @@ def interval(samples: Sequence[float]) -> Interval:
     return Interval((statistics.median(samples), q1, q3))
 
 
-def compare(a: Interval, b: Interval, factor: float = 1.0) -> tuple[str, float]:
-    """Is time a below, above, or not measurably different from factor × time b?
+def paired_ratio(a: Sequence[float], b: Sequence[float], resamples: int = RESAMPLES, seed: int = SEED,
+                 level: float = LEVEL) -> Interval:
+    """Median over rounds of a[i] / b[i], with a percentile-bootstrap interval of that median.
 
-    Returns ("faster" | "slower" | "same", ratio of the medians a / (factor · b)).
-    "same" means the intervals overlap: no measurable difference.
+    a and b are the per-round samples of two contenders timed in the same interleaved rounds, so
+    round i of one is paired with round i of the other. The rounds are resampled with replacement
+    (seeded: the same data always gives the same interval). Returns Interval((median, low, high)).
 
-    >>> compare(Interval((1.0, 0.9, 1.1)), Interval((2.0, 1.8, 2.2)))
-    ('faster', 0.5)
-    >>> compare(Interval((1.0, 0.9, 1.1)), Interval((1.1, 1.05, 1.2)))[0]
-    'same'
+    >>> tuple(paired_ratio([2.0, 4.0, 6.0], [1.0, 2.0, 3.0]))
+    (2.0, 2.0, 2.0)
     """
-    if not isinstance(factor, (int, float)) or factor <= 0:
-        raise ValueError(f"factor must be a positive number, got {factor!r}")
-    b = b.scaled(factor)
-    ratio = a.median / b.median
-    if a.high < b.low:
-        return "faster", ratio
-    if a.low > b.high:
-        return "slower", ratio
-    return "same", ratio
+    a, b = list(a), list(b)
+    for name, s in (("a", a), ("b", b)):
+        if len(s) < 2 or any(isinstance(x, bool) or not isinstance(x, (int, float)) or not x > 0 for x in s):
+            raise ValueError(f"expected at least two positive times per round in {name}, got {s!r}")
+    if len(a) != len(b):
+        raise ValueError(f"expected the same rounds for both contenders (one sample each per round), "
+                         f"got {len(a)} samples against {len(b)}")
+    if not isinstance(resamples, int) or isinstance(resamples, bool) or resamples < 100:
+        raise ValueError(f"expected at least 100 bootstrap resamples, got {resamples!r}")
+    if not isinstance(level, float) or not 0 < level < 1:
+        raise ValueError(f"expected a coverage level between 0 and 1 such as 0.95, got {level!r}")
+    ratios = np.asarray(a, dtype=float) / np.asarray(b, dtype=float)
+    rng = np.random.default_rng(seed)
+    medians = np.median(ratios[rng.integers(0, len(ratios), size=(resamples, len(ratios)))], axis=1)
+    low, high = np.quantile(medians, [(1 - level) / 2, (1 + level) / 2])
+    return Interval((float(np.median(ratios)), float(low), float(high)))
+
+
+def judge(ratio: Interval, bound: float = 1.0) -> str:
+    """Where a ratio's interval lies against bound: "below", "above", or "covers" (no measurable difference).
+
+    >>> judge(Interval((0.96, 0.94, 0.98))), judge(Interval((1.0, 0.99, 1.02)))
+    ('below', 'covers')
+    >>> judge(Interval((1.1, 1.05, 1.12)), bound=1.05)
+    'covers'
+    """
+    if not isinstance(bound, (int, float)) or isinstance(bound, bool) or not bound > 0:
+        raise ValueError(f"bound must be a positive number, got {bound!r}")
+    if not isinstance(ratio, Interval):
+        raise ValueError(f"expected an Interval (median, low, high), got {ratio!r}")
+    if ratio.high < bound:
+        return "below"
+    if ratio.low > bound:
+        return "above"
+    return "covers"
 
 
 def bench_sweep() -> dict:
@@ -289,54 +323,48 @@ def matmul_sentence(data: dict, lang: str) -> str:
                 samples=len(data["matmul"]["samples"]))
 
 
-def _pair(data: dict, a: str, b: str, L: int, factor: float = 1.0) -> tuple[str, float]:
+def _pair(data: dict, a: str, b: str, L: int) -> Interval:
+    """The paired per-round time ratio a / b at length L, with its bootstrap interval."""
     b = _best_official(data, L) if b == "best_official" else b
-    return compare(measurement(data, a, L)["time"], measurement(data, b, L)["time"], factor)
+    return paired_ratio(measurement(data, a, L)["samples"], measurement(data, b, L)["samples"])
 
 
-def _verdict(lang: str, how: str, ratio: float) -> str:
-    """'1.23× faster' / 'no measurable difference' in words; ratio is a / b of the medians."""
-    if how == "same":
-        return text(lang, "bench.same")
-    return text(lang, f"bench.{how}", x=1 / ratio if how == "faster" else ratio)
+HOW = {"below": "faster", "above": "slower", "covers": "same"}
+
+
+def _ratio(lang: str, r: Interval, digits: int = 3) -> str:
+    return text(lang, "bench.ratio", ratio=f"{r.median:.{digits}f}", low=f"{r.low:.{digits}f}",
+                high=f"{r.high:.{digits}f}")
 
 
 def comparison_table(data: dict, lang: str) -> str:
-    """For each pair, at each length: faster / slower by how much, or no measurable difference."""
+    """For each pair, at each length: the paired time ratio with its interval, and the verdict drawn from it."""
     names = _names(lang)
-    lengths = data["params"]["lengths"]
-    head = [texts(lang, "bench")["pair_head"]] + [f"L={L}" for L in lengths]
+    t = texts(lang, "bench")
     rows = []
     for a, b in PAIRS:
         label = cjk_spacing(text(lang, "bench.pair_label", a=names[a], b=names[b]))
-        rows.append([label] + [_verdict(lang, *_pair(data, a, b, L)) for L in lengths])
-    return md_table(head, rows, align="l" + "r" * len(lengths))
+        for k, L in enumerate(data["params"]["lengths"]):
+            r = _pair(data, a, b, L)
+            rows.append([label if k == 0 else "", L, _ratio(lang, r), t[HOW[judge(r)]]])
+    return md_table(t["pair_head"], rows, align="lrrl")
 
 
-def _lengths(lang: str, Ls: Sequence[int]) -> str:
-    return text(lang, "bench.list_sep").join(str(L) for L in Ls)
-
-
-def _span(values: Sequence[float]) -> str:
-    lo, hi = min(values), max(values)
-    return f"{lo:.2f}" if f"{lo:.2f}" == f"{hi:.2f}" else f"{lo:.2f}–{hi:.2f}"
+def _lengths(lang: str, items: Sequence[object]) -> str:
+    return text(lang, "bench.list_sep").join(str(i) for i in items)
 
 
 def pair_sentence(data: dict, lang: str, a: str, b: str) -> str:
-    """One sentence, from the intervals, on how a compares with b over all lengths."""
+    """One sentence on how a compares with b over all lengths, each length with its ratio and interval."""
     names = _names(lang)
-    groups: dict[str, list[tuple[int, float]]] = {"faster": [], "slower": [], "same": []}
+    groups: dict[str, list[str]] = {"faster": [], "slower": [], "same": []}
     for L in data["params"]["lengths"]:
-        how, ratio = _pair(data, a, b, L)
-        groups[how].append((L, 1 / ratio if how == "faster" else ratio))
-    parts = []
-    for how in ("faster", "slower", "same"):
-        if groups[how]:
-            Ls = [L for L, _ in groups[how]]
-            x = _span([r for _, r in groups[how]])
-            parts.append(text(lang, f"bench.group_{how}", lengths=_lengths(lang, Ls), x=x))
+        r = _pair(data, a, b, L)
+        groups[HOW[judge(r)]].append(text(lang, "bench.ratio_item", L=L, ratio=_ratio(lang, r)))
+    parts = [text(lang, f"bench.group_{how}", items=_lengths(lang, items))
+             for how, items in groups.items() if items]
     return cjk_spacing(text(lang, "bench.pair_sentence", a=names[a], b=names[b],
-                                 groups=text(lang, "bench.group_sep").join(parts)))
+                            groups=text(lang, "bench.group_sep").join(parts)))
 
 
 def pair_sentences(data: dict, lang: str) -> str:
@@ -360,47 +388,57 @@ def memory_sentence(data: dict, lang: str) -> str:
                 small=names[smallest], small_mib=_mb(measurement(data, smallest, L)["peak_bytes"])))
 
 
+GOAL = {"below": "met", "above": "not_met", "covers": "undecided"}
+
+
 def goals(data: dict) -> list[dict]:
-    """The three goals, judged from intervals: "met", "not_met", or "undecided" (within the noise)."""
+    """The three goals, each judged from an interval: "met", "not_met", or "undecided" (it covers the bound).
+
+    Time: the paired ratio fused / fastest nn.MHA must lie below TIME_GOAL at every length (met when its
+    interval's upper end is below it there, not met when its lower end is above it at any length).
+    Speedup: the paired ratio from scratch / fused at SPEEDUP_AT must lie above SPEEDUP_GOAL.
+    Memory (no noise: the same allocations every run): the log-log slopes.
+    """
     lengths = data["params"]["lengths"]
-    per_length = {L: _pair(data, "fast", "best_official", L, TIME_GOAL) for L in lengths}
-    hows = {how for how, _ in per_length.values()}
-    verdict = "not_met" if "slower" in hows else "met" if hows == {"faster"} else "undecided"
-    worst_L = max(lengths, key=lambda L: per_length[L][1])
-    how, ratio = _pair(data, "fast", "scratch", SPEEDUP_AT, 1 / SPEEDUP_GOAL)
-    speedup = 1 / (ratio / SPEEDUP_GOAL)  # scratch / fast, medians
+    per_length = {L: _pair(data, "fast", "best_official", L) for L in lengths}
+    judged = {L: GOAL[judge(r, TIME_GOAL)] for L, r in per_length.items()}
+    verdict = ("not_met" if "not_met" in judged.values() else "met" if set(judged.values()) == {"met"}
+               else "undecided")
+    worst_L = max(lengths, key=lambda L: per_length[L].high)
+    speedup = _pair(data, "scratch", "fast", SPEEDUP_AT)
     fast_p, naive_p = memory_slope(data, "fast"), memory_slope(data, "scratch")
     return [
-        {"goal": "time", "ratio": per_length[worst_L][1] * TIME_GOAL, "at": worst_L, "verdict": verdict,
-         "per_length": {L: h for L, (h, _) in per_length.items()}},
+        {"goal": "time", "ratio": per_length[worst_L], "at": worst_L, "verdict": verdict, "per_length": judged},
         {"goal": "speedup", "ratio": speedup, "at": SPEEDUP_AT,
-         "verdict": {"faster": "met", "slower": "not_met", "same": "undecided"}[how]},
+         "verdict": {"above": "met", "below": "not_met", "covers": "undecided"}[judge(speedup, SPEEDUP_GOAL)]},
         {"goal": "memory", "ratio": fast_p, "naive": naive_p, "at": tuple(lengths[-2:]),
          "verdict": "met" if fast_p <= 1.2 and naive_p >= 1.5 else "not_met"},
     ]
 
 
 def goals_table(data: dict, lang: str) -> str:
-    """Each goal, its target, the measured value and the verdict drawn from the intervals."""
+    """Each goal, its target, the measured value (ratios with their intervals) and the verdict drawn from them."""
     t = texts(lang, "bench")
     rows = []
     for g in goals(data):
         verdict = t[g["verdict"]]
         if g["goal"] == "time":
-            undecided = [L for L, h in g["per_length"].items() if h == "same"]
-            value = text(lang, "bench.goal_time_value", ratio=g["ratio"], at=g["at"])
-            if undecided:
-                value += text(lang, "bench.goal_time_undecided", lengths=_lengths(lang, undecided))
+            value = text(lang, "bench.goal_time_value", ratio=_ratio(lang, g["ratio"]), at=g["at"])
+            for v in ("undecided", "not_met"):
+                Ls = [L for L, h in g["per_length"].items() if h == v]
+                if Ls:
+                    value += text(lang, f"bench.goal_time_{v}", lengths=_lengths(lang, Ls), bound=TIME_GOAL)
             rows.append([t["goal_time"], f"≤ {TIME_GOAL}", value, verdict])
         elif g["goal"] == "speedup":
             rows.append([t["goal_speedup"], f"≥ {SPEEDUP_GOAL}", text(lang, "bench.goal_speedup_value",
-                                                                    ratio=g["ratio"], at=g["at"]), verdict])
+                                                                    ratio=_ratio(lang, g["ratio"], 2), at=g["at"]),
+                         verdict])
         else:
             a, b = g["at"]
             rows.append([t["goal_memory"], "≈ 1 / ≈ 2",
                          text(lang, "bench.goal_memory_value", ratio=g["ratio"], naive=g["naive"], a=a, b=b),
                          verdict])
-    return md_table(t["goals_head"], rows)
+    return md_table(t["goals_head"], [[cjk_spacing(str(c)) for c in row] for row in rows])
 
 
 def _plot(data: dict, lang: str, key: str, ylabel: str, alt: str, caption: str) -> str:
@@ -499,11 +537,12 @@ def which_sentences(lang: str, data: dict | None = None, at: int = SPEEDUP_AT) -
         return _mb(lo) if _mb(lo) == _mb(hi) else f"{_mb(lo)}–{_mb(hi)}"
 
     scratch, fast = (measurement(data, i, at) for i in ("scratch", "fast"))
+    slower = _pair(data, "scratch", "fast", at)
     lines = [
         text(lang, "bench.which_time", sentence=pair_sentence(data, lang, "mha_fastpath", "mha_no_weights")),
         text(lang, "bench.which_memory", L=L, quad=sep.join(names[i] for i in quad) or "—", quad_mib=mib(quad),
              lin=sep.join(names[i] for i in lin) or "—", lin_mib=mib(lin)),
-        text(lang, "bench.which_scratch", L=at, x=scratch["time"].median / fast["time"].median,
+        text(lang, "bench.which_scratch", L=at, x=_ratio(lang, slower, 2),
              m=scratch["peak_bytes"] / fast["peak_bytes"]),
     ]
     return "\n".join(f"- {cjk_spacing(line)}" for line in lines)

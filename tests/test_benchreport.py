@@ -1,76 +1,151 @@
-"""The performance page's verdicts come from intervals, and every sentence it prints reads whole.
+"""The performance page's verdicts come from paired intervals, and every sentence it prints reads whole.
 
-The data here is synthetic, so the expected words are known: overlapping interquartile ranges
-must give "no measurable difference", separate ones "faster"/"slower", and the goals must be met,
-missed or undecided accordingly. The sentence tests spell out each printed sentence in full, in
-both languages: a template that loses its words (as "…91 GFLOP/s, which is 100% below." once did)
-fails here, where a reader of the test sees the whole sentence.
+Each comparison is the median of the per-round time ratios with a seeded bootstrap interval; the
+verdict is where that interval lies against 1 (or a goal's bound). The bootstrap is checked on data
+with a known ratio; the synthetic sweeps below have a known ratio per pair, a load shared by every
+contender in a round (which pairing cancels) and a little noise of each contender's own. The sentence
+tests spell out each printed sentence in full, in both languages: a template that loses its words (as
+"…91 GFLOP/s, which is 100% below." once did) fails here, where a reader of the test sees the whole
+sentence.
 """
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from snippets import benchreport as br
 from snippets.bench import IMPLS
 
-SPREAD = (0.98, 0.99, 1.0, 1.01, 1.02)  # samples around a median; the IQR is ±1%
+SHARED = (1.0, 1.25, 0.9, 1.1, 1.0, 1.3, 0.95, 1.05, 1.15)  # load in each round, the same for every contender
+OWN = (0.97, 1.02, 0.99, 1.03, 1.0, 0.98, 1.01, 0.96, 1.04)  # each contender's own noise, rotated per contender
+
+
+def samples(t: float, k: int) -> list[float]:
+    """Round-ordered samples of a contender with median time about t; k picks its rotation of OWN."""
+    own = OWN[2 * k % len(OWN):] + OWN[:2 * k % len(OWN)]
+    return [t * s * o for s, o in zip(SHARED, own, strict=True)]
 
 
 def synthetic(times: dict[str, dict[int, float]], peaks: dict[str, dict[int, int]] | None = None) -> dict:
-    """A sweep result with the given median seconds per impl and length, each sampled with SPREAD."""
+    """A sweep result with the given typical seconds per impl and length, in len(SHARED) interleaved rounds."""
     lengths = sorted(next(iter(times.values())))
     rows = []
     for L in lengths:
-        for impl in IMPLS:
+        for k, impl in enumerate(IMPLS):
             peak = (peaks or {}).get(impl, {}).get(L, 1000 * L)
-            rows.append({"impl": impl, "L": L, "samples": [times[impl][L] * f for f in SPREAD],
+            rows.append({"impl": impl, "L": L, "samples": samples(times[impl][L], k),
                          "flops": 2 * 10**9, "peak_bytes": peak})
-    return {"params": {"lengths": lengths, "N": 1, "d_model": 768, "num_heads": 12, "rounds": 5,
+    return {"params": {"lengths": lengths, "N": 1, "d_model": 768, "num_heads": 12, "rounds": len(SHARED),
                        "min_sample_time": 0.05, "num_threads": 1},
-            "rows": rows, "matmul": {"n": 1024, "flops": 2 * 1024**3, "samples": [2 * 1024**3 / 50e9 * f
-                                                                               for f in SPREAD]}}
+            "rows": rows, "matmul": {"n": 1024, "flops": 2 * 1024**3,
+                                     "samples": [2 * 1024**3 / 50e9 * f for f in (0.98, 0.99, 1.0, 1.01, 1.02)]}}
 
 
 def flat(value: float, lengths=(1024, 2048)) -> dict[int, float]:
     return {L: value for L in lengths}
 
 
-def test_interval_and_compare():
+# What the synthetic sweeps below print, worked out from SHARED and OWN (the per-round ratios are exact).
+EN_PAIR = ("nn.MHA fast path without weights against nn.MHA training → SDPA (in brackets, the time ratio with its 95% "
+           "interval): measurably slower at L = 2048 (1.515 [1.469–1.531]); no measurable difference at L = 1024 "
+           "(1.015 [0.984–1.026]).")
+ZH_PAIR = ("nn.MHA 快速路径不返回权重对比 nn.MHA 训练模式 → SDPA（括号里是用时之比及其 95% 区间）："
+           "L = 2048（1.515 [1.469–1.531]）时测得更慢；L = 1024（1.015 [0.984–1.026]）时没有可测的差别。")
+EN_SCRATCH = ("fused QKV + SDPA against from scratch (in brackets, the time ratio with its 95% interval): measurably "
+              "faster at L = 1024 (0.340 [0.317–0.351]), 2048 (0.340 [0.317–0.351]).")
+ZH_SCRATCH = ("融合 QKV + SDPA 对比从零手写（括号里是用时之比及其 95% 区间）："
+              "L = 1024（0.340 [0.317–0.351]）、2048（0.340 [0.317–0.351]）时测得更快。")
+EN_ROWS = ("| nn.MHA fast path without weights vs nn.MHA training → SDPA | 1024 | 1.015 [0.984–1.026] | "
+           "no measurable difference |\n|  | 2048 | 1.515 [1.469–1.531] | measurably slower |")
+ZH_ROWS = ("| 融合 QKV + SDPA 对比三种 nn.MHA 中最快的 | 1024 | 1.010 [0.961–1.031] | 没有可测的差别 |\n"
+           "|  | 2048 | 1.010 [0.961–1.031] | 没有可测的差别 |")
+GOAL_ROW = ("| fused QKV + SDPA time ÷ fastest nn.MHA | ≤ 1.05 | median per-round ratio [95% interval], highest upper "
+            "end at L=2048: 1.060 [1.009–1.083]; the interval covers 1.05 at L = 2048 | "
+            "≈ undecided: the interval covers the target |")
+GOAL_ROW_OVER = ("| 融合 QKV + SDPA 的用时 ÷ 最快的 nn.MHA | ≤ 1.05 | 逐轮用时之比的中位数 [95% 区间]，L=2048 时上限最高："
+                 "1.212 [1.153–1.237]；L = 2048 时整个区间高于 1.05 | ❌ 未达成 |")
+WHICH_EN = [
+    "- Time: nn.MHA fast path without weights against nn.MHA training → SDPA (in brackets, the time ratio with its "
+    "95% interval): measurably slower at L = 1024 (1.111 [1.078–1.123]), 2048 (1.111 [1.078–1.123]).",
+    "- Memory: at L=2048, from scratch, nn.MHA fast path with weights, nn.MHA fast path without weights store "
+    "the L×L weights and peak at 12.0–16.0 MiB; nn.MHA training → SDPA, fused QKV + SDPA do not, and peak at "
+    "2.0 MiB.",
+    "- The cost of the from-scratch version: at L=2048 it takes 2.94 [2.85–3.15] times as long as fused QKV + SDPA "
+    "(median per-round ratio [95% interval]), and its peak memory is 8× as much."]
+WHICH_ZH = [
+    "- 用时：nn.MHA 快速路径不返回权重对比 nn.MHA 训练模式 → SDPA（括号里是用时之比及其 95% 区间）："
+    "L = 1024（1.111 [1.078–1.123]）、2048（1.111 [1.078–1.123]）时测得更慢。",
+    "- 内存：L=2048 时，存下 L×L 权重的有从零手写、nn.MHA 快速路径返回权重、nn.MHA 快速路径不返回权重，"
+    "峰值 12.0–16.0 MiB；没有存的有 nn.MHA 训练模式 → SDPA、融合 QKV + SDPA，峰值 2.0 MiB。",
+    "- 从零手写的代价：L=2048 时，它的用时是融合 QKV + SDPA 的 2.94 [2.85–3.15] 倍（逐轮之比的中位数 [95% 区间]），"
+    "峰值内存是后者的 8 倍。"]
+
+
+def test_interval_is_the_spread_of_the_samples():
     assert tuple(br.interval([4.0, 1.0, 3.0, 2.0, 5.0])) == (3.0, 2.0, 4.0)
-    a, b = br.Interval((1.0, 0.95, 1.05)), br.Interval((1.2, 1.1, 1.3))
-    assert br.compare(a, b) == ("faster", pytest.approx(1 / 1.2))
-    assert br.compare(b, a)[0] == "slower"
-    assert br.compare(a, br.Interval((1.08, 1.04, 1.12)))[0] == "same"  # ranges touch: no measurable difference
-    assert br.compare(a, br.Interval((1.0, 0.9, 1.0)), factor=1.5)[0] == "faster"  # against 1.5 × b
     with pytest.raises(ValueError, match="at least two positive samples"):
         br.interval([1.0])
-    with pytest.raises(ValueError, match="factor must be a positive number"):
-        br.compare(a, b, factor=0)
 
 
-def test_pair_sentences_from_overlapping_and_separate_intervals():
+def test_paired_ratio_recovers_a_known_ratio():
+    assert tuple(br.paired_ratio([2.0, 4.0, 6.0], [1.0, 2.0, 3.0])) == (2.0, 2.0, 2.0)  # exact: no noise left
+    rng = np.random.default_rng(1)
+    load = rng.lognormal(0, 0.3, 25)  # a load shared by both in each round, far larger than the ratio's noise
+    b = 0.01 * load * rng.lognormal(0, 0.03, 25)
+    a = 1.2 * 0.01 * load * rng.lognormal(0, 0.03, 25)
+    r = br.paired_ratio(a, b)
+    assert r.low < 1.2 < r.high and r.high - r.low < 0.06 and r.median == pytest.approx(1.2, abs=0.02)
+    assert tuple(br.paired_ratio(a, b)) == tuple(r)  # seeded: the same data, the same interval
+    assert br.interval(a).low < br.interval(b).high  # the spreads overlap; pairing still sees the 20%
+    # Over many data sets with the true ratio 1.2, the 95% interval covers it most of the time.
+    covered = 0
+    for _ in range(100):
+        load = rng.lognormal(0, 0.3, 25)
+        r = br.paired_ratio(1.2 * load * rng.lognormal(0, 0.03, 25), load * rng.lognormal(0, 0.03, 25), resamples=1000)
+        covered += r.low <= 1.2 <= r.high
+    assert covered >= 88, covered
+
+
+def test_verdict_from_where_the_interval_lies():
+    assert br.judge(br.Interval((0.96, 0.94, 0.98))) == "below"
+    assert br.judge(br.Interval((1.10, 1.05, 1.12))) == "above"
+    assert br.judge(br.Interval((1.01, 0.98, 1.03))) == "covers"
+    assert br.judge(br.Interval((0.99, 0.97, 1.0))) == "covers"  # touching 1 is not clear of it
+    assert br.judge(br.Interval((1.02, 1.00, 1.04)), 1.05) == "below"  # a goal's bound instead of 1
+    assert br.judge(br.Interval((1.04, 1.03, 1.06)), 1.05) == "covers"
+    with pytest.raises(ValueError, match="bound must be a positive number"):
+        br.judge(br.Interval((1.0, 0.9, 1.1)), 0)
+
+
+def test_paired_ratio_rejects_mismatched_rounds():
+    with pytest.raises(ValueError, match="same rounds for both contenders.*got 3 samples against 2"):
+        br.paired_ratio([1.0, 2.0, 3.0], [1.0, 2.0])
+    with pytest.raises(ValueError, match="at least two positive times per round in b"):
+        br.paired_ratio([1.0, 2.0], [1.0, 0.0])
+    with pytest.raises(ValueError, match="at least 100 bootstrap resamples"):
+        br.paired_ratio([1.0, 2.0], [1.0, 2.0], resamples=10)
+    data = synthetic({i: flat(1.0) for i in IMPLS})
+    data["rows"][0]["samples"] = data["rows"][0]["samples"][:-1]  # one round lost from one contender
+    with pytest.raises(ValueError, match="same rounds for both contenders"):
+        br.comparison_table(data, "en")
+
+
+def test_pair_sentences_from_paired_intervals():
     times = {"scratch": flat(3.0), "mha_default": flat(1.2), "mha_no_weights": flat(1.0),
              "mha_fastpath": {1024: 1.005, 2048: 1.5}, "fast": flat(1.0)}
     data = synthetic(times)
     en = br.pair_sentence(data, "en", "mha_fastpath", "mha_no_weights")
-    assert en == ("nn.MHA fast path without weights against nn.MHA training → SDPA: "
-                  "slower at L = 2048 (1.50× the time); no measurable difference at L = 1024.")
+    assert en == EN_PAIR
     zh = br.pair_sentence(data, "zh", "mha_fastpath", "mha_no_weights")
-    assert zh == ("nn.MHA 快速路径不返回权重对比 nn.MHA 训练模式 → SDPA："
-                  "L = 2048 时更慢（用时是后者的 1.50 倍）；L = 1024 时没有可测的差别。")
-    assert br.pair_sentence(data, "en", "fast", "scratch") == (
-        "fused QKV + SDPA against from scratch: faster at L = 1024, 2048 (3.00× the speed).")
-    assert br.pair_sentence(data, "zh", "fast", "scratch") == (
-        "融合 QKV + SDPA 对比从零手写：L = 1024、2048 时更快（速度是后者的 3.00 倍）。")
+    assert zh == ZH_PAIR
+    assert br.pair_sentence(data, "en", "fast", "scratch") == EN_SCRATCH
+    assert br.pair_sentence(data, "zh", "fast", "scratch") == ZH_SCRATCH
     listed = br.pair_sentences(data, "en").splitlines()
     assert len(listed) == len(br.PAIRS) and f"- {en}" in listed
     table = br.comparison_table(data, "en")
-    assert ("| nn.MHA fast path without weights vs nn.MHA training → SDPA | "
-            "no measurable difference | 1.50× slower |") in table
-    assert "| fused QKV + SDPA vs the fastest of the three nn.MHA | no measurable difference | " \
-           "no measurable difference |" in table
-    assert "| 融合 QKV + SDPA 对比三种 nn.MHA 中最快的 | 没有可测的差别 | 没有可测的差别 |" in br.comparison_table(data, "zh")
+    assert EN_ROWS in table
+    assert ZH_ROWS in br.comparison_table(data, "zh")
 
 
 def test_time_goal_met_missed_and_undecided():
@@ -80,17 +155,17 @@ def test_time_goal_met_missed_and_undecided():
     assert verdict({1024: 0.9, 2048: 1.2}) == "not_met"  # clearly above 1.05× at one length
     assert verdict({1024: 0.9, 2048: 1.05}) == "undecided"  # on the bound, within the noise
     g = br.goals(synthetic(base | {"fast": {1024: 0.9, 2048: 1.05}}))[0]
-    assert g["per_length"] == {1024: "faster", 2048: "same"} and g["at"] == 2048
-    table = br.goals_table(synthetic(base | {"fast": {1024: 0.9, 2048: 1.05}}), "en")
-    assert ("| fused QKV + SDPA time ÷ fastest nn.MHA | ≤ 1.05 | ratio of medians, worst 1.050 (L=2048); "
-            "no measurable difference from 1.05× at L = 2048 | ≈ undecided: within the noise |") in table
+    assert g["per_length"] == {1024: "met", 2048: "undecided"} and g["at"] == 2048
+    assert g["ratio"].low < 1.05 < g["ratio"].high
+    assert GOAL_ROW in br.goals_table(synthetic(base | {"fast": {1024: 0.9, 2048: 1.05}}), "en")
+    assert GOAL_ROW_OVER in br.goals_table(synthetic(base | {"fast": {1024: 0.9, 2048: 1.2}}), "zh")
 
 
 def test_speedup_and_memory_goals():
     base = {"mha_default": flat(1.2), "mha_no_weights": flat(1.0), "mha_fastpath": flat(1.1), "fast": flat(1.0)}
     peaks = {"scratch": {1024: 1024**2, 2048: 2048**2}}
     speed = lambda s: br.goals(synthetic(base | {"scratch": flat(s)}, peaks))[1]  # noqa: E731
-    assert speed(3.0)["verdict"] == "met" and speed(3.0)["ratio"] == pytest.approx(3.0)
+    assert speed(3.0)["verdict"] == "met" and speed(3.0)["ratio"].median == pytest.approx(3.0, rel=0.03)
     assert speed(1.2)["verdict"] == "not_met"
     assert speed(1.5)["verdict"] == "undecided"
     memory = br.goals(synthetic(base | {"scratch": flat(3.0)}, peaks))[2]
@@ -124,19 +199,8 @@ def test_printed_sentences_read_whole_in_both_languages():
         "nn.MHA 快速路径返回权重（p = 2.00）、nn.MHA 快速路径不返回权重（p = 2.00）；"
         "近似线性增长（p ≤ 1.2）的有：nn.MHA 训练模式 → SDPA（p = 1.00）、融合 QKV + SDPA（p = 1.00）。"
         "L=2048 时占得最多的是从零手写（16.0 MiB），最少的是 nn.MHA 训练模式 → SDPA（2.0 MiB）。")
-    assert br.which_sentences("en", data, at=2048).splitlines() == [
-        "- Time: nn.MHA fast path without weights against nn.MHA training → SDPA: "
-        "slower at L = 1024, 2048 (1.10× the time).",
-        "- Memory: at L=2048, from scratch, nn.MHA fast path with weights, nn.MHA fast path without weights store "
-        "the L×L weights and peak at 12.0–16.0 MiB; nn.MHA training → SDPA, fused QKV + SDPA do not, and peak at "
-        "2.0 MiB.",
-        "- The cost of the from-scratch version: at L=2048 its median time is 3.00× that of fused QKV + SDPA, "
-        "and its peak memory 8× as much."]
-    assert br.which_sentences("zh", data, at=2048).splitlines() == [
-        "- 用时：nn.MHA 快速路径不返回权重对比 nn.MHA 训练模式 → SDPA：L = 1024、2048 时更慢（用时是后者的 1.10 倍）。",
-        "- 内存：L=2048 时，存下 L×L 权重的有从零手写、nn.MHA 快速路径返回权重、nn.MHA 快速路径不返回权重，"
-        "峰值 12.0–16.0 MiB；没有存的有 nn.MHA 训练模式 → SDPA、融合 QKV + SDPA，峰值 2.0 MiB。",
-        "- 从零手写的代价：L=2048 时，它的中位用时是融合 QKV + SDPA 的 3.00 倍，峰值内存是后者的 8 倍。"]
+    assert br.which_sentences("en", data, at=2048).splitlines() == WHICH_EN
+    assert br.which_sentences("zh", data, at=2048).splitlines() == WHICH_ZH
 
 
 RUNS = [{"run": "L=128", "seconds": 50.0, "load_before": [1.02, 1.1, 1.2], "load_after": [1.04, 1.1, 1.2],
@@ -213,3 +277,14 @@ def test_tables_and_figures_from_the_committed_sweep():
         assert tables.count("\n| 4096 |") == 3  # time, throughput, memory
         figs = br.full_sweep_figures(lang)
         assert figs.count("<svg") == 2
+
+
+def test_committed_sweep_verdicts_come_from_the_paired_intervals():
+    """The committed sweep read the paired way (overlapping interquartile ranges had found no difference in these)."""
+    data = br.bench_sweep()["data"]
+    r128, r512 = (br._pair(data, "mha_fastpath", "mha_no_weights", L) for L in (128, 512))
+    assert br.judge(r128) == "below" and br.judge(r512) == "above"
+    assert br.judge(br._pair(data, "mha_default", "mha_fastpath", 4096)) == "above"
+    assert (br.RESAMPLES, br.LEVEL) == (5000, 0.95)  # the page's method paragraph names both
+    for lang, words in (("zh", "5000 次"), ("en", "5,000 times")):
+        assert words in (br.ROOT / "docs" / "lab" / f"performance.{lang}.md").read_text(encoding="utf-8")
