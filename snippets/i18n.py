@@ -127,6 +127,9 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                                    "的副本，相似度是 {copies}：这是彻底的冗余，8 个头只顶 1 个，同样和过拟合无关。",
         "faq.entropy_sentence": "独热行的归一化熵是 {one_hot}，均匀行是 {uniform}；刚初始化、没训练过的 8 个头的层，"
                                 "所有行平均是 {mean}，连最集中的那一行也有 {min}。",
+        "faq.permutation_sentence": "不加掩码时，最大差值是 {free}，与 float32 的机器精度（{eps}）同一量级，"
+                                    "只是舍入误差；加了因果掩码，差值是 {causal}：打乱顺序改变的是输出本身，"
+                                    "而不只是输出的排列。",
         "faq.real_width": "all-MiniLM-L6-v2（读自它的 config.json）：{layers} 层，每层 {h} 个头，"
                           "模型宽度 {E}，每个头的宽度 d_k = {d_k}。",
         "faq.fp.default": "默认层（batch_first=False）+ eval()，need_weights=False",
@@ -517,6 +520,9 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "faq.entropy_sentence": "A one-hot row has normalised entropy {one_hot} and a uniform row {uniform}; a "
                                 "freshly initialised 8-head layer averages {mean} over its rows, and even its most "
                                 "peaked row reaches {min}.",
+        "faq.permutation_sentence": "Without a mask the largest difference is {free}, the size of float32 "
+                                    "rounding (machine epsilon {eps}); with a causal mask it is {causal}: "
+                                    "shuffling the tokens changes the outputs themselves, not just their order.",
         "faq.real_width": "all-MiniLM-L6-v2 (read from its config.json): {layers} layers, {h} heads per layer, "
                           "d_model = {E}, head width d_k = {d_k}.",
         "faq.fp.default": "default layer (batch_first=False), eval(), need_weights=False",
