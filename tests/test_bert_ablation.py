@@ -88,6 +88,14 @@ def test_ablation_results_on_the_page_pairs():
     assert res["angles"].median(-1).values.max() < res["pair_angle"].median()
 
 
+def test_pair_examples_lists_the_first_pairs():
+    lines = report.pair_examples(3).splitlines()
+    assert lines == [f"- `{m}` → {r}" for m, r in PAIRS[:3]]
+    for bad in (0, len(PAIRS) + 1, True, "3"):
+        with pytest.raises(ValueError, match=r"k must be an integer in 1 … \d+, got"):
+            report.pair_examples(bad)
+
+
 def test_retrieval_verdicts_account_for_testing_every_head():
     res = ablation_results()
     n_heads = res["delta"].numel()

@@ -15,9 +15,11 @@ from .ablation import broad_heads_vs_clark, length_baseline
 from .analysis import TEXTS, all_stats, wordpiece_rows
 from .headstats import CATEGORIES, STAT_OF, THRESHOLDS
 from .loader import encode
+from .logdata import PAIRS
 from .retrieval import CORRECTED_RESAMPLES, ablation_results
 
-__all__ = ["wordpiece_table", "text_table", "stats_table", "category_grid", "category_rows", "category_table",
+__all__ = ["wordpiece_table", "pair_examples", "text_table", "stats_table", "category_grid", "category_rows",
+           "category_table",
            "finding", "entropy_by_category", "broad_vs_clark", "neighbour_heads", "special_tokens", "length_table",
            "length_summary", "ablation_scale",
            "layer_table", "layer_summary", "retrieval_verdicts", "retrieval_takeaway", "head_table"]
@@ -26,6 +28,13 @@ __all__ = ["wordpiece_table", "text_table", "stats_table", "category_grid", "cat
 def wordpiece_table(lang: str, line: str = LOG_LINE) -> str:
     lab = i18n.texts(lang, "bert")
     return md_table([lab["field"], lab["split"]], wordpiece_rows(line))
+
+
+def pair_examples(k: int = 3) -> str:
+    """The first k retrieval pairs as a Markdown list: `message` → its rewording."""
+    if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= len(PAIRS):
+        raise ValueError(f"k must be an integer in 1 … {len(PAIRS)}, got {k!r}")
+    return "\n".join(f"- `{message}` → {rewording}" for message, rewording in PAIRS[:k])
 
 
 def text_table(lang: str, texts=TEXTS) -> str:
