@@ -612,7 +612,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bert.verdict_chance": (" But with {n} heads tested, about {expected:.1f} such intervals are expected wholly "
                                 "below 0 by chance alone (2.5% of {n}), even if no head mattered. "),
         "bert.verdict_level": ("intervals corrected for testing {n} heads (Bonferroni: level 1 − 0.05/{n} ≈ {level:.2%}, "
-                               "{boot} bootstrap resamples)"),
+                               "{boot:,} bootstrap resamples)"),
         "bert.verdict_corrected_none": ("With {level}, none lies wholly below or wholly above 0: no single head's effect "
                                         "on retrieval survives the correction."),
         "bert.verdict_corrected": ("With {level}, {k_drop} still lie wholly below 0 and {k_gain} wholly above: "

@@ -245,7 +245,7 @@ def retrieval_verdicts(lang: str) -> str:
     drop_c = [lh for lh in heads if res["hi_corrected"][lh] < 0]
     gain_c = [lh for lh in heads if res["lo_corrected"][lh] > 0]
     level = i18n.text(lang, "bert.verdict_level", n=len(heads), level=res["level_corrected"],
-                      boot=f"{CORRECTED_RESAMPLES:,}")
+                      boot=CORRECTED_RESAMPLES)
     if not drop_c and not gain_c:
         parts.append(i18n.text(lang, "bert.verdict_corrected_none", level=level))
     else:
