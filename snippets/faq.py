@@ -33,6 +33,7 @@ __all__ = [
     "flop_rows", "head_similarity", "similarity_rows", "head_mask_forward", "PrunedHeads",
     "prune_rows", "normalised_entropy", "entropy_rows", "mask_convention_maps", "mask_convention_figure",
     "nan_rows", "default_weight_shapes", "patch_sequence_rows", "token_counts", "permutation_check",
+    "permutation_sentence",
     "MODEL_CONFIGS", "config_rows", "gqa_rows", "kv_cache_rows", "flop_sentence", "similarity_sentence",
     "entropy_sentence", "real_model_width", "attention_ops", "fast_path_rows", "fast_path_sentence",
     "FAST_PATH_CASES",
@@ -443,6 +444,11 @@ def permutation_check(d_model: int = 64, num_heads: int = 4, L: int = 9, seed: i
                       causal: bool = False) -> str:
     """max |attn(x[perm]) - attn(x)[perm]|: without positional encodings, bidirectional attention
     ignores order (rounding only); with a causal mask the result depends on the order."""
+    return _fmt(_permutation_difference(d_model, num_heads, L, seed, causal))
+
+
+def _permutation_difference(d_model: int, num_heads: int, L: int, seed: int, causal: bool) -> float:
+    check_positive_int(L, "L")
     m = _layer(d_model, num_heads, seed)
     x = torch.randn(1, L, d_model)  # (1, L, E)
     perm = torch.randperm(L)
@@ -450,7 +456,22 @@ def permutation_check(d_model: int = 64, num_heads: int = 4, L: int = 9, seed: i
     with torch.no_grad():
         a = m(x[:, perm], x[:, perm], x[:, perm], attn_mask=mask)[0]  # (1, L, E)
         b = m(x, x, x, attn_mask=mask)[0][:, perm]  # (1, L, E)
-    return _fmt((a - b).abs().max().item())
+    return (a - b).abs().max().item()
+
+
+def permutation_sentence(lang: str = "zh", d_model: int = 64, num_heads: int = 4, L: int = 9,
+                         seed: int = 0) -> str:
+    """What permutation_check prints for the same layer and input, said with its numbers: the
+    bidirectional difference against float32's machine epsilon, the causal one against it."""
+    check_lang(lang)
+    free = _permutation_difference(d_model, num_heads, L, seed, causal=False)
+    causal = _permutation_difference(d_model, num_heads, L, seed, causal=True)
+    eps = torch.finfo(torch.float32).eps
+    # The sentence calls the first difference rounding and the second a real change: hold it to that.
+    if free > 16 * eps or causal < 1e3 * eps:
+        raise ValueError(f"expected the bidirectional difference at float32 rounding (at most 16 × {eps:.1e}) "
+                         f"and the causal one far above it, got {free:.1e} and {causal:.1e}")
+    return text(lang, "faq.permutation_sentence", free=_fmt(free), eps=_fmt(eps), causal=_fmt(causal))
 
 
 # --8<-- [start:configs]

@@ -127,6 +127,9 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                                    "的副本，相似度是 {copies}：这是彻底的冗余，8 个头只顶 1 个，同样和过拟合无关。",
         "faq.entropy_sentence": "独热行的归一化熵是 {one_hot}，均匀行是 {uniform}；刚初始化、没训练过的 8 个头的层，"
                                 "所有行平均是 {mean}，连最集中的那一行也有 {min}。",
+        "faq.permutation_sentence": "不加掩码时，最大差值是 {free}，与 float32 的机器精度（{eps}）同一量级，"
+                                    "只是舍入误差；加了因果掩码，差值是 {causal}：打乱顺序改变的是输出本身，"
+                                    "而不只是输出的排列。",
         "faq.real_width": "all-MiniLM-L6-v2（读自它的 config.json）：{layers} 层，每层 {h} 个头，"
                           "模型宽度 {E}，每个头的宽度 d_k = {d_k}。",
         "faq.fp.default": "默认层（batch_first=False）+ eval()，need_weights=False",
@@ -182,17 +185,28 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                                 "去掉一个头，句向量转得最多的是 {head}：{texts} 段文本上转角的中位数为 {med:.1f}°"
                                 "（10%–90% 分位数：{p10:.1f}°–{p90:.1f}°）；全部 {n} 个头的中位数只有 {all_med:.1f}°。"),
         "bert.layers": ["层", "转角中位数：最小", "层内中位数", "最大（层-头）", "检索下降最多的头：变化 [95% 区间]（百分点）",
-                        "可测下降的头数"],
+                        "95% 区间在 0 以下的头数"],
         "bert.layer_summary": ("第 {last} 层每个头的转角中位数都不小于 {last_min:.1f}°，前面各层的头最多只有 {before_max:.1f}°："
                                "句向量取自最后一层，这一层的头直接写进句向量；跨层比较时，离读出位置近本身就占便宜。"
                                "第 {last} 层的 {heads} 个头里又有 {other} 个属于“其他”类，所以跨层排名也说明不了类别。"),
         "bert.verdict_head": "{head}（{cat}，{iv}）",
         "bert.angle_head": "{a:.1f}°（{h}）",
         "bert.list_sep": "、",
-        "bert.verdict_drop": "去掉后检索准确率可测地下降（95% 区间整个在 0 以下）的头有 {k} 个：{heads}。",
-        "bert.verdict_no_drop": "没有哪个头去掉后检索准确率可测地下降。",
-        "bert.verdict_gain": "可测地上升的有 {k} 个：{heads}。",
+        "bert.verdict_drop": "按每个头各自的 95% 区间，{n} 个头里有 {k} 个去掉后检索准确率的区间整个在 0 以下：{heads}。",
+        "bert.verdict_no_drop": "按每个头各自的 95% 区间，没有哪个头去掉后检索准确率的区间整个在 0 以下。",
+        "bert.verdict_gain": "区间整个在 0 以上的有 {k} 个：{heads}。",
         "bert.verdict_rest": "其余 {k} 个头（共 {n} 个）的区间覆盖 0：在这 {pairs} 对文本上测不出差别。",
+        "bert.verdict_chance": ("不过，一次检验 {n} 个头，即使哪个头都不起作用，单凭偶然也预计有约 {expected:.1f} 个 "
+                                "95% 区间整个落在 0 以下（{n} 的 2.5%）。"),
+        "bert.verdict_level": "按同时检验 {n} 个头校正的区间（Bonferroni：置信水平 1 − 0.05/{n} ≈ {level:.2%}，自助重采样 {boot} 次）",
+        "bert.verdict_corrected_none": "改用{level}，没有一个区间整个在 0 以下或 0 以上：单独去掉哪一个头对检索的影响，都经不起多重检验校正。",
+        "bert.verdict_corrected": "改用{level}，仍有 {k_drop} 个区间整个在 0 以下、{k_gain} 个整个在 0 以上：{heads}。",
+        "bert.takeaway_none": ("在日志检索上，按每个头各自的 95% 区间，{n} 个头里有 {k} 个去掉后区间整个在 0 以下，"
+                               "而单凭偶然预计就有约 {expected:.1f} 个；按同时检验 {n} 个头校正后，一个也不剩："
+                               "在这 {pairs} 对文本上，单独去掉哪个头都测不出对检索的影响。"),
+        "bert.takeaway_some": ("在日志检索上，按每个头各自的 95% 区间，{n} 个头里有 {k} 个去掉后区间整个在 0 以下"
+                               "（单凭偶然预计约 {expected:.1f} 个）；按同时检验 {n} 个头校正后，仍有 {survive} 个"
+                               "区间不覆盖 0（在这 {pairs} 对文本上）。"),
         "bert.heads_table": ["层-头", "类别", "转角中位数", "10%–90% 分位", "检索准确率变化 [95% 区间]（百分点）"],
         "bert.broad_vs_clark": ("第 0 层的 {first} 个头里有 {broad_first} 个是宽泛的，全模型共有 {heads} 个宽泛头。"
                                 "它们放在 [CLS] 上的平均份额在 {cls_min:.0%} 到 {cls_max:.0%} 之间；"
@@ -520,6 +534,9 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "faq.entropy_sentence": "A one-hot row has normalised entropy {one_hot} and a uniform row {uniform}; a "
                                 "freshly initialised 8-head layer averages {mean} over its rows, and even its most "
                                 "peaked row reaches {min}.",
+        "faq.permutation_sentence": "Without a mask the largest difference is {free}, the size of float32 "
+                                    "rounding (machine epsilon {eps}); with a causal mask it is {causal}: "
+                                    "shuffling the tokens changes the outputs themselves, not just their order.",
         "faq.real_width": "all-MiniLM-L6-v2 (read from its config.json): {layers} layers, {h} heads per layer, "
                           "d_model = {E}, head width d_k = {d_k}.",
         "faq.fp.default": "default layer (batch_first=False), eval(), need_weights=False",
@@ -579,7 +596,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                                 "{med:.1f}° over the {texts} texts (10th–90th percentile {p10:.1f}°–{p90:.1f}°); the "
                                 "median over all {n} heads is {all_med:.1f}°."),
         "bert.layers": ["layer", "median angle: smallest", "layer median", "largest (layer-head)",
-                        "largest retrieval drop: change [95% interval] (points)", "heads with a measurable drop"],
+                        "largest retrieval drop: change [95% interval] (points)", "heads with a 95% interval below 0"],
         "bert.layer_summary": ("Every head of layer {last} turns the embedding by a median of at least {last_min:.1f}°; "
                                "no head of an earlier layer reaches more than {before_max:.1f}°. The embedding is "
                                "pooled from the last layer and last-layer heads write straight into it, so a ranking "
@@ -588,11 +605,28 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bert.verdict_head": "{head} ({cat}, {iv})",
         "bert.angle_head": "{a:.1f}° ({h})",
         "bert.list_sep": ", ",
-        "bert.verdict_drop": "Removing {k} heads measurably lowers retrieval accuracy (95% interval wholly below 0): {heads}. ",
-        "bert.verdict_no_drop": "No single head's removal measurably lowers retrieval accuracy. ",
-        "bert.verdict_gain": "{k} raise it measurably: {heads}. ",
+        "bert.verdict_drop": ("With a 95% interval for each head on its own, removing {k} of the {n} heads lowers "
+                              "retrieval accuracy with an interval wholly below 0: {heads}. "),
+        "bert.verdict_no_drop": ("With a 95% interval for each head on its own, no single head's removal lowers "
+                                 "retrieval accuracy with an interval wholly below 0. "),
+        "bert.verdict_gain": "{k} raise it with an interval wholly above 0: {heads}. ",
         "bert.verdict_rest": ("For the other {k} of the {n} heads the interval covers 0: no measurable difference on "
                               "these {pairs} pairs."),
+        "bert.verdict_chance": (" But with {n} heads tested, about {expected:.1f} such intervals are expected wholly "
+                                "below 0 by chance alone (2.5% of {n}), even if no head mattered. "),
+        "bert.verdict_level": ("intervals corrected for testing {n} heads (Bonferroni: level 1 − 0.05/{n} ≈ {level:.2%}, "
+                               "{boot:,} bootstrap resamples)"),
+        "bert.verdict_corrected_none": ("With {level}, none lies wholly below or wholly above 0: no single head's effect "
+                                        "on retrieval survives the correction."),
+        "bert.verdict_corrected": ("With {level}, {k_drop} still lie wholly below 0 and {k_gain} wholly above: "
+                                   "{heads}."),
+        "bert.takeaway_none": ("On log retrieval, {k} of the {n} heads have a 95% interval wholly below 0, where "
+                               "chance alone would give about {expected:.1f}; corrected for testing all {n} heads, "
+                               "none does: on these {pairs} pairs, no single head's removal measurably changes "
+                               "retrieval."),
+        "bert.takeaway_some": ("On log retrieval, {k} of the {n} heads have a 95% interval wholly below 0 (chance alone "
+                               "would give about {expected:.1f}); corrected for testing all {n} heads, {survive} "
+                               "intervals still exclude 0 (on these {pairs} pairs)."),
         "bert.heads_table": ["layer-head", "category", "median angle", "10th–90th percentile",
                              "retrieval accuracy change [95% interval] (points)"],
         "bert.broad_vs_clark": ("{broad_first} of the {first} heads in layer 0 are broad, and {heads} in the "

@@ -208,6 +208,22 @@ def test_token_counts_and_permutation():
     assert float(faq.permutation_check(causal=True)) > 0.1
 
 
+def test_permutation_sentence_carries_the_printed_numbers():
+    free, causal = faq.permutation_check(), faq.permutation_check(causal=True)
+    en = faq.permutation_sentence("en")
+    assert en == (f"Without a mask the largest difference is {free}, the size of float32 rounding (machine "
+                  f"epsilon 1.2e-07); with a causal mask it is {causal}: shuffling the tokens changes the "
+                  "outputs themselves, not just their order.")
+    zh = faq.permutation_sentence("zh")
+    assert f"最大差值是 {free}，" in zh and "（1.2e-07）" in zh and f"差值是 {causal}：" in zh
+    assert faq.permutation_sentence("en", d_model=32, num_heads=2, L=5, seed=1).count(
+        faq.permutation_check(d_model=32, num_heads=2, L=5, seed=1)) == 1
+    with pytest.raises(ValueError, match="lang"):
+        faq.permutation_sentence("fr")
+    with pytest.raises(ValueError, match="L must be a positive integer, got 0"):
+        faq.permutation_sentence("en", L=0)
+
+
 # Q18 ------------------------------------------------------------------------------------
 
 def test_config_rows_compute_head_dims():
@@ -295,7 +311,8 @@ def test_faq_pages_have_twenty_anchored_questions_and_tooltips(built_site):
         assert "Traceback" not in html
         # every correction of the source is collapsed, titled with what is true, and starts with the source's words
         prefix, source_says = ("更正：", "原文说：") if lang == "" else ("Correction: ", "The source says")
-        boxes = re.findall(r'<details class="note">\s*<summary>(.*?)</summary>\s*<p>(.*?)</p>', html, flags=re.S)
+        # the errata hook (sitebuild/hooks/errata.py) gives each correction box an id="correction-…"
+        boxes = re.findall(r'<details class="note"(?: id="correction-[^"]+")?>\s*<summary>(.*?)</summary>\s*<p>(.*?)</p>', html, flags=re.S)
         assert len(boxes) >= 20
         assert all(title.startswith(prefix) and body.startswith(source_says) for title, body in boxes), boxes
         assert 'class="admonition' not in html and "<details open" not in html

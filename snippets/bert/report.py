@@ -15,17 +15,26 @@ from .ablation import broad_heads_vs_clark, length_baseline
 from .analysis import TEXTS, all_stats, wordpiece_rows
 from .headstats import CATEGORIES, STAT_OF, THRESHOLDS
 from .loader import encode
-from .retrieval import ablation_results
+from .logdata import PAIRS
+from .retrieval import CORRECTED_RESAMPLES, ablation_results
 
-__all__ = ["wordpiece_table", "text_table", "stats_table", "category_grid", "category_rows", "category_table",
+__all__ = ["wordpiece_table", "pair_examples", "text_table", "stats_table", "category_grid", "category_rows",
+           "category_table",
            "finding", "entropy_by_category", "broad_vs_clark", "neighbour_heads", "special_tokens", "length_table",
            "length_summary", "ablation_scale",
-           "layer_table", "layer_summary", "retrieval_verdicts", "head_table"]
+           "layer_table", "layer_summary", "retrieval_verdicts", "retrieval_takeaway", "head_table"]
 
 
 def wordpiece_table(lang: str, line: str = LOG_LINE) -> str:
     lab = i18n.texts(lang, "bert")
     return md_table([lab["field"], lab["split"]], wordpiece_rows(line))
+
+
+def pair_examples(k: int = 3) -> str:
+    """The first k retrieval pairs as a Markdown list: `message` → its rewording."""
+    if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= len(PAIRS):
+        raise ValueError(f"k must be an integer in 1 … {len(PAIRS)}, got {k!r}")
+    return "\n".join(f"- `{message}` → {rewording}" for message, rewording in PAIRS[:k])
 
 
 def text_table(lang: str, texts=TEXTS) -> str:
@@ -165,8 +174,8 @@ def _pct(x: float) -> str:
     return f"{100 * x:+.1f}"
 
 
-def _interval(res, layer: int, head: int) -> str:
-    return f"{_pct(res['delta'][layer, head])} [{_pct(res['lo'][layer, head])}, {_pct(res['hi'][layer, head])}]"
+def _interval(res, layer: int, head: int, lo: str = "lo", hi: str = "hi") -> str:
+    return f"{_pct(res['delta'][layer, head])} [{_pct(res[lo][layer, head])}, {_pct(res[hi][layer, head])}]"
 
 
 def ablation_scale(lang: str) -> str:
@@ -209,27 +218,51 @@ def layer_summary(lang: str) -> str:
 
 
 def retrieval_verdicts(lang: str) -> str:
-    """Verdicts from the bootstrap intervals: measurable drop, measurable gain, no measurable change."""
+    """Verdicts from the bootstrap intervals: at 95% per head (drop, gain, no measurable change), how many
+    intervals below 0 chance alone would give among this many heads, and what survives intervals corrected
+    for testing every head (Bonferroni)."""
     lab = i18n.texts(lang, "bert")
     res = ablation_results()
     _, cats = all_stats(TEXTS)
     n, h = res["delta"].shape
     heads = [(layer, head) for layer in range(n) for head in range(h)]
 
-    def refs(which):
+    def refs(which, lo="lo", hi="hi"):
         return lab["list_sep"].join(i18n.text(lang, "bert.verdict_head", head=f"{layer}-{head}",
-                                              cat=lab[cats[layer][head]], iv=_interval(res, layer, head))
+                                              cat=lab[cats[layer][head]], iv=_interval(res, layer, head, lo, hi))
                                     for layer, head in which)
 
     drop = [lh for lh in heads if res["hi"][lh] < 0]
     gain = [lh for lh in heads if res["lo"][lh] > 0]
-    parts = [i18n.text(lang, "bert.verdict_drop", k=len(drop), heads=refs(drop)) if drop
+    parts = [i18n.text(lang, "bert.verdict_drop", k=len(drop), n=len(heads), heads=refs(drop)) if drop
              else i18n.text(lang, "bert.verdict_no_drop")]
     if gain:
         parts.append(i18n.text(lang, "bert.verdict_gain", k=len(gain), heads=refs(gain)))
     parts.append(i18n.text(lang, "bert.verdict_rest", k=len(heads) - len(drop) - len(gain), n=len(heads),
                            pairs=res["pairs"]))
+    # Each 95% interval misses on the low side 2.5% of the time: among many heads, some will by chance.
+    parts.append(i18n.text(lang, "bert.verdict_chance", n=len(heads), expected=0.025 * len(heads)))
+    drop_c = [lh for lh in heads if res["hi_corrected"][lh] < 0]
+    gain_c = [lh for lh in heads if res["lo_corrected"][lh] > 0]
+    level = i18n.text(lang, "bert.verdict_level", n=len(heads), level=res["level_corrected"],
+                      boot=CORRECTED_RESAMPLES)
+    if not drop_c and not gain_c:
+        parts.append(i18n.text(lang, "bert.verdict_corrected_none", level=level))
+    else:
+        parts.append(i18n.text(lang, "bert.verdict_corrected", level=level, k_drop=len(drop_c),
+                               k_gain=len(gain_c), heads=refs(drop_c + gain_c, "lo_corrected", "hi_corrected")))
     return "".join(parts)
+
+
+def retrieval_takeaway(lang: str) -> str:
+    """The takeaway on retrieval, with the counts of retrieval_verdicts: per head at 95%, what chance
+    alone would give, and what survives the correction for testing every head."""
+    res = ablation_results()
+    n_heads = res["delta"].numel()
+    k = int((res["hi"] < 0).sum())
+    survive = int((res["hi_corrected"] < 0).sum() + (res["lo_corrected"] > 0).sum())
+    key = "bert.takeaway_none" if survive == 0 else "bert.takeaway_some"
+    return i18n.text(lang, key, k=k, n=n_heads, expected=0.025 * n_heads, survive=survive, pairs=res["pairs"])
 
 
 def head_table(lang: str) -> str:

@@ -32,9 +32,10 @@ from .ablation import head_mask
 from .loader import BERT_PACKAGES, encode, load_model
 from .logdata import PAIRS
 
-__all__ = ["CORPUS", "encode_batch", "pooled_embedding", "angle_deg", "pair_scores", "bootstrap_mean",
+__all__ = ["CORPUS", "CORRECTED_RESAMPLES", "encode_batch", "pooled_embedding", "angle_deg", "pair_scores", "bootstrap_mean",
            "layer_ablation", "full_embeddings", "ablation_embeddings", "ablation_results"]
 
+CORRECTED_RESAMPLES = 20_000  # bootstrap resamples for the intervals corrected for testing every head
 CORPUS = tuple(m for m, _ in PAIRS) + tuple(r for _, r in PAIRS)  # P messages, then their P rewordings
 
 
@@ -146,7 +147,9 @@ def ablation_results(texts=CORPUS) -> dict[str, Tensor | float]:
 
     angles (n, h, N): how far removing the head turns each text's embedding;
     pair_angle (P,): message vs its rewording; other_angle: every two texts that are not a pair;
-    accuracy: the full model's; delta, lo, hi (n, h): change in accuracy and its 95% bootstrap interval.
+    accuracy: the full model's; delta, lo, hi (n, h): change in accuracy and its 95% bootstrap interval;
+    lo_corrected, hi_corrected (n, h): the interval at level_corrected = 1 - 0.05 / (n·h) (Bonferroni for
+    testing every head), from CORRECTED_RESAMPLES resamples.
     """
     full, ablated = ablation_embeddings(texts)
     P = full.size(0) // 2
@@ -154,6 +157,11 @@ def ablation_results(texts=CORPUS) -> dict[str, Tensor | float]:
     n, h = ablated.shape[:2]
     diff = torch.stack([torch.stack([pair_scores(ablated[i, j]) - base for j in range(h)]) for i in range(n)])
     delta, lo, hi = bootstrap_mean(diff)  # (n, h) each
+    # n·h heads are tested at once: Bonferroni-corrected intervals hold for all of them together at 95%.
+    # Their tails are 0.05 / (2·n·h) wide, so they take many more resamples (one layer at a time: memory).
+    level = 1 - 0.05 / (n * h)
+    corrected = [bootstrap_mean(diff[i], n_boot=CORRECTED_RESAMPLES, level=level)[1:] for i in range(n)]
+    lo_c, hi_c = (torch.stack([c[k] for c in corrected]) for k in (0, 1))  # (n, h) each
     sims = angle_deg(full.unsqueeze(1), full.unsqueeze(0))  # (N, N)
     partner = torch.arange(2 * P).add(P).remainder(2 * P)
     other = ~torch.eye(2 * P, dtype=torch.bool)
@@ -161,4 +169,4 @@ def ablation_results(texts=CORPUS) -> dict[str, Tensor | float]:
     other = other.triu()
     return {"angles": angle_deg(ablated, full), "pair_angle": sims[torch.arange(P), torch.arange(P) + P],
             "other_angle": sims[other], "accuracy": base.mean().item(), "delta": delta, "lo": lo, "hi": hi,
-            "pairs": P}
+            "lo_corrected": lo_c, "hi_corrected": hi_c, "level_corrected": level, "pairs": P}
