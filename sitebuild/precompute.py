@@ -129,10 +129,10 @@ def jobs() -> list[Job]:
 
 
 def _factor_cost(config: dict) -> float:
-    """Rough seconds on one core (measured: a one-layer run ~2 s + 0.5 s per 8 features of d_model; a stack
-    ~1.5 s per block plus its curve and measures)."""
+    """Rough seconds on one core (measured: a one-layer run ~1.5 s + 0.5 s per 8 features of d_model; a stack of
+    600 steps ~1.5 s + 1 s per block, with its learning curve and per-layer measures)."""
     if config.get("layers"):
-        return 2.5 + 1.2 * config["layers"]
+        return 1.5 + 1.0 * config["layers"]
     return 1.5 + 0.5 * config["d_model"] / 8
 
 

@@ -262,3 +262,43 @@ def test_layer_rows_and_stats(monkeypatch):
                     ["layer 2", "+1 (80%)", "0.0", "0.0", "80.0", "70.0"]]
     st = fr.layer_stats([[run]])
     assert st == {"threshold_pts": 50.0, "own_2x1": 1, "composed_2x1": 2, "pairs_2x1": 4, "n_seeds": 1}
+
+
+def test_new_figures_are_deterministic_readable_svg(monkeypatch):
+    import re
+
+    from snippets.figures import MIN_FONT_PT, WIDTH_PT
+
+    curve = [(25 * k, min(1.0, 0.1 * k)) for k in range(1, 25)]
+    groups = [[fake(s, 1.0, curve, layers=n, num_heads=h) for s in range(3)] for n, h in ((1, 4), (2, 2), (4, 1),
+                                                                                            (2, 1))]
+    labels = {"step": "训练步数", "acc": "留出准确率（%）", "title": "{label}"}
+    a = fr.curve_figure(groups, labels, alt="四张学习曲线", caption="说明")
+    assert a == fr.curve_figure(groups, labels, alt="四张学习曲线", caption="说明")
+    drops = {1: [{"acc_by_offset": [1.0] * 4}, *[{"acc_by_offset": [0.5, 1.0, 1.0, 0.2]}] * 4],
+             2: [{"acc_by_offset": [1.0] * 4}, *[{"acc_by_offset": [1.0, 0.1, 1.0, 1.0]}] * 2]}
+    monkeypatch.setattr(fr, "layer_ablation", lambda run: drops[2 if run["layers"] == 2 else 1])
+    runs = [fake(0, 1.0, layers=4), fake(0, 1.0, layers=2)]
+    flabels = {"title": "{label}, seed 0", "layer": "layer {}", "offset": "target offset", "drop": "points lost"}
+    b = fr.layer_figure(runs, flabels, alt="two heatmaps")
+    assert b == fr.layer_figure(runs, flabels, alt="two heatmaps")
+    for svg, alt in ((a, "四张学习曲线"), (b, "two heatmaps")):
+        assert f'aria-label="{alt}"' in svg
+        width = float(re.search(r'viewBox="[\d.]+ [\d.]+ ([\d.]+) [\d.]+"', svg).group(1))
+        fonts = [float(f) for f in re.findall(r"font-size: ?([\d.]+)px", svg)]
+        assert width <= WIDTH_PT and min(fonts) >= MIN_FONT_PT
+    assert ">50<" in b and ">90<" in b  # the points are written in the cells
+    with pytest.raises(ValueError, match="labels must have keys"):
+        fr.layer_figure(runs, {"title": "x"}, alt="x")
+
+
+def test_a_negligible_difference_is_named_as_such():
+    a = [fake(s, 1.0) for s in range(5)]
+    b = [fake(s, 1.0 - 0.00002 * (s + 1)) for s in range(5)]
+    words = ("lower", "higher", "none", "negligible")
+    assert fr.compare_stats(a, b, words[:3])["verdict"] == "lower"
+    assert fr.compare_stats(a, b, words, tolerance=0.001)["verdict"] == "negligible"
+    far = [fake(s, 0.5) for s in range(5)]
+    assert fr.compare_stats(a, far, words, tolerance=0.001)["verdict"] == "lower"
+    with pytest.raises(ValueError, match="fourth word"):
+        fr.compare_stats(a, b, words[:3], tolerance=0.001)

@@ -20,13 +20,23 @@ from .train import build_model
 
 __all__ = [
     "parameters", "steps_to_target", "one_layer_rows", "depth_rows", "compare_stats", "comparison_sentences",
-    "spread_interval", "depth_stats", "layer_rows", "layer_stats", "summary_rows", "width_figure",
+    "spread_interval", "depth_stats", "summary_stats", "layer_rows", "layer_stats", "summary_rows", "width_figure",
     "curve_figure", "layer_figure",
 ]
 
 
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
+
+
+def _points(x: float, digits: int) -> str:
+    """A number of points without a minus sign on zero.
+
+    >>> _points(-0.04, 1), _points(-30.26, 1), _points(-0.4, 0)
+    ('0.0', '-30.3', '0')
+    """
+    v = round(float(x), digits)
+    return f"{(0.0 if v == 0 else v):.{digits}f}"
 
 
 def _check_groups(groups) -> None:
@@ -97,13 +107,17 @@ def depth_rows(configs: Sequence[dict], groups: list[list[dict]], none: str = "�
     return rows
 
 
-def compare_stats(a: list[dict], b: list[dict], verdicts: tuple[str, str, str], key: str = "accuracy",
-                  level: float = LEVEL) -> dict:
+def compare_stats(a: list[dict], b: list[dict], verdicts: Sequence[str], key: str = "accuracy",
+                  level: float = LEVEL, tolerance: float = 0.0) -> dict:
     """b minus a, paired by seed (same seed, same training streams and held-out set): mean_a, mean_b, diff, lo, hi
     (in points for accuracy: *_pts), n (pairs), level_pct and the verdict chosen from the interval.
-    key 'steps' compares steps to TARGET over the seeds where both reach it."""
-    if len(verdicts) != 3:
-        raise ValueError(f"verdicts must be (lower, higher, no measurable difference), got {verdicts!r}")
+    key 'steps' compares steps to TARGET over the seeds where both reach it.
+    verdicts: (lower, higher, no measurable difference[, negligible]); the fourth is used, with tolerance > 0, when
+    the interval excludes 0 but lies within ±tolerance (a difference too small to matter, e.g. 99.998% against
+    100%)."""
+    if len(verdicts) not in (3, 4) or (tolerance > 0) != (len(verdicts) == 4):
+        raise ValueError("verdicts must be (lower, higher, no measurable difference), plus a fourth word for a "
+                         f"negligible difference exactly when tolerance > 0; got {verdicts!r}, tolerance={tolerance!r}")
     _check_groups([a, b])
     va, vb = {r["seed"]: _value(r, key) for r in a}, {r["seed"]: _value(r, key) for r in b}
     seeds = sorted(s for s in set(va) & set(vb) if va[s] is not None and vb[s] is not None)
@@ -112,9 +126,12 @@ def compare_stats(a: list[dict], b: list[dict], verdicts: tuple[str, str, str], 
     x, y = [va[s] for s in seeds], [vb[s] for s in seeds]
     diff, lo, hi = diff_interval(x, y, paired=True, level=level)
     scale = 100 if key == "accuracy" else 1
+    word = verdict(lo, hi, verdicts[:3])
+    if tolerance > 0 and (lo > 0 or hi < 0) and -tolerance <= lo and hi <= tolerance:
+        word = verdicts[3]
     return {"mean_a": float(np.mean(x)), "mean_b": float(np.mean(y)), "diff": diff, "lo": lo, "hi": hi,
             "diff_pts": scale * diff, "lo_pts": scale * lo, "hi_pts": scale * hi, "n": len(seeds),
-            "level_pct": 100 * level, "verdict": verdict(lo, hi, verdicts)}
+            "level_pct": 100 * level, "verdict": word}
 
 
 def _value(run: dict, key: str):
@@ -126,14 +143,16 @@ def _value(run: dict, key: str):
 
 
 def comparison_sentences(pairs: Sequence[tuple[str, list[dict], str, list[dict]]], template: str,
-                         verdicts: tuple[str, str, str], key: str = "accuracy") -> str:
-    """One sentence per (name_a, runs_a, name_b, runs_b), each filled from compare_stats plus {a} and {b};
-    sentences are separated by blank lines (one paragraph each)."""
+                         verdicts: Sequence[str], key: str = "accuracy", tolerance: float = 0.0) -> str:
+    """One sentence per (name_a, runs_a, name_b, runs_b), each filled from compare_stats plus {a} and {b} (which the
+    verdict words may use too); sentences are separated by blank lines (one paragraph each)."""
     if not pairs:
         raise ValueError("pairs must name at least one comparison")
     out = []
     for name_a, a, name_b, b in pairs:
-        out.append(sentence(template, {"a": name_a, "b": name_b, **compare_stats(a, b, verdicts, key)}))
+        stats = compare_stats(a, b, verdicts, key, tolerance=tolerance)
+        stats["verdict"] = stats["verdict"].replace("{a}", name_a).replace("{b}", name_b)
+        out.append(sentence(template, {"a": name_a, "b": name_b, **stats}))
     return "\n\n".join(out)
 
 
@@ -198,7 +217,7 @@ def layer_rows(run: dict, labels: dict[str, str]) -> list[list[str]]:
         j = int(np.argmax(s))
         looks = labels["looks"].format(offset=fmt_offset(offsets[j]), share=f"{s[j]:.0%}")
         drop = 100 * (full - np.array(res["acc_by_offset"]))
-        rows.append([labels["layer"].format(i + 1), looks, *[f"{d:.1f}" for d in drop]])
+        rows.append([labels["layer"].format(i + 1), looks, *[_points(d, 1) for d in drop]])
     return rows
 
 
@@ -255,6 +274,23 @@ def summary_rows(labels: dict[str, str], none: str = "—") -> list[list[object]
                      _pct(np.mean([r["accuracy"] for r in runs])), _steps_cell(runs, none),
                      f"{_fails(runs)}/{len(runs)}"])
     return rows
+
+
+def summary_stats(verdicts: tuple[str, str, str], level: float = LEVEL) -> dict:
+    """depth_stats of the DEPTH runs, plus the one-layer answer at d_k = 8: heads_needed (the fewest heads with no
+    seed below TARGET, 0 if none), fewer (the next fewer head count), fewer_fails, fewer_acc, needed_acc."""
+    stats = depth_stats(factor_runs(DEPTH), verdicts, level=level)
+    flat = factor_runs(FIXED_DK)
+    ok = [i for i, runs in enumerate(flat) if _fails(runs) == 0]
+    i = ok[0] if ok else len(flat) - 1
+    j = max(i - 1, 0)
+    stats.update({"heads_needed": FIXED_DK[i]["num_heads"] if ok else 0, "needed_acc": _mean_acc(flat[i]),
+                  "fewer": FIXED_DK[j]["num_heads"], "fewer_fails": _fails(flat[j]), "fewer_acc": _mean_acc(flat[j])})
+    return stats
+
+
+def _mean_acc(runs: list[dict]) -> float:
+    return float(np.mean([r["accuracy"] for r in runs]))
 
 
 def width_figure(fixed_dk: list[list[dict]], fixed_dmodel: list[list[dict]], width: list[list[dict]],
@@ -316,7 +352,8 @@ def curve_figure(groups: list[list[dict]], labels: dict[str, str], alt: str, cap
             ax.axhline(100 * TARGET, color="0.5", linestyle="--", linewidth=1)
             ax.set_title(labels["title"].format(label=config_label(c).replace("x", " × ")), fontsize=11)
             ax.set_xlabel(labels["step"])
-            ax.set_xticks([0, 500, 1000])
+            last = r["acc_curve"][-1][0]
+            ax.set_xticks([0, last // 2, last])
             ax.grid(alpha=0.3)
         axes[0].set_ylabel(labels["acc"])
         return fig
@@ -345,7 +382,7 @@ def layer_figure(runs: Sequence[dict], labels: dict[str, str], alt: str, caption
             ax.set_title(labels["title"].format(label=config_label(r).replace("x", " × ")), fontsize=11)
             for i in range(d.shape[0]):
                 for j in range(d.shape[1]):
-                    ax.text(j, i, f"{d[i, j]:.0f}", ha="center", va="center", fontsize=10,
+                    ax.text(j, i, _points(d[i, j], 0), ha="center", va="center", fontsize=10,
                             color="black" if d[i, j] > 60 else "white")
         fig.colorbar(im, ax=list(axes), label=labels["drop"])
         return fig
