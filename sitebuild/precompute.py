@@ -146,8 +146,8 @@ def _factor_jobs() -> list[Job]:
     seen = {(h, D_MODEL, s) for h in HEADS for s in SEEDS}  # trained by whatif_run
     for config in (*FIXED_DK, *WIDTH, *DEPTH):
         for s in FACTOR_SEEDS:
-            if config.get("layers"):
-                measures = ("layer_ablation", "layer_shares")
+            if config.get("layers"):  # the page ablates the single-head stacks layer by layer
+                measures = ("layer_ablation", "layer_shares") if config["num_heads"] == 1 else ()
             elif (config["num_heads"], config["d_model"], s) in seen:
                 continue
             else:
