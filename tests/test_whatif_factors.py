@@ -302,3 +302,10 @@ def test_a_negligible_difference_is_named_as_such():
     assert fr.compare_stats(a, far, words, tolerance=0.001)["verdict"] == "lower"
     with pytest.raises(ValueError, match="fourth word"):
         fr.compare_stats(a, b, words[:3], tolerance=0.001)
+
+
+@pytest.mark.parametrize("configs, seeds", [([], (0,)), ([{"num_heads": 2}], ()), ([{"heads": 2}], (0,)),
+                                            ([{"num_heads": 2, "seed": 1}], (0,))])
+def test_factor_runs_rejects_bad_arguments(configs, seeds):
+    with pytest.raises(ValueError, match="must be"):
+        factors.factor_runs(configs, seeds)

@@ -66,8 +66,21 @@ def factor_runs(configs: Sequence[dict],
     """train_run(**config, seed=s) for every config and seed: one list
     of runs per config, seeds in order (cached; the build trains them
     up front, in parallel)."""
+    _check_factor_runs(configs, seeds)
     return [[train_run(seed=s, **c) for s in seeds] for c in configs]
 # --8<-- [end:factor_runs]
+
+
+_ARGS = {"num_heads", "steps", "batch_size", "lr", "d_model", "layers", "d_k", "eval_every"}
+
+
+def _check_factor_runs(configs: Sequence[dict], seeds: Sequence[int]) -> None:
+    if not configs or not seeds:
+        raise ValueError(f"configs and seeds must be non-empty, got configs={configs!r}, seeds={seeds!r}")
+    for c in configs:
+        if not isinstance(c, dict) or "num_heads" not in c or not set(c) <= _ARGS:
+            raise ValueError(f"each config must be a dict of train_run arguments ({', '.join(sorted(_ARGS))}) "
+                             f"with num_heads, got {c!r}")
 
 
 # --8<-- [start:layer_off]
