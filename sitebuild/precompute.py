@@ -56,6 +56,17 @@ def whatif_run(num_heads: int, seed: int, measures: tuple[str, ...]) -> None:
         getattr(analysis, kind)(run)
 
 
+def factor_run(config: tuple, seed: int, measures: tuple[str, ...]) -> None:
+    """One run of §4's heads / width / depth sweeps (config: train_run's keyword arguments as pairs), then
+    its per-layer measures."""
+    from snippets.whatif import factors
+    from snippets.whatif.train import train_run
+
+    run = train_run(seed=seed, **dict(config))
+    for kind in measures:
+        getattr(factors, kind)(run)
+
+
 def regime_run(num_heads: int, seed: int) -> None:
     """One fixed-pool run of §4's second what-if."""
     from snippets.whatif.regime import train_fixed
@@ -115,6 +126,7 @@ def jobs() -> list[Job]:
                              if hs == "all" or h in hs or m in WHATIF_EXTRA.get((h, s), ()))
             out.append(Job(f"§4 model h={h}, seed {s}", _whatif_cost(h, measures), "whatif_run", (h, s, measures),
                            ("snippets.whatif.analysis",)))
+    out += _factor_jobs()
     out += [Job(f"§4 fixed-pool run h={h}, seed {s}", 2 + 0.1 * h, "regime_run", (h, s),
                 ("snippets.whatif.regime",)) for h in REGIME_HEADS for s in REGIME_SEEDS]
     bert = ("snippets.bert.ablation", "snippets.bert.analysis", "snippets.bert.reference", "snippets.bert.viewer",
@@ -123,6 +135,36 @@ def jobs() -> list[Job]:
     # removing a head of layer l reruns layers l … 5: cost falls with the layer (~3.5 s for layer 0, one core)
     out += [Job(f"real model: ablation of layer {layer}'s heads", 0.6 * (6 - layer), "real_model_ablation", (layer,),
                 ("snippets.bert.retrieval",)) for layer in range(6)]
+    return out
+
+
+def _factor_cost(config: dict) -> float:
+    """Rough seconds on one core (measured: a one-layer run ~1.5 s + 0.5 s per 8 features of d_model; a stack of
+    600 steps ~1.5 s + 1 s per block, with its learning curve and per-layer measures)."""
+    if config.get("layers"):
+        return 1.5 + 1.0 * config["layers"]
+    return 1.5 + 0.5 * config["d_model"] / 8
+
+
+def _factor_jobs() -> list[Job]:
+    """The heads / width / depth sweeps' runs that §4's main sweep does not already train."""
+    from snippets.whatif.analysis import HEADS, SEEDS
+    from snippets.whatif.factors import DEPTH, FACTOR_SEEDS, FIXED_DK, WIDTH, config_label
+    from snippets.whatif.model import D_MODEL
+
+    out: list[Job] = []
+    seen = {(h, D_MODEL, s) for h in HEADS for s in SEEDS}  # trained by whatif_run
+    for config in (*FIXED_DK, *WIDTH, *DEPTH):
+        for s in FACTOR_SEEDS:
+            if config.get("layers"):  # the page ablates the single-head stacks layer by layer
+                measures = ("layer_ablation", "layer_shares") if config["num_heads"] == 1 else ()
+            elif (config["num_heads"], config["d_model"], s) in seen:
+                continue
+            else:
+                measures = ()
+                seen.add((config["num_heads"], config["d_model"], s))
+            out.append(Job(f"§4 sweep model {config_label(config)}, seed {s}", _factor_cost(config), "factor_run",
+                           (tuple(sorted(config.items())), s, measures), ("snippets.whatif.factors",)))
     return out
 
 

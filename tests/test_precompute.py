@@ -48,3 +48,22 @@ def test_a_failing_job_leaves_no_stamp(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="bad input 7"):
         precompute.run([job], workers=1)
     assert precompute.pending([job]) == [job]
+
+
+def test_factor_jobs_cover_the_three_sweeps_once(tmp_path, monkeypatch):
+    from snippets.whatif.analysis import HEADS, SEEDS
+    from snippets.whatif.factors import DEPTH, FACTOR_SEEDS, FIXED_DK, WIDTH
+    from snippets.whatif.model import D_MODEL
+
+    monkeypatch.setenv("MHA_CACHE_DIR", str(tmp_path))
+    todo = [j for j in precompute.pending() if j.fn == "factor_run"]
+    keys = [(j.args[0], j.args[1]) for j in todo]
+    assert len(keys) == len(set(keys))  # no run is trained twice
+    flat = {(dict(c)["num_heads"], dict(c)["d_model"], s) for c, s in keys if "layers" not in dict(c)}
+    main = {(h, D_MODEL, s) for h in HEADS for s in SEEDS}  # trained by whatif_run
+    wanted = {(c["num_heads"], c["d_model"], s) for c in (*FIXED_DK, *WIDTH) for s in FACTOR_SEEDS}
+    assert flat == wanted - main and (4, 32, 0) not in flat
+    stacks = [(dict(c), s, j.args[2]) for j, (c, s) in zip(todo, keys, strict=True) if "layers" in dict(c)]
+    assert {(tuple(sorted(c.items())), s) for c, s, _ in stacks} == {
+        (tuple(sorted(c.items())), s) for c in DEPTH for s in FACTOR_SEEDS}
+    assert all(m == (("layer_ablation", "layer_shares") if c["num_heads"] == 1 else ()) for c, _, m in stacks)

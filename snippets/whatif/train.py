@@ -2,8 +2,8 @@
 
 >>> r = train_run(num_heads=2, seed=0, steps=3)
 >>> sorted(r)
-['acc_by_offset', 'accuracy', 'batch_size', 'd_model', 'loss', 'loss_curve', 'lr', 'num_heads', 'seconds',
- 'seed', 'state_dict', 'steps']
+['acc_by_offset', 'acc_curve', 'accuracy', 'batch_size', 'd_k', 'd_model', 'eval_every', 'layers', 'loss',
+ 'loss_curve', 'lr', 'num_heads', 'seconds', 'seed', 'state_dict', 'steps']
 """
 
 from __future__ import annotations
@@ -21,15 +21,18 @@ from torch import Tensor, nn
 
 from .._checks import check_divisible, check_positive_int
 from resultcache import fingerprint, memory
-from .model import D_MODEL, TimelineModel
+from .model import D_MODEL, StackModel, TimelineModel
 from .task import IGNORE, make_batch
 
-__all__ = ["train_run", "train_runs", "evaluate", "load_model", "EVAL_SEED", "EVAL_SIZE", "CODE_VERSION"]
+__all__ = ["train_run", "train_runs", "evaluate", "load_model", "build_model", "EVAL_SEED", "EVAL_SIZE",
+           "CURVE_SIZE", "STACK_D_K", "CODE_VERSION"]
 
 log = logging.getLogger(__name__)
 
 EVAL_SEED = 10_000  # held-out streams; training seeds are seed * 100_000 + step
 EVAL_SIZE = 2048
+CURVE_SIZE = 512  # held-out streams behind the learning curve (the first 512 of the held-out set)
+STACK_D_K = 8
 
 
 # Every project file this module imports, transitively, and the torch and numpy versions:
@@ -51,11 +54,13 @@ def evaluate(model: nn.Module, x: Tensor, y: Tensor) -> dict:
 
 # --8<-- [start:train]
 def _train(num_heads: int, seed: int, steps: int, batch_size: int,
-           lr: float, d_model: int) -> dict:
+           lr: float, d_model: int, layers: int | None = None,
+           d_k: int | None = None, eval_every: int = 0) -> dict:
     torch.manual_seed(seed)  # initial weights
-    model = TimelineModel(num_heads, d_model=d_model)
+    model = build_model(num_heads, d_model, layers, d_k)
     opt = torch.optim.Adam(model.parameters(), lr=lr)
-    curve = []
+    curve, acc_curve = [], []  # training loss; (step, held-out accuracy)
+    x_eval, y_eval = make_batch(CURVE_SIZE, seed=EVAL_SEED)
     start = time.perf_counter()
     for step in range(steps):
         # fresh streams every step
@@ -67,38 +72,74 @@ def _train(num_heads: int, seed: int, steps: int, batch_size: int,
         loss.backward()
         opt.step()
         curve.append(loss.item())
+        if eval_every and (step + 1) % eval_every == 0:
+            acc = evaluate(model, x_eval, y_eval)["accuracy"]
+            acc_curve.append((step + 1, acc))
+            model.train()
     seconds = time.perf_counter() - start
     result = evaluate(model, *make_batch(EVAL_SIZE, seed=EVAL_SEED))
     state = {k: v.numpy().copy() for k, v in model.state_dict().items()}
     return {"num_heads": num_heads, "seed": seed, "steps": steps,
             "batch_size": batch_size, "lr": lr, "d_model": d_model,
+            "layers": layers, "d_k": d_k or d_model // num_heads,
+            "eval_every": eval_every, "acc_curve": acc_curve,
             "seconds": seconds, "loss_curve": curve, "state_dict": state,
             **result}
 # --8<-- [end:train]
 
 
+def build_model(num_heads: int, d_model: int = D_MODEL, layers: int | None = None,
+                d_k: int | None = None) -> nn.Module:
+    """layers None: today's one-layer TimelineModel (d_k = d_model / h); else a StackModel of that many
+    pre-LN residual blocks with heads of width d_k (default 8)."""
+    if layers is None:
+        if d_k is not None and d_k * num_heads != d_model:
+            raise ValueError(f"the one-layer model has d_k = d_model / num_heads = {d_model}/{num_heads}, "
+                             f"got d_k={d_k!r}")
+        return TimelineModel(num_heads, d_model=d_model)
+    return StackModel(layers, num_heads, d_k=d_k or STACK_D_K, d_model=d_model)
+
+
 @memory.cache
 def _train_cached(num_heads: int, seed: int, steps: int, batch_size: int, lr: float, d_model: int,
-                  code: str) -> dict:
+                  code: str, layers: int | None = None, d_k: int | None = None, eval_every: int = 0) -> dict:
     old = torch.get_num_threads()
     torch.set_num_threads(1)  # a tiny model: one thread is fastest and leaves the other core free
     try:
-        return _train(num_heads, seed, steps, batch_size, lr, d_model)
+        return _train(num_heads, seed, steps, batch_size, lr, d_model, layers, d_k, eval_every)
     finally:
         torch.set_num_threads(old)
 
 
 def train_run(num_heads: int, seed: int, steps: int = 1000, batch_size: int = 64, lr: float = 3e-3,
-              d_model: int = D_MODEL) -> dict:
-    """Train one model (or read it from the cache): plain floats, lists and numpy arrays."""
-    for name, v in (("steps", steps), ("batch_size", batch_size)):
+              d_model: int = D_MODEL, layers: int | None = None, d_k: int | None = None,
+              eval_every: int = 0) -> dict:
+    """Train one model (or read it from the cache): plain floats, lists and numpy arrays.
+
+    layers None is §4's one-layer model; layers = n a StackModel of n blocks with heads of width d_k.
+    eval_every > 0 records held-out accuracy every that many steps (acc_curve)."""
+    for name, v in (("steps", steps), ("batch_size", batch_size), ("d_model", d_model)):
         check_positive_int(v, name)
-    check_divisible(d_model, num_heads)
+    if layers is None:
+        check_divisible(d_model, num_heads)
+    else:
+        check_positive_int(layers, "layers")
+        check_positive_int(num_heads, "num_heads")
+    if d_k is not None:
+        check_positive_int(d_k, "d_k")
+    if not isinstance(eval_every, int) or isinstance(eval_every, bool) or eval_every < 0:
+        raise ValueError(f"eval_every must be a non-negative integer, got {eval_every!r}")
     if not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     if not lr > 0:
         raise ValueError(f"lr must be positive, got {lr!r}")
-    return _train_cached(num_heads, seed, steps, batch_size, float(lr), d_model, code=CODE_VERSION)
+    if layers is not None and d_k is None:
+        d_k = STACK_D_K
+    extra = {k: v for k, v in (("layers", layers), ("d_k", d_k), ("eval_every", eval_every)) if v}
+    if layers is None and d_k is not None:
+        build_model(num_heads, d_model, layers, d_k)  # raises unless d_k = d_model / num_heads
+        extra.pop("d_k")  # the same model as without it: the same cache entry
+    return _train_cached(num_heads, seed, steps, batch_size, float(lr), d_model, code=CODE_VERSION, **extra)
 
 
 def train_runs(jobs: Sequence[tuple[int, int]], steps: int = 1000, workers: int | None = None) -> list[dict]:
@@ -142,11 +183,12 @@ def _train_all(todo: list[tuple[int, int]], steps: int, workers: int):
             yield futures[future]
 
 
-def load_model(run: dict) -> TimelineModel:
+def load_model(run: dict) -> nn.Module:
     """Rebuild a trained model from train_run's result, in eval mode."""
     if not isinstance(run, dict) or "state_dict" not in run:
         raise ValueError(f"run must be a dict returned by train_run, got {type(run).__name__}")
     state = run["state_dict"]
-    model = TimelineModel(run["num_heads"], d_model=state["event.weight"].shape[1])
+    model = build_model(run["num_heads"], state["event.weight"].shape[1], run.get("layers"),
+                        run.get("d_k") if run.get("layers") else None)
     model.load_state_dict({k: torch.from_numpy(np.asarray(v)) for k, v in state.items()})
     return model.eval()

@@ -1,0 +1,392 @@
+"""Tables, sentences and figures for §4's heads / width / depth experiment, from the cached runs.
+
+Like report.py, functions that feed the page's prose take templates and labels in the page's language;
+every comparison is an interval on a difference (compare.py) and the verdict is chosen from it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..figures import Figure, svg_figure
+from .compare import LEVEL, diff_interval, verdict
+from .factors import DEPTH, FIXED_DK, TARGET, config_label, factor_runs, layer_ablation, layer_shares
+from .model import D_MODEL, stack_parameters
+from .report import fmt_offset, sentence
+from .task import OFFSETS
+from .train import build_model
+
+__all__ = [
+    "parameters", "steps_to_target", "one_layer_rows", "depth_rows", "compare_stats", "comparison_sentences",
+    "spread_interval", "depth_stats", "summary_stats", "layer_rows", "layer_stats", "summary_rows", "width_figure",
+    "curve_figure", "layer_figure",
+]
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _points(x: float, digits: int) -> str:
+    """A number of points without a minus sign on zero.
+
+    >>> _points(-0.04, 1), _points(-30.26, 1), _points(-0.4, 0)
+    ('0.0', '-30.3', '0')
+    """
+    v = round(float(x), digits)
+    return f"{(0.0 if v == 0 else v):.{digits}f}"
+
+
+def _check_groups(groups) -> None:
+    if (not isinstance(groups, (list, tuple)) or not groups
+            or not all(isinstance(g, (list, tuple)) and g and all(isinstance(r, dict) and "accuracy" in r for r in g)
+                       for g in groups)):
+        raise ValueError("expected one non-empty list of train_run results per configuration (factor_runs' result), "
+                         f"got {type(groups).__name__}")
+
+
+def parameters(config: dict) -> int:
+    """Trainable parameters of a configuration's model: the printed formula for stacks, a count otherwise.
+
+    >>> parameters({"num_heads": 4, "d_model": 32}), parameters({"layers": 4, "num_heads": 1, "d_k": 8})
+    (7360, 7776)
+    """
+    if config.get("layers"):
+        return stack_parameters(config["layers"], config["num_heads"], config.get("d_k", 8),
+                                config.get("d_model", D_MODEL))
+    model = build_model(config["num_heads"], config.get("d_model", D_MODEL))
+    return sum(p.numel() for p in model.parameters())
+
+
+def steps_to_target(run: dict, target: float = TARGET) -> int | None:
+    """The first recorded step at which held-out accuracy reached target; None if it never did.
+
+    >>> steps_to_target({"acc_curve": [(25, 0.5), (50, 0.96), (75, 0.99)]})
+    50
+    """
+    curve = run.get("acc_curve") if isinstance(run, dict) else None
+    if not curve:
+        raise ValueError("run must be a train_run result with a learning curve (eval_every > 0)")
+    return next((step for step, acc in curve if acc >= target), None)
+
+
+def _fails(runs: list[dict], target: float = TARGET) -> int:
+    return sum(r["accuracy"] < target for r in runs)
+
+
+def _steps_cell(runs: list[dict], none: str) -> str:
+    steps = [s for s in (steps_to_target(r) for r in runs) if s is not None]
+    if not steps:
+        return none
+    return f"{int(np.median(steps))} ({min(steps)}–{max(steps)})"
+
+
+def one_layer_rows(configs: Sequence[dict], groups: list[list[dict]]) -> list[list[object]]:
+    """One-layer model: h, d_k, d_model, parameters, mean held-out accuracy, lowest–highest, seeds below TARGET."""
+    _check_groups(groups)
+    rows = []
+    for c, runs in zip(configs, groups, strict=True):
+        acc = np.array([r["accuracy"] for r in runs])
+        rows.append([c["num_heads"], c["d_model"] // c["num_heads"], c["d_model"], f"{parameters(c):,}",
+                     _pct(acc.mean()), f"{_pct(acc.min())} – {_pct(acc.max())}", f"{_fails(runs)}/{len(runs)}"])
+    return rows
+
+
+def depth_rows(configs: Sequence[dict], groups: list[list[dict]], none: str = "—") -> list[list[object]]:
+    """Stacks: layers × heads, heads in all, parameters, mean held-out accuracy, mean accuracy per offset,
+    median steps to TARGET (lowest–highest, seeds that reach it), seeds below TARGET at the end."""
+    _check_groups(groups)
+    rows = []
+    for c, runs in zip(configs, groups, strict=True):
+        by = np.array([r["acc_by_offset"] for r in runs]).mean(0)
+        rows.append([config_label(c).replace("x", " × "), c["layers"] * c["num_heads"], f"{parameters(c):,}",
+                     _pct(np.mean([r["accuracy"] for r in runs])), *[_pct(a) for a in by],
+                     _steps_cell(runs, none), f"{_fails(runs)}/{len(runs)}"])
+    return rows
+
+
+def compare_stats(a: list[dict], b: list[dict], verdicts: Sequence[str], key: str = "accuracy",
+                  level: float = LEVEL, tolerance: float = 0.0) -> dict:
+    """b minus a, paired by seed (same seed, same training streams and held-out set): mean_a, mean_b, diff, lo, hi
+    (in points for accuracy: *_pts), n (pairs), level_pct and the verdict chosen from the interval.
+    key 'steps' compares steps to TARGET over the seeds where both reach it.
+    verdicts: (lower, higher, no measurable difference[, negligible]); the fourth is used, with tolerance > 0, when
+    the interval excludes 0 but lies within ±tolerance (a difference too small to matter, e.g. 99.998% against
+    100%)."""
+    if len(verdicts) not in (3, 4) or (tolerance > 0) != (len(verdicts) == 4):
+        raise ValueError("verdicts must be (lower, higher, no measurable difference), plus a fourth word for a "
+                         f"negligible difference exactly when tolerance > 0; got {verdicts!r}, tolerance={tolerance!r}")
+    _check_groups([a, b])
+    va, vb = {r["seed"]: _value(r, key) for r in a}, {r["seed"]: _value(r, key) for r in b}
+    seeds = sorted(s for s in set(va) & set(vb) if va[s] is not None and vb[s] is not None)
+    if len(seeds) < 2:
+        raise ValueError(f"need at least 2 seeds with a value of {key!r} in both settings, got {len(seeds)}")
+    x, y = [va[s] for s in seeds], [vb[s] for s in seeds]
+    diff, lo, hi = diff_interval(x, y, paired=True, level=level)
+    scale = 100 if key == "accuracy" else 1
+    word = verdict(lo, hi, verdicts[:3])
+    if tolerance > 0 and (lo > 0 or hi < 0) and -tolerance <= lo and hi <= tolerance:
+        word = verdicts[3]
+    return {"mean_a": float(np.mean(x)), "mean_b": float(np.mean(y)), "diff": diff, "lo": lo, "hi": hi,
+            "diff_pts": scale * diff, "lo_pts": scale * lo, "hi_pts": scale * hi, "n": len(seeds),
+            "level_pct": 100 * level, "verdict": word}
+
+
+def _value(run: dict, key: str):
+    if key == "steps":
+        return steps_to_target(run)
+    if key == "accuracy":
+        return run["accuracy"]
+    raise ValueError(f"key must be 'accuracy' or 'steps', got {key!r}")
+
+
+def comparison_sentences(pairs: Sequence[tuple[str, list[dict], str, list[dict]]], template: str,
+                         verdicts: Sequence[str], key: str = "accuracy", tolerance: float = 0.0) -> str:
+    """One sentence per (name_a, runs_a, name_b, runs_b), each filled from compare_stats plus {a} and {b} (which the
+    verdict words may use too); sentences are separated by blank lines (one paragraph each)."""
+    if not pairs:
+        raise ValueError("pairs must name at least one comparison")
+    out = []
+    for name_a, a, name_b, b in pairs:
+        stats = compare_stats(a, b, verdicts, key, tolerance=tolerance)
+        stats["verdict"] = stats["verdict"].replace("{a}", name_a).replace("{b}", name_b)
+        out.append(sentence(template, {"a": name_a, "b": name_b, **stats}))
+    return "\n\n".join(out)
+
+
+def spread_interval(a: Sequence[float], b: Sequence[float], level: float = LEVEL, n_boot: int = 10_000,
+                    seed: int = 0) -> tuple[float, float, float]:
+    """Standard deviation over seeds of b minus that of a, with a bootstrap interval (seeds resampled within each
+    setting, unpaired). With five seeds per setting the interval is wide; it is a lower bound on the uncertainty.
+
+    >>> d, lo, hi = spread_interval([100, 100, 100], [50, 150, 100])
+    >>> round(d, 1), lo >= 0
+    (50.0, True)
+    """
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if a.ndim != 1 or b.ndim != 1 or len(a) < 2 or len(b) < 2:
+        raise ValueError(f"a and b must be 1-D with at least 2 values each, got shapes {a.shape} and {b.shape}")
+    rng = np.random.default_rng(seed)
+    sa = a[rng.integers(len(a), size=(n_boot, len(a)))].std(1, ddof=1)
+    sb = b[rng.integers(len(b), size=(n_boot, len(b)))].std(1, ddof=1)
+    lo, hi = np.quantile(sb - sa, [(1 - level) / 2, (1 + level) / 2])
+    return float(b.std(ddof=1) - a.std(ddof=1)), float(lo), float(hi)
+
+
+def depth_stats(groups: list[list[dict]], verdicts: tuple[str, str, str], level: float = LEVEL) -> dict:
+    """For DEPTH's four stacks (1x4, 2x2, 4x1, 2x1): acc_<label> (mean), fails_<label>, median steps_<label>,
+    sd_<label> (steps, over the seeds that reach TARGET), worst_offset_<label> and its acc; and the spread of
+    steps of 4x1 minus 1x4: spread, spread_lo, spread_hi, spread_verdict."""
+    _check_groups(groups)
+    if len(groups) != len(DEPTH):
+        raise ValueError(f"expected one group of runs per DEPTH configuration ({len(DEPTH)}), got {len(groups)}")
+    stats: dict = {"n_seeds": len(groups[0]), "target_pct": 100 * TARGET, "level_pct": 100 * level,
+                   "steps": groups[0][0]["steps"]}
+    steps = {}
+    for c, runs in zip(DEPTH, groups, strict=True):
+        key = config_label(c)
+        reached = [s for s in (steps_to_target(r) for r in runs) if s is not None]
+        steps[key] = reached
+        by = np.array([r["acc_by_offset"] for r in runs]).mean(0)
+        worst = int(np.argmin(by))
+        stats.update({f"acc_{key}": float(np.mean([r["accuracy"] for r in runs])), f"fails_{key}": _fails(runs),
+                      f"steps_{key}": float(np.median(reached)) if reached else float("nan"),
+                      f"sd_{key}": float(np.std(reached, ddof=1)) if len(reached) > 1 else float("nan"),
+                      f"worst_offset_{key}": fmt_offset(OFFSETS[worst]), f"worst_acc_{key}": float(by[worst]),
+                      f"params_{key}": parameters(c)})
+    d, lo, hi = spread_interval(steps["1x4"], steps["4x1"], level=level)
+    stats.update({"spread": d, "spread_lo": lo, "spread_hi": hi, "spread_verdict": verdict(lo, hi, verdicts)})
+    return stats
+
+
+def layer_rows(run: dict, labels: dict[str, str]) -> list[list[str]]:
+    """Per block of a one-head-per-layer stack: label ('{}' the layer, from 1), the offset its head looks at most
+    and the share ('{offset} ({share})'), then the held-out accuracy lost at each target offset when that block's
+    head is zeroed, in points. labels: 'layer', 'looks'."""
+    if set(labels) != {"layer", "looks"}:
+        raise ValueError(f"labels must have keys 'layer' and 'looks', got {sorted(labels)}")
+    shares = layer_shares(run)  # (n, h, O)
+    abl = layer_ablation(run)
+    full = np.array(abl[0]["acc_by_offset"])
+    rows = []
+    offsets = (-2, -1, 0, 1, 2)
+    for i, res in enumerate(abl[1:]):
+        s = shares[i].mean(0)  # over heads (one head here)
+        j = int(np.argmax(s))
+        looks = labels["looks"].format(offset=fmt_offset(offsets[j]), share=f"{s[j]:.0%}")
+        drop = 100 * (full - np.array(res["acc_by_offset"]))
+        rows.append([labels["layer"].format(i + 1), looks, *[_points(d, 1) for d in drop]])
+    return rows
+
+
+def _drops(run: dict) -> np.ndarray:
+    abl = layer_ablation(run)
+    full = np.array(abl[0]["acc_by_offset"])
+    return np.array([full - np.array(r["acc_by_offset"]) for r in abl[1:]])  # (n, T)
+
+
+def layer_stats(groups: list[list[dict]], threshold: float = 0.5) -> dict:
+    """Over the seeds of each single-head stack (label: '4x1', '2x1'): n_seeds; own_<label>: seeds in which every
+    target offset has exactly one block whose removal costs it more than threshold; composed_<label>: (block,
+    offset) pairs, over all seeds, where removing the block costs the offset more than threshold although the
+    block's head puts under half its attention there (it fetched the offset through an earlier block);
+    pairs_<label>: all (block, offset) pairs costing more than threshold; threshold_pts."""
+    _check_groups(groups)
+    offsets = (-2, -1, 0, 1, 2)
+    stats: dict = {"threshold_pts": 100 * threshold}
+    for runs in groups:
+        c = {"layers": runs[0]["layers"], "num_heads": runs[0]["num_heads"]}
+        key = config_label(c)
+        own = composed = pairs = 0
+        for r in runs:
+            drops = _drops(r)  # (n, T)
+            shares = layer_shares(r).mean(1)  # (n, O)
+            big = drops > threshold
+            own += int(np.all(big.sum(0) == 1))
+            pairs += int(big.sum())
+            for i, t in zip(*np.nonzero(big), strict=True):
+                composed += int(shares[i, offsets.index(OFFSETS[t])] < 0.5)
+        stats.update({f"own_{key}": own, f"composed_{key}": composed, f"pairs_{key}": pairs,
+                      "n_seeds": len(runs)})
+    return stats
+
+
+def summary_rows(labels: dict[str, str], none: str = "—") -> list[list[object]]:
+    """What the evidence supports, on this task: one row per model family, each with layers, heads in all,
+    parameters, mean held-out accuracy, median steps to TARGET and seeds that fail. The one-layer rows are the
+    fewest heads at d_k = 8 with no failing seed, and the next fewer. labels: 'flat' (with {h}), 'stack' (with
+    {label})."""
+    if set(labels) != {"flat", "stack"}:
+        raise ValueError(f"labels must have keys 'flat' and 'stack', got {sorted(labels)}")
+    flat = factor_runs(FIXED_DK)
+    ok = [i for i, runs in enumerate(flat) if _fails(runs) == 0]
+    first = ok[0] if ok else len(flat) - 1
+    rows = []
+    for i in sorted({max(first - 1, 0), first}):
+        c, runs = FIXED_DK[i], flat[i]
+        rows.append([labels["flat"].format(h=c["num_heads"]), 1, c["num_heads"], f"{parameters(c):,}",
+                     _pct(np.mean([r["accuracy"] for r in runs])), none, f"{_fails(runs)}/{len(runs)}"])
+    for c, runs in zip(DEPTH, factor_runs(DEPTH), strict=True):
+        rows.append([labels["stack"].format(label=config_label(c).replace("x", " × ")), c["layers"],
+                     c["layers"] * c["num_heads"], f"{parameters(c):,}",
+                     _pct(np.mean([r["accuracy"] for r in runs])), _steps_cell(runs, none),
+                     f"{_fails(runs)}/{len(runs)}"])
+    return rows
+
+
+def summary_stats(verdicts: tuple[str, str, str], level: float = LEVEL) -> dict:
+    """depth_stats of the DEPTH runs, plus the one-layer answer at d_k = 8: heads_needed (the fewest heads with no
+    seed below TARGET, 0 if none), fewer (the next fewer head count), fewer_fails, fewer_acc, needed_acc."""
+    stats = depth_stats(factor_runs(DEPTH), verdicts, level=level)
+    flat = factor_runs(FIXED_DK)
+    ok = [i for i, runs in enumerate(flat) if _fails(runs) == 0]
+    i = ok[0] if ok else len(flat) - 1
+    j = max(i - 1, 0)
+    stats.update({"heads_needed": FIXED_DK[i]["num_heads"] if ok else 0, "needed_acc": _mean_acc(flat[i]),
+                  "fewer": FIXED_DK[j]["num_heads"], "fewer_fails": _fails(flat[j]), "fewer_acc": _mean_acc(flat[j])})
+    return stats
+
+
+def _mean_acc(runs: list[dict]) -> float:
+    return float(np.mean([r["accuracy"] for r in runs]))
+
+
+def width_figure(fixed_dk: list[list[dict]], fixed_dmodel: list[list[dict]], width: list[list[dict]],
+                 labels: dict[str, str], alt: str, caption: str | None = None) -> str:
+    """Left: accuracy against h, at d_k = 8 and at d_model = 32; right: accuracy against d_k at h = 4. Seeds as
+    dots, means as lines. labels: 'heads', 'dk', 'acc', 'fixed_dk', 'fixed_dmodel', 'fixed_h'."""
+    need = {"heads", "dk", "acc", "fixed_dk", "fixed_dmodel", "fixed_h"}
+    if set(labels) != need:
+        raise ValueError(f"labels must have keys {sorted(need)}, got {sorted(labels)}")
+    for g in (fixed_dk, fixed_dmodel, width):
+        _check_groups(g)
+
+    def series(ax, groups, x_of, color, marker, label):
+        xs = [x_of(runs[0]) for runs in groups]
+        for x, runs in zip(xs, groups, strict=True):
+            ax.scatter([x] * len(runs), [100 * r["accuracy"] for r in runs], s=12, color=color, alpha=0.6, zorder=3)
+        ax.plot(xs, [100 * np.mean([r["accuracy"] for r in runs]) for runs in groups], marker + "-", color=color,
+                label=label, zorder=4)
+        return xs
+
+    def draw():
+        fig = Figure(figsize=(8.4, 3.3), layout="constrained")
+        left, right = fig.subplots(1, 2, sharey=True)
+        xs = series(left, fixed_dmodel, lambda r: r["num_heads"], "C0", "o", labels["fixed_dmodel"])
+        xs = sorted(set(xs) | set(series(left, fixed_dk, lambda r: r["num_heads"], "C1", "s", labels["fixed_dk"])))
+        left.set_xscale("log", base=2)
+        left.set_xticks(xs, [str(x) for x in xs])
+        left.set_xlabel(labels["heads"])
+        left.set_ylabel(labels["acc"])
+        left.legend(loc="lower right", frameon=False)
+        ks = series(right, width, lambda r: r["d_model"] // r["num_heads"], "C2", "D", labels["fixed_h"])
+        right.set_xscale("log", base=2)
+        right.set_xticks(ks, [str(k) for k in ks])
+        right.set_xlabel(labels["dk"])
+        right.legend(loc="lower right", frameon=False)
+        for ax in (left, right):
+            ax.minorticks_off()
+            ax.grid(alpha=0.3)
+            ax.set_ylim(0, 105)
+        return fig
+
+    return svg_figure(draw, alt=alt, caption=caption)
+
+
+def curve_figure(groups: list[list[dict]], labels: dict[str, str], alt: str, caption: str | None = None) -> str:
+    """Held-out accuracy during training for each stack in DEPTH, one panel each: one line per seed, the TARGET
+    level dashed. labels: 'step', 'acc', 'title' (with {label})."""
+    if set(labels) != {"step", "acc", "title"}:
+        raise ValueError(f"labels must have keys 'step', 'acc', 'title', got {sorted(labels)}")
+    _check_groups(groups)
+
+    def draw():
+        fig = Figure(figsize=(8.4, 2.6), layout="constrained")
+        axes = fig.subplots(1, len(groups), sharey=True)
+        for ax, c, runs in zip(axes, DEPTH, groups, strict=True):
+            for k, r in enumerate(runs):
+                steps, acc = zip(*r["acc_curve"], strict=True)
+                ax.plot(steps, [100 * a for a in acc], color=f"C{k}", linewidth=1.2)
+            ax.axhline(100 * TARGET, color="0.5", linestyle="--", linewidth=1)
+            ax.set_title(labels["title"].format(label=config_label(c).replace("x", " × ")), fontsize=11)
+            ax.set_xlabel(labels["step"])
+            last = r["acc_curve"][-1][0]
+            ax.set_xticks([0, last // 2, last])
+            ax.grid(alpha=0.3)
+        axes[0].set_ylabel(labels["acc"])
+        return fig
+
+    return svg_figure(draw, alt=alt, caption=caption)
+
+
+def layer_figure(runs: Sequence[dict], labels: dict[str, str], alt: str, caption: str | None = None) -> str:
+    """For each given single-head stack run: a layer × target-offset heatmap of the held-out accuracy lost when that
+    block's head is zeroed (points, written in each cell). labels: 'title' (with {label}), 'layer' (with {}),
+    'offset', 'drop'."""
+    if set(labels) != {"title", "layer", "offset", "drop"}:
+        raise ValueError(f"labels must have keys 'title', 'layer', 'offset', 'drop', got {sorted(labels)}")
+    _check_groups([list(runs)])
+    drops = [100 * _drops(r) for r in runs]
+
+    def draw():
+        fig = Figure(figsize=(8.4, 2.9), layout="constrained")
+        axes = fig.subplots(1, len(runs), width_ratios=[1] * len(runs))
+        axes = np.atleast_1d(axes)
+        for ax, r, d in zip(axes, runs, drops, strict=True):
+            im = ax.imshow(d, cmap="viridis", vmin=0, vmax=100, aspect="auto")
+            ax.set_xticks(range(len(OFFSETS)), [fmt_offset(o) for o in OFFSETS])
+            ax.set_yticks(range(d.shape[0]), [labels["layer"].format(i + 1) for i in range(d.shape[0])])
+            ax.set_xlabel(labels["offset"])
+            ax.set_title(labels["title"].format(label=config_label(r).replace("x", " × ")), fontsize=11)
+            for i in range(d.shape[0]):
+                for j in range(d.shape[1]):
+                    ax.text(j, i, _points(d[i, j], 0), ha="center", va="center", fontsize=10,
+                            color="black" if d[i, j] > 60 else "white")
+        fig.colorbar(im, ax=list(axes), label=labels["drop"])
+        return fig
+
+    return svg_figure(draw, alt=alt, caption=caption)
+
+
