@@ -24,7 +24,7 @@ __all__ = ["SWEEP", "EVAL_SEED", "train_recall", "sweep_jobs"]
 EVAL_SEED = 987_654_321  # held-out sequences; training batches use seed * 1_000_003 + step
 
 # What the committed results come from: h = 8 query heads, g = h, h/2, h/4, 1.
-SWEEP = {"num_heads": 8, "kv_heads": (8, 4, 2, 1), "pairs": (8, 16), "seeds": (0, 1, 2, 3, 4),
+SWEEP = {"num_heads": 8, "kv_heads": (8, 4, 2, 1), "pairs": (4, 8), "seeds": (0, 1, 2, 3, 4),
          "steps": 1500, "batch_size": 32, "lr": 3e-3, "eval_size": 1000}
 
 
