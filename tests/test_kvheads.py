@@ -153,3 +153,81 @@ def test_mla_is_attention_with_keys_and_values_from_the_latent():
     split = lambda t: t.view(N, L, h, d_k).transpose(1, 2)
     ref = F.scaled_dot_product_attention(split(mla.W_q(x)), split(mla.W_uk(c)), split(mla.W_uv(c)), is_causal=True)
     assert_close(mla(x), mla.W_o(ref.transpose(1, 2).reshape(N, L, h * d_k)), atol=1e-10, rtol=1e-10)
+
+
+# --- MQAR, the sweep's report ------------------------------------------------------------------
+
+from snippets.kvheads import recall as mqar  # noqa: E402
+from snippets.kvheads import report  # noqa: E402
+
+
+@pytest.mark.parametrize("n", [1, 4, 8, 64])
+def test_every_query_asks_a_listed_key_and_expects_its_value(n):
+    x, y = mqar.make_recall_batch(16, n, seed=3)
+    assert x.shape == y.shape == (16, 3 * n)
+    for xs, ys in zip(x.tolist(), y.tolist(), strict=True):
+        keys, values, asked = xs[0:2 * n:2], xs[1:2 * n:2], xs[2 * n:]
+        assert len(set(keys)) == n and all(k < mqar.KEYS <= v for k, v in zip(keys, values, strict=True))
+        assert sorted(asked) == sorted(keys)  # every key asked once
+        assert ys[:2 * n] == [mqar.IGNORE] * (2 * n)
+        assert ys[2 * n:] == [values[keys.index(k)] for k in asked]
+
+
+def test_recall_model_is_causal():
+    torch.manual_seed(0)
+    model = mqar.RecallModel(8, 2).eval()
+    x, _ = mqar.make_recall_batch(2, 6, seed=0)
+    x2 = x.clone()
+    x2[:, 10:] = (x2[:, 10:] + 1) % mqar.KEYS
+    with torch.no_grad():
+        assert_close(model(x)[:, :10], model(x2)[:, :10])
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: mqar.make_recall_batch(2, 65, 0), r"num_pairs must be at most 64 \(keys are distinct\), got 65"),
+    (lambda: mqar.make_recall_batch(0, 4, 0), r"batch_size must be a positive integer, got 0"),
+    (lambda: mqar.RecallModel(8, 3), r"num_kv_heads must divide num_heads"),
+    (lambda: report.mean_interval([0.5]), r"values must be 1-D with at least 2 seeds"),
+])
+def test_recall_argument_errors(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_cache_table_is_read_from_the_tensors_and_matches_the_formula():
+    rows = report.cache_rows("en", kv_heads=(32, 8, 1), d_latent=512)
+    assert [r[2] for r in rows] == ["16,384", "4,096", "512", "1,024"]  # 2·g·128·2 bytes; MLA 512·2
+    assert [r[3] for r in rows] == ["512", "128", "16", "32"]  # KiB over 32 layers
+    assert rows[0][1] == "2 × 32 × 128 = 8192" and rows[-1][1] == "d_c = 512"
+    assert [r[4] for r in report.cache_rows("en", kv_heads=(32,), d_latent=4)][0] == "16.0"  # GiB at 32,768 tokens
+    assert all(r[-1].startswith("✅") for r in report.check_rows("en"))
+
+
+def _result(acc: dict) -> dict:
+    models = [{"num_heads": 8, "num_kv_heads": g, "num_pairs": n, "seed": s, "accuracy": a, "cpu_seconds": 10.0 + s}
+              for (n, g), values in acc.items() for s, a in enumerate(values)]
+    sweep = {"num_heads": 8, "kv_heads": (8, 4, 2, 1), "pairs": (4, 8)}
+    return {"provenance": {}, "data": {"sweep": sweep, "models": models}}
+
+
+def test_verdicts_come_from_the_paired_interval():
+    base = [0.90, 0.92, 0.95, 0.91, 0.93]
+    acc = {(n, g): base for n in (4, 8) for g in (8, 4, 2)}
+    acc[4, 1] = [a - 0.001 * (-1) ** i for i, a in enumerate(base)]  # noise around MHA: covers 0
+    acc[8, 1] = [a - 0.2 for a in base]  # every seed 20 points lower
+    result = _result(acc)
+    en = report.verdict_sentences("en", result).split("\n\n")
+    assert en[0].startswith("With 4 pairs, MHA answers 92.2% of the queries (5 seeds).")
+    assert "MQA g=1 differs by +0.0 points" in en[0] or "MQA g=1 differs by -0.0 points" in en[0]
+    assert en[0].endswith("no measurable difference from MHA.")
+    assert "MQA g=1 differs by -20.0 points [-20.0, -20.0], lower than MHA." in en[1]
+    assert "GQA g=4 differs by +0.0 points [+0.0, +0.0], no measurable difference from MHA" in en[1]
+    zh = report.verdict_sentences("zh", result)
+    assert "MQA g=1 相差 -20.0 个百分点 [-20.0, -20.0]，低于 MHA。" in zh
+    rows = report.recall_rows("en", result)
+    assert rows[0][:2] == ["MHA g=8", 512] and rows[-1][:2] == ["MQA g=1", 64]  # 2·g·8·4 bytes
+    assert rows[-1][3].startswith("72.2% [") and rows[0][2] == rows[0][3]  # MQA at 8 pairs; MHA alike at both
+    assert report.recall_header("en", result)[2:] == ["4 pairs", "8 pairs"]
+    assert report.cost_sentence("en", result) == ("Each of these 40 models takes 10 to 14 CPU seconds to train on "
+                                                  "one thread, 8 CPU minutes in all.")
+    assert "<svg" in report.recall_figure("en", result)
