@@ -368,14 +368,15 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kvheads.fig_x": "KV 缓存（字节/词元/层，float32）与键/值头数 g",
         "kvheads.fig_y": "留出查询准确率（%）",
         "kvheads.fig_alt": "MQAR 上的留出准确率随 KV 缓存大小（键/值头数）变化的折线图，每种键值对数一条线，带区间",
-        "kvheads.fig_caption": ("每个点是 5 个种子的平均准确率，竖线是它的 {level:.0%} 自助法区间；浅色小点是各个种子。"
+        "kvheads.fig_caption": ("每个点是 {seeds} 个种子的平均准确率，竖线是它的 {level:.0%} 自助法区间；浅色小点是各个种子。"
                                 "两条线在横向上稍微错开，免得重叠；横轴是对数坐标。"),
         "kvheads.lower": "低于 MHA",
         "kvheads.higher": "高于 MHA",
         "kvheads.same": "没有可测的差别",
-        "kvheads.verdict_part": "{name} 相差 {diff:+.1f} 个百分点 [{lo:+.1f}, {hi:+.1f}]，{verdict}",
+        "kvheads.verdict_part": "{name} 相差 {diff:+.2f} 个百分点 [{lo:+.2f}, {hi:+.2f}]，{verdict}",
         "kvheads.sep": "；",
         "kvheads.verdict": ("{n} 个键值对：MHA 平均答对 {mha:.1%}（{seeds} 个种子）。按种子配对，与 MHA 相比，{parts}。"),
+        "kvheads.lowest": "{models} 个模型里，留出准确率最低的是 {lowest:.1%}（{name}，{n} 个键值对，种子 {seed}）。",
         "kvheads.cost": ("这 {models} 个模型，每个在一个线程上训练要 {lo:.0f} 到 {hi:.0f} 秒 CPU 时间，"
                          "合计 {total:.0f} CPU 分钟。"),
     },
@@ -750,16 +751,18 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kvheads.fig_y": "held-out query accuracy (%)",
         "kvheads.fig_alt": ("Line chart of held-out MQAR accuracy against KV-cache size (number of key/value heads), "
                             "one line per number of pairs, with intervals"),
-        "kvheads.fig_caption": ("Each point is the mean accuracy over 5 seeds with its {level:.0%} bootstrap interval; "
+        "kvheads.fig_caption": ("Each point is the mean accuracy over {seeds} seeds with its {level:.0%} bootstrap interval; "
                                 "the faint dots are the seeds. The two lines are nudged sideways so they do not "
                                 "overlap; the horizontal axis is logarithmic."),
         "kvheads.lower": "lower than MHA",
         "kvheads.higher": "higher than MHA",
         "kvheads.same": "no measurable difference from MHA",
-        "kvheads.verdict_part": "{name} differs by {diff:+.1f} points [{lo:+.1f}, {hi:+.1f}], {verdict}",
+        "kvheads.verdict_part": "{name} differs by {diff:+.2f} points [{lo:+.2f}, {hi:+.2f}], {verdict}",
         "kvheads.sep": "; ",
         "kvheads.verdict": ("With {n} pairs, MHA answers {mha:.1%} of the queries ({seeds} seeds). Paired by seed, "
                             "against MHA: {parts}."),
+        "kvheads.lowest": ("Of the {models} models, the lowest held-out accuracy is {lowest:.1%} ({name}, {n} pairs, "
+                           "seed {seed})."),
         "kvheads.cost": ("Each of these {models} models takes {lo:.0f} to {hi:.0f} CPU seconds to train on one thread, "
                          "{total:.0f} CPU minutes in all."),
     },

@@ -25,7 +25,7 @@ from .mla import LatentAttention, LatentCache
 from .recall import D_MODEL
 
 __all__ = ["cache_rows", "cache_header", "check_rows", "load_recall", "recall_header", "recall_rows", "recall_figure", "verdict_sentences",
-           "mean_interval", "cost_sentence"]
+           "mean_interval", "cost_sentence", "lowest_sentence"]
 
 RESULT = ROOT / "results" / "kvheads-recall.json"
 
@@ -177,7 +177,7 @@ def recall_figure(lang: str, result: dict | None = None) -> str:
         return fig
 
     return svg_figure(draw, alt=text(lang, "kvheads.fig_alt"), caption=text(lang, "kvheads.fig_caption",
-                                                                             level=LEVEL))
+                                                                             level=LEVEL, seeds=len(sweep["seeds"])))
 
 
 def verdict_sentences(lang: str, result: dict | None = None) -> str:
@@ -205,3 +205,12 @@ def cost_sentence(lang: str, result: dict | None = None) -> str:
     result = load_recall() if result is None else result
     secs = [m["cpu_seconds"] for m in result["data"]["models"]]
     return text(lang, "kvheads.cost", models=len(secs), lo=min(secs), hi=max(secs), total=sum(secs) / 60)
+
+
+def lowest_sentence(lang: str, result: dict | None = None) -> str:
+    """The lowest held-out accuracy of any model in the sweep, and which model it was."""
+    result = load_recall() if result is None else result
+    models = result["data"]["models"]
+    m = min(models, key=lambda m: (m["accuracy"], m["num_pairs"], m["num_kv_heads"], m["seed"]))
+    return text(lang, "kvheads.lowest", models=len(models), lowest=m["accuracy"],
+                name=_kv_label(lang, m["num_heads"], m["num_kv_heads"]), n=m["num_pairs"], seed=m["seed"])
