@@ -9,6 +9,7 @@ matches, ``tests/test_results.py`` fails, and the same command measures again::
     python -m sitebuild.results              # which results are current, which are stale
     python -m sitebuild.results bench        # re-measure results/bench-full.json (~10 min)
     python -m sitebuild.results build        # re-measure results/buildbench.json (~10 min)
+    python -m sitebuild.results recall       # retrain results/kvheads-recall.json (~10 CPU minutes)
     python -m sitebuild.results stale        # re-measure every stale result
 
 How busy the machine was is measured, not declared: the load average before and after the whole
@@ -67,6 +68,9 @@ SPECS: dict[str, Spec] = {
     # translations the hooks and the harness print (every branch edits those; they change no timing).
     "buildbench": Spec(("sitebuild.buildbench",) + _hook_modules(ROOT), ("mkdocs.yml", "requirements.txt"),
                        "python -m sitebuild.results build", exclude=("snippets/i18n.py",)),
+    # The key/value-heads page's recall sweep: the task, the model, the training (snippets.kvheads.train).
+    "kvheads-recall": Spec(("snippets.kvheads.train",), (), "python -m sitebuild.results recall",
+                           exclude=("snippets/i18n.py",)),
 }
 
 
@@ -262,17 +266,43 @@ def measure_build() -> Path:
     return save("buildbench", prov, data, start, runs)
 
 
-MEASURE: dict[str, Callable[[], Path]] = {"bench-full": measure_bench, "buildbench": measure_build}
+def measure_recall(workers: int = 3) -> Path:
+    """Train every model of snippets.kvheads.train.SWEEP (one process per worker, one thread each), each a
+    recorded run; write results/kvheads-recall.json with each model's accuracy and CPU seconds."""
+    import logging
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from snippets.kvheads.train import SWEEP, sweep_jobs, train_recall
+
+    prov = provenance("kvheads-recall", 1) | {"workers": workers}
+    start, runs, models = snapshot(), [], []
+    jobs = sweep_jobs()
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        before = snapshot()
+        for k, r in enumerate(pool.map(train_recall, *zip(*jobs)), 1):  # in order: a run is one job's wait
+            label = f"h={r['num_heads']} g={r['num_kv_heads']} n={r['num_pairs']} seed {r['seed']}"
+            runs.append(run_record(label, before, after := snapshot()))
+            before = after
+            models.append(r)
+            logging.getLogger(__name__).info("kvheads-recall: %s: %.3f, %.0f CPU s (%d/%d)", label, r["accuracy"],
+                                             r["cpu_seconds"], k, len(jobs))
+    return save("kvheads-recall", prov, {"sweep": SWEEP, "models": models}, start, runs)
+
+
+MEASURE: dict[str, Callable[[], Path]] = {"bench-full": measure_bench, "buildbench": measure_build,
+                                         "kvheads-recall": measure_recall}
 
 
 def main(argv: list[str] | None = None) -> int:
     import logging
 
     parser = argparse.ArgumentParser(description="Committed measurements: check them, or measure again.")
-    parser.add_argument("what", nargs="?", choices=["check", "bench", "build", "stale"], default="check")
+    parser.add_argument("what", nargs="?", choices=["check", "bench", "build", "recall", "stale"], default="check")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
-    names = {"bench": ["bench-full"], "build": ["buildbench"], "check": [], "stale": []}[args.what]
+    names = {"bench": ["bench-full"], "build": ["buildbench"], "recall": ["kvheads-recall"], "check": [],
+             "stale": []}[args.what]
     if args.what in ("check", "stale"):
         for name in SPECS:
             try:

@@ -414,6 +414,37 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "errata.source_says": "原文说",
         "errata.header": ["页面 › 小节", "原文说", "实际上（点击跳到更正框）"],
         "errata.none": "本站目前没有更正原文的地方。",
+        # snippets.kvheads.report: the key/value-heads page
+        "kvheads.mha": "MHA g={g}",
+        "kvheads.gqa": "GQA g={g}",
+        "kvheads.mqa": "MQA g={g}",
+        "kvheads.mla": "MLA",
+        "kvheads.cache_head": ["结构", "每个词元每层缓存的数", "每个词元每层（字节）"],
+        "kvheads.cache_all": "每个词元，{layers} 层（KiB）",
+        "kvheads.cache_context": "{context:,} 个词元，{layers} 层（GiB）",
+        "kvheads.check.sdpa": "本站的层（h = {h}，g = {g}）对比 SDPA enable_gqa=True",
+        "kvheads.check.decode": "逐个词元解码（KV 缓存）对比一次完整的因果前向",
+        "kvheads.check.mla": "MLA：吸收式对比朴素式",
+        "kvheads.check.mla_decode": "MLA：吸收式逐个词元解码（潜向量缓存）对比朴素式完整前向",
+        "kvheads.check_head": ["比较", "最大绝对误差", "容差", "结论"],
+        "kvheads.ok": "✅ 在容差内",
+        "kvheads.bad": "❌ 超出容差",
+        "kvheads.recall_head": ["键/值头数", "KV 缓存（字节/词元/层）"],
+        "kvheads.pairs": "{n} 个键值对",
+        "kvheads.fig_x": "KV 缓存（字节/词元/层，float32）与键/值头数 g",
+        "kvheads.fig_y": "留出查询准确率（%）",
+        "kvheads.fig_alt": "MQAR 上的留出准确率随 KV 缓存大小（键/值头数）变化的折线图，每种键值对数一条线，带区间",
+        "kvheads.fig_caption": ("每个点是 {seeds} 个种子的平均准确率，竖线是它的 {level:.0%} 自助法区间；浅色小点是各个种子。"
+                                "两条线在横向上稍微错开，免得重叠；横轴是对数坐标。"),
+        "kvheads.lower": "低于 MHA",
+        "kvheads.higher": "高于 MHA",
+        "kvheads.same": "没有可测的差别",
+        "kvheads.verdict_part": "{name} 相差 {diff:+.2f} 个百分点 [{lo:+.2f}, {hi:+.2f}]，{verdict}",
+        "kvheads.sep": "；",
+        "kvheads.verdict": ("{n} 个键值对：MHA 平均答对 {mha:.1%}（{seeds} 个种子）。按种子配对，与 MHA 相比，{parts}。"),
+        "kvheads.lowest": "{models} 个模型里，留出准确率最低的是 {lowest:.1%}（{name}，{n} 个键值对，种子 {seed}）。",
+        "kvheads.cost": ("这 {models} 个模型，每个在一个线程上训练要 {lo:.0f} 到 {hi:.0f} 秒 CPU 时间，"
+                         "合计 {total:.0f} CPU 分钟。"),
     },
     "en": {
         "heads.one": "1 head",
@@ -842,6 +873,41 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "errata.source_says": "The source says",
         "errata.header": ["Page › section", "The source says", "What is true (links to the box)"],
         "errata.none": "The site corrects nothing in the source at the moment.",
+        # snippets.kvheads.report: the key/value-heads page
+        "kvheads.mha": "MHA g={g}",
+        "kvheads.gqa": "GQA g={g}",
+        "kvheads.mqa": "MQA g={g}",
+        "kvheads.mla": "MLA",
+        "kvheads.cache_head": ["layout", "numbers cached per token and layer", "per token and layer (bytes)"],
+        "kvheads.cache_all": "per token, {layers} layers (KiB)",
+        "kvheads.cache_context": "{context:,} tokens, {layers} layers (GiB)",
+        "kvheads.check.sdpa": "the site's layer (h = {h}, g = {g}) vs SDPA with enable_gqa=True",
+        "kvheads.check.decode": "token-by-token decoding (KV cache) vs one full causal forward",
+        "kvheads.check.mla": "MLA: absorbed vs naive",
+        "kvheads.check.mla_decode": "MLA: absorbed, token by token (latent cache) vs naive full forward",
+        "kvheads.check_head": ["comparison", "largest absolute difference", "tolerance", "result"],
+        "kvheads.ok": "✅ within tolerance",
+        "kvheads.bad": "❌ outside tolerance",
+        "kvheads.recall_head": ["key/value heads", "KV cache (bytes per token and layer)"],
+        "kvheads.pairs": "{n} pairs",
+        "kvheads.fig_x": "KV cache (bytes per token and layer, float32) and key/value heads g",
+        "kvheads.fig_y": "held-out query accuracy (%)",
+        "kvheads.fig_alt": ("Line chart of held-out MQAR accuracy against KV-cache size (number of key/value heads), "
+                            "one line per number of pairs, with intervals"),
+        "kvheads.fig_caption": ("Each point is the mean accuracy over {seeds} seeds with its {level:.0%} bootstrap interval; "
+                                "the faint dots are the seeds. The two lines are nudged sideways so they do not "
+                                "overlap; the horizontal axis is logarithmic."),
+        "kvheads.lower": "lower than MHA",
+        "kvheads.higher": "higher than MHA",
+        "kvheads.same": "no measurable difference from MHA",
+        "kvheads.verdict_part": "{name} differs by {diff:+.2f} points [{lo:+.2f}, {hi:+.2f}], {verdict}",
+        "kvheads.sep": "; ",
+        "kvheads.verdict": ("With {n} pairs, MHA answers {mha:.1%} of the queries ({seeds} seeds). Paired by seed, "
+                            "against MHA: {parts}."),
+        "kvheads.lowest": ("Of the {models} models, the lowest held-out accuracy is {lowest:.1%} ({name}, {n} pairs, "
+                           "seed {seed})."),
+        "kvheads.cost": ("Each of these {models} models takes {lo:.0f} to {hi:.0f} CPU seconds to train on one thread, "
+                         "{total:.0f} CPU minutes in all."),
     },
 }
 
@@ -849,6 +915,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
 SAME_IN_BOTH = frozenset({
     "fast.ref_official", "bert.sep", "bert.cls", "bert.short.prev", "bert.short.next", "bert.short.sep",
     "bert.short.cls", "bert.short.broad", "bert.short.other",
+    "kvheads.mha", "kvheads.gqa", "kvheads.mqa", "kvheads.mla",
 })
 
 

@@ -1,0 +1,91 @@
+"""Solutions to the key/value-heads page's exercises (docs/lab/kv-heads.*.md); tests/test_kvheads_exercises.py."""
+
+from __future__ import annotations
+
+import torch
+from torch import Tensor, nn
+
+from .._checks import check_positive_int
+from ..kvheads.attention import GroupedQueryAttention, KVCache, cache_bytes_per_token
+
+__all__ = ["as_mha", "mha_difference", "max_context", "context_rows", "head_weights", "closest_heads"]
+
+
+# --8<-- [start:as_mha]
+def as_mha(layer: GroupedQueryAttention) -> nn.MultiheadAttention:
+    """The same layer as PyTorch MHA: copy each key/value head's weights
+    to the h // g query heads of its group."""
+    h, g, d_k = layer.h, layer.g, layer.d_k
+    E = h * d_k
+
+    def rep(w):  # (g * d_k, E) -> (h * d_k, E)
+        return w.view(g, d_k, E).repeat_interleave(h // g, dim=0).reshape(E, E)
+
+    mha = nn.MultiheadAttention(E, h, bias=False, batch_first=True,
+                                dtype=layer.W_q.weight.dtype)
+    with torch.no_grad():
+        mha.in_proj_weight.copy_(torch.cat(
+            [layer.W_q.weight, rep(layer.W_k.weight), rep(layer.W_v.weight)]))
+        mha.out_proj.weight.copy_(layer.W_o.weight)
+    return mha
+# --8<-- [end:as_mha]
+
+
+def mha_difference(num_heads: int = 8, num_kv_heads: int = 2, d_k: int = 8, L: int = 10, seed: int = 0) -> float:
+    """Largest difference between a GQA layer and as_mha(layer) with a causal mask (float64)."""
+    torch.manual_seed(seed)
+    layer = GroupedQueryAttention(num_heads * d_k, num_heads, num_kv_heads, dtype=torch.float64)
+    x = torch.randn(2, L, num_heads * d_k, dtype=torch.float64)
+    causal = torch.ones(L, L, dtype=torch.bool).triu(1)
+    with torch.no_grad():
+        ref, _ = as_mha(layer)(x, x, x, attn_mask=causal, need_weights=False)
+        return float((layer(x) - ref).abs().max())
+
+
+# --8<-- [start:max_context]
+def max_context(budget_gib: float, num_kv_heads: int, d_model: int = 4096,
+                num_heads: int = 32, num_layers: int = 32,
+                dtype=torch.bfloat16) -> int:
+    """Longest context whose KV cache (all layers, one sequence) fits."""
+    layer = GroupedQueryAttention(d_model, num_heads, num_kv_heads,
+                                  device="meta", dtype=dtype)
+    cache = KVCache()
+    layer(torch.empty(1, 1, d_model, device="meta", dtype=dtype), cache)
+    per_token = cache_bytes_per_token(cache) * num_layers  # measured
+    return int(budget_gib * 2**30 // per_token)
+# --8<-- [end:max_context]
+
+
+def context_rows(budget_gib: float = 16, kv_heads=(32, 8, 1)) -> list[list[object]]:
+    """g, and the longest context of one sequence within budget_gib."""
+    if not budget_gib > 0:
+        raise ValueError(f"budget_gib must be positive, got {budget_gib!r}")
+    return [[g, f"{max_context(budget_gib, g):,}"] for g in kv_heads]
+
+
+# --8<-- [start:head_weights]
+@torch.no_grad()
+def head_weights(layer: GroupedQueryAttention, x: Tensor) -> Tensor:
+    """Each query head's attention weights (N, h, L, L): the forward,
+    stopped before the values."""
+    N, L, _ = x.shape
+    h, g, d_k = layer.h, layer.g, layer.d_k
+    q = layer.W_q(x).view(N, L, h, d_k).transpose(1, 2)  # (N, h, L, d_k)
+    k = layer.W_k(x).view(N, L, g, d_k).transpose(1, 2)  # (N, g, L, d_k)
+    k = k.repeat_interleave(h // g, dim=1)  # (N, h, L, d_k)
+    scores = q @ k.transpose(-2, -1) / d_k ** 0.5  # (N, h, L, L)
+    future = torch.ones(L, L, dtype=torch.bool).triu(1)
+    return scores.masked_fill(future, float("-inf")).softmax(-1)
+# --8<-- [end:head_weights]
+
+
+def closest_heads(num_heads: int = 8, num_kv_heads: int = 1, d_k: int = 8, L: int = 10, seed: int = 0) -> dict:
+    """In one layer, the two query heads whose weights are most alike: how far apart they still are."""
+    check_positive_int(L, "L")
+    torch.manual_seed(seed)
+    layer = GroupedQueryAttention(num_heads * d_k, num_heads, num_kv_heads)
+    w = head_weights(layer, torch.randn(1, L, num_heads * d_k))[0]  # (h, L, L)
+    h = w.shape[0]
+    pairs = [(float((w[i] - w[j]).abs().max()), i, j) for i in range(h) for j in range(i + 1, h)]
+    d, i, j = min(pairs)
+    return {"h": h, "g": num_kv_heads, "closest": d, "a": i, "b": j, "pairs": len(pairs)}

@@ -1,0 +1,216 @@
+"""The key/value-heads page's tables, checks, figure and sentences, in the page's language.
+
+>>> rows = cache_rows("en", kv_heads=(32, 8, 1))
+>>> [r[2] for r in rows]  # bytes per token and layer, bf16, d_k = 128
+['16,384', '4,096', '512', '1,024']
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from resultcache import ROOT
+
+from ..figures import Figure, svg_figure
+from ..i18n import check_lang, text
+from ..whatif.compare import LEVEL, diff_interval, verdict
+from .attention import GroupedQueryAttention, KVCache, cache_bytes_per_token, decode, formula_bytes_per_token
+from .mla import LatentAttention, LatentCache
+from .recall import D_MODEL
+
+__all__ = ["cache_rows", "cache_header", "check_rows", "load_recall", "recall_header", "recall_rows", "recall_figure", "verdict_sentences",
+           "mean_interval", "cost_sentence", "lowest_sentence"]
+
+RESULT = ROOT / "results" / "kvheads-recall.json"
+
+
+def _kv_label(lang: str, h: int, g: int) -> str:
+    kind = "mha" if g == h else "mqa" if g == 1 else "gqa"
+    return text(lang, f"kvheads.{kind}", g=g)
+
+
+# --8<-- [start:cache_rows]
+def cache_rows(lang: str, d_model: int = 4096, num_heads: int = 32,
+               num_layers: int = 32, kv_heads: Sequence[int] = (32, 8, 4, 1),
+               d_latent: int = 512, dtype=torch.bfloat16,
+               context: int = 32_768) -> list[list[str]]:
+    """Cache bytes per token, read off the cache after one forward of each
+    layer. device="meta": shapes and dtypes only, no memory, no compute."""
+    x = torch.empty(1, 4, d_model, device="meta", dtype=dtype)
+    d_k = d_model // num_heads
+    layers = [(_kv_label(lang, num_heads, g), f"2 × {g} × {d_k} = {2 * g * d_k}",
+               GroupedQueryAttention(d_model, num_heads, g, device="meta",
+                                     dtype=dtype), KVCache(),
+               formula_bytes_per_token(g, d_k, dtype)) for g in kv_heads]
+    mla = LatentAttention(d_model, num_heads, d_latent, device="meta",
+                          dtype=dtype)
+    layers.append((text(lang, "kvheads.mla"), f"d_c = {d_latent}", mla,
+                   LatentCache(), d_latent * x.element_size()))
+    rows = []
+    for name, shape, layer, cache, formula in layers:
+        layer(x, cache)
+        per_layer = cache_bytes_per_token(cache)  # from the tensors
+        assert per_layer == formula
+        total = per_layer * num_layers
+        rows.append([name, shape, f"{per_layer:,.0f}", f"{total / 2**10:,.0f}",
+                     f"{total * context / 2**30:,.1f}"])
+    return rows
+# --8<-- [end:cache_rows]
+
+
+def cache_header(lang: str, num_layers: int = 32, context: int = 32_768) -> list[str]:
+    """cache_rows' column names, with its number of layers and context length."""
+    return [*text(lang, "kvheads.cache_head"), text(lang, "kvheads.cache_all", layers=num_layers),
+            text(lang, "kvheads.cache_context", layers=num_layers, context=context)]
+
+
+def check_rows(lang: str, seed: int = 0) -> list[list[str]]:
+    """The page's equivalence checks on random inputs (float64): what, the largest difference, the tolerance."""
+    check_lang(lang)
+    torch.manual_seed(seed)
+    N, L, h, g, d_k = 2, 12, 8, 2, 16
+    x = torch.randn(N, L, h * d_k, dtype=torch.float64)
+    rows = []
+    with torch.no_grad():
+        layer = GroupedQueryAttention(h * d_k, h, g, dtype=torch.float64)
+        ours = layer(x)
+        q = layer.W_q(x).view(N, L, h, d_k).transpose(1, 2)
+        k = layer.W_k(x).view(N, L, g, d_k).transpose(1, 2)
+        v = layer.W_v(x).view(N, L, g, d_k).transpose(1, 2)
+        ref = F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
+        ref = layer.W_o(ref.transpose(1, 2).reshape(N, L, h * d_k))
+        rows.append(("sdpa", (ours - ref).abs().max(), 1e-10))
+        stepped, _ = decode(layer, x)
+        rows.append(("decode", (stepped - ours).abs().max(), 1e-6))
+        mla = LatentAttention(h * d_k, h, 32, dtype=torch.float64)
+        naive = mla(x)
+        rows.append(("mla", (mla(x, absorbed=True) - naive).abs().max(), 1e-10))
+        cache = LatentCache()
+        stepped = torch.cat([mla(x[:, t:t + 1], cache, absorbed=True) for t in range(L)], dim=1)
+        rows.append(("mla_decode", (stepped - naive).abs().max(), 1e-6))
+    ok, bad = text(lang, "kvheads.ok"), text(lang, "kvheads.bad")
+    return [[text(lang, f"kvheads.check.{key}", h=h, g=g), f"{float(err):.1e}", f"{tol:.0e}",
+             ok if err <= tol else bad] for key, err, tol in rows]
+
+
+def load_recall(path: Path | None = None) -> dict:
+    """{"provenance": ..., "data": {"sweep": ..., "models": [...]}} committed by python -m sitebuild.results recall."""
+    path = RESULT if path is None else Path(path)
+    if not path.is_file():
+        raise ValueError(f"expected the committed recall sweep at {path}; run `python -m sitebuild.results recall`")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def mean_interval(values: Sequence[float], level: float = LEVEL, n_boot: int = 10_000,
+                  seed: int = 0) -> tuple[float, float, float]:
+    """Mean over seeds and a bootstrap interval for it."""
+    v = np.asarray(values, dtype=float)
+    if v.ndim != 1 or len(v) < 2:
+        raise ValueError(f"values must be 1-D with at least 2 seeds, got shape {v.shape}")
+    boots = v[np.random.default_rng(seed).integers(len(v), size=(n_boot, len(v)))].mean(1)
+    lo, hi = np.quantile(boots, [(1 - level) / 2, (1 + level) / 2])
+    return float(v.mean()), float(lo), float(hi)
+
+
+def _grid(result: dict) -> tuple[dict, dict[tuple[int, int], list[float]]]:
+    data = result["data"]
+    sweep, acc = data["sweep"], {}
+    for m in sorted(data["models"], key=lambda m: m["seed"]):
+        acc.setdefault((m["num_pairs"], m["num_kv_heads"]), []).append(m["accuracy"])
+    return sweep, acc
+
+
+def _bytes(sweep: dict, g: int) -> int:
+    """KV-cache bytes per token and layer of the small model (float32)."""
+    return formula_bytes_per_token(g, D_MODEL // sweep["num_heads"], torch.float32)
+
+
+def recall_rows(lang: str, result: dict | None = None) -> list[list[str]]:
+    """One row per g: cache bytes, then mean accuracy [interval] for each number of pairs."""
+    sweep, acc = _grid(load_recall() if result is None else result)
+    rows = []
+    for g in sweep["kv_heads"]:
+        cells = []
+        for n in sweep["pairs"]:
+            m, lo, hi = mean_interval(acc[n, g])
+            cells.append(f"{m:.1%} [{lo:.1%}, {hi:.1%}]")
+        rows.append([_kv_label(lang, sweep["num_heads"], g), _bytes(sweep, g), *cells])
+    return rows
+
+
+def recall_header(lang: str, result: dict | None = None) -> list[str]:
+    sweep, _ = _grid(load_recall() if result is None else result)
+    return [*text(lang, "kvheads.recall_head"), *(text(lang, "kvheads.pairs", n=n) for n in sweep["pairs"])]
+
+
+def recall_figure(lang: str, result: dict | None = None) -> str:
+    """Accuracy against KV-cache bytes per token: one line per number of pairs, seeds as dots, mean with interval."""
+    sweep, acc = _grid(load_recall() if result is None else result)
+    gs = list(sweep["kv_heads"])
+    xs = [_bytes(sweep, g) for g in gs]
+
+    def draw():
+        fig = Figure(figsize=(7.0, 3.6), layout="constrained")
+        ax = fig.subplots()
+        for i, n in enumerate(sweep["pairs"]):
+            stats = [mean_interval(acc[n, g]) for g in gs]
+            m = np.array([s[0] for s in stats]) * 100
+            err = np.array([[s[0] - s[1], s[2] - s[0]] for s in stats]).T * 100
+            shift = [x * (1.06 if i else 0.94) for x in xs]  # the two lines side by side
+            for x, g in zip(shift, gs, strict=True):
+                ax.scatter([x] * len(acc[n, g]), np.array(acc[n, g]) * 100, s=10, color=f"C{i}", alpha=0.45)
+            ax.errorbar(shift, m, yerr=err, fmt="o-", color=f"C{i}", capsize=3,
+                        label=text(lang, "kvheads.pairs", n=n))
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(xs, [f"{x}\n{_kv_label(lang, sweep['num_heads'], g)}" for x, g in zip(xs, gs, strict=True)])
+        ax.minorticks_off()
+        ax.set_xlabel(text(lang, "kvheads.fig_x"))
+        ax.set_ylabel(text(lang, "kvheads.fig_y"))
+        ax.grid(alpha=0.3)
+        ax.legend(frameon=False, loc="lower right")
+        return fig
+
+    return svg_figure(draw, alt=text(lang, "kvheads.fig_alt"), caption=text(lang, "kvheads.fig_caption",
+                                                                             level=LEVEL, seeds=len(sweep["seeds"])))
+
+
+def verdict_sentences(lang: str, result: dict | None = None) -> str:
+    """For each number of pairs and each g < h: the accuracy difference to MHA, paired by seed, and the verdict."""
+    sweep, acc = _grid(load_recall() if result is None else result)
+    h = sweep["num_heads"]
+    words = (text(lang, "kvheads.lower"), text(lang, "kvheads.higher"), text(lang, "kvheads.same"))
+    out = []
+    for n in sweep["pairs"]:
+        parts = []
+        for g in sweep["kv_heads"]:
+            if g == h:
+                continue
+            d, lo, hi = diff_interval(acc[n, h], acc[n, g], paired=True)
+            parts.append(text(lang, "kvheads.verdict_part", name=_kv_label(lang, h, g), diff=d * 100, lo=lo * 100,
+                              hi=hi * 100, verdict=verdict(lo, hi, words)))
+        mha = mean_interval(acc[n, h])[0]
+        out.append(text(lang, "kvheads.verdict", n=n, mha=mha, seeds=len(acc[n, h]),
+                        parts=text(lang, "kvheads.sep").join(parts)))
+    return "\n\n".join(out)
+
+
+def cost_sentence(lang: str, result: dict | None = None) -> str:
+    """CPU seconds per model, measured, and what the whole sweep costs (why it is committed, not built)."""
+    result = load_recall() if result is None else result
+    secs = [m["cpu_seconds"] for m in result["data"]["models"]]
+    return text(lang, "kvheads.cost", models=len(secs), lo=min(secs), hi=max(secs), total=sum(secs) / 60)
+
+
+def lowest_sentence(lang: str, result: dict | None = None) -> str:
+    """The lowest held-out accuracy of any model in the sweep, and which model it was."""
+    result = load_recall() if result is None else result
+    models = result["data"]["models"]
+    m = min(models, key=lambda m: (m["accuracy"], m["num_pairs"], m["num_kv_heads"], m["seed"]))
+    return text(lang, "kvheads.lowest", models=len(models), lowest=m["accuracy"],
+                name=_kv_label(lang, m["num_heads"], m["num_kv_heads"]), n=m["num_pairs"], seed=m["seed"])

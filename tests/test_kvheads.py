@@ -1,0 +1,251 @@
+"""snippets/kvheads: grouped-query attention against PyTorch, the KV cache against the full forward, cache bytes
+against the formula, and MLA's two forms against each other."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+import torch.nn.functional as F
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from torch import nn
+from torch.testing import assert_close
+
+from snippets.kvheads.attention import (GroupedQueryAttention, KVCache, cache_bytes_per_token, decode,
+                                        formula_bytes_per_token)
+from snippets.kvheads.mla import LatentAttention, LatentCache
+
+
+@st.composite
+def layer_shapes(draw):
+    h = draw(st.sampled_from([1, 2, 3, 4, 6, 8]))
+    g = draw(st.sampled_from([d for d in range(1, h + 1) if h % d == 0]))
+    d_k = draw(st.integers(1, 6))
+    return h, g, d_k, draw(st.integers(1, 3)), draw(st.integers(1, 9)), draw(st.integers(0, 2**16))
+
+
+def _layer(h, g, d_k, seed, dtype=torch.float64, bias=False):
+    torch.manual_seed(seed)
+    return GroupedQueryAttention(h * d_k, h, g, bias=bias, dtype=dtype)
+
+
+@settings(max_examples=60, deadline=None)
+@given(layer_shapes())
+def test_layer_equals_sdpa_with_enable_gqa(shape):
+    h, g, d_k, N, L, seed = shape
+    layer = _layer(h, g, d_k, seed)
+    x = torch.randn(N, L, h * d_k, dtype=torch.float64)
+    q = layer.W_q(x).view(N, L, h, d_k).transpose(1, 2)
+    k = layer.W_k(x).view(N, L, g, d_k).transpose(1, 2)
+    v = layer.W_v(x).view(N, L, g, d_k).transpose(1, 2)
+    ref = F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)  # (N, h, L, d_k)
+    ref = layer.W_o(ref.transpose(1, 2).reshape(N, L, h * d_k))
+    assert_close(layer(x), ref, atol=1e-10, rtol=1e-10)
+
+
+@settings(max_examples=60, deadline=None)
+@given(layer_shapes(), st.booleans())
+def test_layer_equals_mha_whose_key_value_weights_are_repeated(shape, bias):
+    """GQA is MHA with each key/value head's weights copied to the h // g query heads of its group
+    (repeat_interleave on the rows of W_k and W_v), run by nn.MultiheadAttention with a causal mask."""
+    h, g, d_k, N, L, seed = shape
+    layer = _layer(h, g, d_k, seed, bias=bias)
+    E = h * d_k
+    mha = nn.MultiheadAttention(E, h, bias=bias, batch_first=True, dtype=torch.float64)
+    rep = lambda w: w.view(g, d_k, *w.shape[1:]).repeat_interleave(h // g, dim=0).reshape(E, *w.shape[1:])
+    with torch.no_grad():
+        mha.in_proj_weight.copy_(torch.cat([layer.W_q.weight, rep(layer.W_k.weight), rep(layer.W_v.weight)]))
+        mha.out_proj.weight.copy_(layer.W_o.weight)
+        if bias:
+            mha.in_proj_bias.copy_(torch.cat([layer.W_q.bias, rep(layer.W_k.bias), rep(layer.W_v.bias)]))
+            mha.out_proj.bias.copy_(layer.W_o.bias)
+    x = torch.randn(N, L, E, dtype=torch.float64)
+    causal = torch.ones(L, L, dtype=torch.bool).triu(1)
+    ref, _ = mha(x, x, x, attn_mask=causal, need_weights=False)
+    assert_close(layer(x), ref, atol=1e-10, rtol=1e-10)
+
+
+@settings(max_examples=40, deadline=None)
+@given(layer_shapes())
+def test_decoding_token_by_token_equals_the_full_causal_forward(shape):
+    h, g, d_k, N, L, seed = shape
+    layer = _layer(h, g, d_k, seed)
+    x = torch.randn(N, L, h * d_k, dtype=torch.float64)
+    out, cache = decode(layer, x)
+    assert (out - layer(x)).abs().max() <= 1e-6
+    assert len(cache) == L and cache.k.shape == (N, g, L, d_k)
+
+
+def test_chunked_prefill_then_decoding_equals_the_full_forward():
+    layer = _layer(8, 2, 4, 0)
+    x = torch.randn(2, 11, 32, dtype=torch.float64)
+    cache = KVCache()
+    with torch.no_grad():
+        out = torch.cat([layer(x[:, :6], cache), layer(x[:, 6:9], cache), layer(x[:, 9:], cache)], dim=1)
+    assert (out - layer(x)).abs().max() <= 1e-6
+
+
+@pytest.mark.parametrize("dtype", [torch.float64, torch.float32, torch.bfloat16])
+@pytest.mark.parametrize(("h", "g", "d_k"), [(8, 8, 4), (8, 4, 4), (8, 2, 16), (8, 1, 4), (32, 8, 128)])
+def test_cache_bytes_per_token_equal_2_g_dk_bytes(dtype, h, g, d_k):
+    layer = GroupedQueryAttention(h * d_k, h, g, device="meta", dtype=dtype)
+    cache = KVCache()
+    layer(torch.empty(3, 5, h * d_k, device="meta", dtype=dtype), cache)
+    size = {torch.float64: 8, torch.float32: 4, torch.bfloat16: 2}[dtype]
+    assert cache_bytes_per_token(cache) == formula_bytes_per_token(g, d_k, dtype) == 2 * g * d_k * size
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: GroupedQueryAttention(64, 8, 3), r"num_kv_heads must divide num_heads: got num_heads=8, num_kv_heads=3"),
+        (lambda: GroupedQueryAttention(64, 8, 0), r"num_kv_heads must be a positive integer, got 0"),
+        (lambda: GroupedQueryAttention(64, 7, 7), r"d_model must be divisible by num_heads"),
+        (lambda: GroupedQueryAttention(64, 8, 16), r"num_kv_heads must divide num_heads: got num_heads=8, num_kv_heads=16"),
+        (lambda: GroupedQueryAttention(64, 8, 2)(torch.randn(2, 3, 32)), r"x must have last dimension d_model=64"),
+        (lambda: GroupedQueryAttention(64, 8, 2)(torch.randn(2, 0, 64)), r"at least one position"),
+        (lambda: GroupedQueryAttention(64, 8, 2)(torch.randn(3, 64)), r"x must be 3-D, got shape \(3, 64\)"),
+        (lambda: GroupedQueryAttention(64, 8, 2)(torch.randn(2, 3, 64), cache={}), r"cache must be a KVCache"),
+        (lambda: cache_bytes_per_token(KVCache()), r"the cache is empty"),
+        (lambda: LatentAttention(64, 8, 0), r"d_latent must be a positive integer, got 0"),
+        (lambda: LatentAttention(64, 8, 16)(torch.randn(2, 3, 48)), r"x must be \(N, L >= 1, d_model=64\)"),
+    ],
+)
+def test_argument_errors(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_cache_of_another_layer_is_refused():
+    cache = KVCache()
+    GroupedQueryAttention(64, 8, 2)(torch.randn(2, 3, 64), cache)
+    with pytest.raises(ValueError, match=r"cache holds \(N, g\) = \(2, 2\), but x has N=2 and this layer g=4"):
+        GroupedQueryAttention(64, 8, 4)(torch.randn(2, 1, 64), cache)
+
+
+# --- MLA ---------------------------------------------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([1, 2, 4, 8]), st.integers(1, 6), st.integers(1, 24), st.integers(1, 3), st.integers(1, 9),
+       st.integers(0, 2**16))
+def test_mla_naive_and_absorbed_agree_with_and_without_the_cache(h, d_k, d_c, N, L, seed):
+    torch.manual_seed(seed)
+    mla = LatentAttention(h * d_k, h, d_c, dtype=torch.float64)
+    x = torch.randn(N, L, h * d_k, dtype=torch.float64)
+    naive = mla(x)
+    assert_close(mla(x, absorbed=True), naive, atol=1e-10, rtol=1e-10)
+    cache = LatentCache()
+    with torch.no_grad():
+        stepped = torch.cat([mla(x[:, t:t + 1], cache, absorbed=True) for t in range(L)], dim=1)
+    assert (stepped - naive).abs().max() <= 1e-6
+    assert cache.c.shape == (N, L, d_c)
+    assert cache_bytes_per_token(cache) == d_c * 8
+
+
+def test_mla_is_attention_with_keys_and_values_from_the_latent():
+    """Naive MLA equals SDPA on keys W_uk c and values W_uv c: nothing else is hidden in it."""
+    torch.manual_seed(1)
+    h, d_k, d_c, N, L = 4, 8, 12, 2, 7
+    mla = LatentAttention(h * d_k, h, d_c, dtype=torch.float64)
+    x = torch.randn(N, L, h * d_k, dtype=torch.float64)
+    c = mla.W_dkv(x)
+    split = lambda t: t.view(N, L, h, d_k).transpose(1, 2)
+    ref = F.scaled_dot_product_attention(split(mla.W_q(x)), split(mla.W_uk(c)), split(mla.W_uv(c)), is_causal=True)
+    assert_close(mla(x), mla.W_o(ref.transpose(1, 2).reshape(N, L, h * d_k)), atol=1e-10, rtol=1e-10)
+
+
+# --- MQAR, the sweep's report ------------------------------------------------------------------
+
+from snippets.kvheads import recall as mqar  # noqa: E402
+from snippets.kvheads import report  # noqa: E402
+
+
+@pytest.mark.parametrize("n", [1, 4, 8, 64])
+def test_every_query_asks_a_listed_key_and_expects_its_value(n):
+    x, y = mqar.make_recall_batch(16, n, seed=3)
+    assert x.shape == y.shape == (16, 3 * n)
+    for xs, ys in zip(x.tolist(), y.tolist(), strict=True):
+        keys, values, asked = xs[0:2 * n:2], xs[1:2 * n:2], xs[2 * n:]
+        assert len(set(keys)) == n and all(k < mqar.KEYS <= v for k, v in zip(keys, values, strict=True))
+        assert sorted(asked) == sorted(keys)  # every key asked once
+        assert ys[:2 * n] == [mqar.IGNORE] * (2 * n)
+        assert ys[2 * n:] == [values[keys.index(k)] for k in asked]
+
+
+def test_recall_model_is_causal():
+    torch.manual_seed(0)
+    model = mqar.RecallModel(8, 2).eval()
+    x, _ = mqar.make_recall_batch(2, 6, seed=0)
+    x2 = x.clone()
+    x2[:, 10:] = (x2[:, 10:] + 1) % mqar.KEYS
+    with torch.no_grad():
+        assert_close(model(x)[:, :10], model(x2)[:, :10])
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: mqar.make_recall_batch(2, 65, 0), r"num_pairs must be at most 64 \(keys are distinct\), got 65"),
+    (lambda: mqar.make_recall_batch(0, 4, 0), r"batch_size must be a positive integer, got 0"),
+    (lambda: mqar.RecallModel(8, 3), r"num_kv_heads must divide num_heads"),
+    (lambda: report.mean_interval([0.5]), r"values must be 1-D with at least 2 seeds"),
+])
+def test_recall_argument_errors(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_cache_table_is_read_from_the_tensors_and_matches_the_formula():
+    rows = report.cache_rows("en", kv_heads=(32, 8, 1), d_latent=512)
+    assert [r[2] for r in rows] == ["16,384", "4,096", "512", "1,024"]  # 2·g·128·2 bytes; MLA 512·2
+    assert [r[3] for r in rows] == ["512", "128", "16", "32"]  # KiB over 32 layers
+    assert rows[0][1] == "2 × 32 × 128 = 8192" and rows[-1][1] == "d_c = 512"
+    assert [r[4] for r in report.cache_rows("en", kv_heads=(32,), d_latent=4)][0] == "16.0"  # GiB at 32,768 tokens
+    assert all(r[-1].startswith("✅") for r in report.check_rows("en"))
+
+
+def _result(acc: dict) -> dict:
+    models = [{"num_heads": 8, "num_kv_heads": g, "num_pairs": n, "seed": s, "accuracy": a, "cpu_seconds": 10.0 + s}
+              for (n, g), values in acc.items() for s, a in enumerate(values)]
+    sweep = {"num_heads": 8, "kv_heads": (8, 4, 2, 1), "pairs": (4, 8), "seeds": (0, 1, 2, 3, 4)}
+    return {"provenance": {}, "data": {"sweep": sweep, "models": models}}
+
+
+def test_verdicts_come_from_the_paired_interval():
+    base = [0.90, 0.92, 0.95, 0.91, 0.93]
+    acc = {(n, g): base for n in (4, 8) for g in (8, 4, 2)}
+    acc[4, 1] = [a - 0.001 * (-1) ** i for i, a in enumerate(base)]  # noise around MHA: covers 0
+    acc[8, 1] = [a - 0.2 for a in base]  # every seed 20 points lower
+    result = _result(acc)
+    en = report.verdict_sentences("en", result).split("\n\n")
+    assert en[0].startswith("With 4 pairs, MHA answers 92.2% of the queries (5 seeds).")
+    assert "MQA g=1 differs by -0.02 points [-0.10, +0.06]" in en[0]  # ±0.1 around MHA, mean -0.02
+    assert en[0].endswith("no measurable difference from MHA.")
+    assert "MQA g=1 differs by -20.00 points [-20.00, -20.00], lower than MHA." in en[1]
+    assert "GQA g=4 differs by +0.00 points [+0.00, +0.00], no measurable difference from MHA" in en[1]
+    zh = report.verdict_sentences("zh", result)
+    assert "MQA g=1 相差 -20.00 个百分点 [-20.00, -20.00]，低于 MHA。" in zh
+    rows = report.recall_rows("en", result)
+    assert rows[0][:2] == ["MHA g=8", 512] and rows[-1][:2] == ["MQA g=1", 64]  # 2·g·8·4 bytes
+    assert rows[-1][3].startswith("72.2% [") and rows[0][2] == rows[0][3]  # MQA at 8 pairs; MHA alike at both
+    assert report.recall_header("en", result)[2:] == ["4 pairs", "8 pairs"]
+    assert report.cost_sentence("en", result) == ("Each of these 40 models takes 10 to 14 CPU seconds to train on "
+                                                  "one thread, 8 CPU minutes in all.")
+    assert "<svg" in report.recall_figure("en", result)
+    assert report.lowest_sentence("en", result) == ("Of the 40 models, the lowest held-out accuracy is 70.0% "
+                                                    "(MQA g=1, 8 pairs, seed 0).")
+
+
+def test_committed_sweep_is_complete():
+    result = report.load_recall()
+    sweep, models = result["data"]["sweep"], result["data"]["models"]
+    from snippets.kvheads.train import SWEEP, sweep_jobs
+
+    assert {k: (tuple(v) if isinstance(v, list) else v) for k, v in sweep.items()} == SWEEP
+    assert sorted((m["num_heads"], m["num_kv_heads"], m["num_pairs"], m["seed"]) for m in models) == sorted(sweep_jobs())
+    assert all(0 <= m["accuracy"] <= 1 and m["cpu_seconds"] > 0 for m in models)
+    # the page says every model learned the task at both levels: keep that true
+    assert min(m["accuracy"] for m in models) >= 0.95
+    # ... and that every mean differs from MHA's by under one point
+    _, acc = report._grid(result)
+    mean = lambda v: sum(v) / len(v)  # noqa: E731
+    assert all(abs(mean(acc[n, g]) - mean(acc[n, sweep["num_heads"]])) < 0.01 for n, g in acc)

@@ -1,0 +1,75 @@
+"""The key/value-heads page's exercises: each solution has the property its exercise asks about."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import torch
+from conftest import ROOT
+
+from snippets.exercises import kvheads as ex
+from snippets.kvheads.attention import GroupedQueryAttention, formula_bytes_per_token
+
+PAGES = [ROOT / "docs" / "lab" / f"kv-heads.{lang}.md" for lang in ("zh", "en")]
+
+
+@pytest.mark.parametrize(("h", "g"), [(8, 8), (8, 4), (8, 2), (8, 1), (6, 3)])
+def test_gqa_is_mha_with_copied_weights(h, g):
+    assert ex.mha_difference(h, g) < 1e-10
+
+
+@pytest.mark.parametrize("g", [32, 8, 4, 1])
+def test_max_context_is_the_longest_that_fits(g):
+    budget = 16
+    n = ex.max_context(budget, g)
+    per_token = formula_bytes_per_token(g, 128, torch.bfloat16) * 32
+    assert n * per_token <= budget * 2**30 < (n + 1) * per_token
+    assert ex.context_rows(budget, (g,)) == [[g, f"{n:,}"]]
+
+
+def test_max_context_grows_as_g_shrinks():
+    assert ex.max_context(16, 1) == 32 * ex.max_context(16, 32)
+    assert ex.max_context(16, 8) == 4 * ex.max_context(16, 32)
+
+
+@pytest.mark.parametrize("g", [1, 2, 8])
+def test_query_heads_keep_their_own_distributions_when_keys_are_shared(g):
+    r = ex.closest_heads(8, g)
+    assert r["pairs"] == 28 and r["closest"] > 1e-3  # no two query heads attend alike
+
+
+def test_head_weights_are_the_layers_weights():
+    torch.manual_seed(0)
+    layer = GroupedQueryAttention(32, 4, 2, dtype=torch.float64)
+    x = torch.randn(2, 6, 32, dtype=torch.float64)
+    w = ex.head_weights(layer, x)
+    assert torch.allclose(w.sum(-1), torch.ones(2, 4, 6, dtype=torch.float64))
+    assert bool((w.triu(1) == 0).all())
+    v = layer.W_v(x).view(2, 6, 2, 8).transpose(1, 2).repeat_interleave(2, dim=1)
+    out = layer.W_o((w @ v).transpose(1, 2).reshape(2, 6, 32))
+    assert torch.allclose(out, layer(x), atol=1e-12)
+
+
+def test_argument_errors():
+    with pytest.raises(ValueError, match="budget_gib must be positive, got 0"):
+        ex.context_rows(0)
+    with pytest.raises(ValueError, match="num_kv_heads must divide num_heads"):
+        ex.max_context(16, 3)
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_page_has_three_exercises_with_hints_and_closed_solutions(page):
+    lang = page.name.split(".")[-2]
+    hint, solution = {"zh": ('??? tip "提示"', '??? success "参考答案"'),
+                      "en": ('??? tip "Hint"', '??? success "Solution"')}[lang]
+    text = page.read_text(encoding="utf-8")
+    start = re.search(r"^## .*\{ #exercises \}$", text, flags=re.M)
+    assert start and not re.search(r"^## ", text[start.end():], flags=re.M)
+    exercises = re.split(r"^### .*\{ #ex-[\w-]+ \}$", text[start.end():], flags=re.M)[1:]
+    assert len(exercises) == 3
+    for e in exercises:
+        assert e.count(hint) == 1 and e.count(solution) == 1 and e.index(hint) < e.index(solution)
+        answer = e[e.index(solution):]
+        assert '--8<-- "snippets/exercises/kvheads.py:' in answer
+        assert re.search(r'^    ```python exec="1"', answer, flags=re.M)
