@@ -226,7 +226,7 @@ def ceiling_figure(lang: str, tokens: list[str] | None = None, wanted: tuple[str
         ax.set_ylabel(_t(lang, "ceiling.y"), fontsize=LABEL)
         ax.tick_params(labelsize=LABEL)
         ax.spines[["top", "right"]].set_visible(False)
-        ax.legend(fontsize=LABEL, frameon=False, loc="center left", bbox_to_anchor=(0.0, 0.72))
+        ax.legend(fontsize=LABEL, frameon=False, loc="lower left", bbox_to_anchor=(0.0, 1.0))
         return fig
 
     return _fig(lang, "ceiling", draw, top=f"{top:.4f}", hi=f"{hi:g}", n=len(tokens))
