@@ -17,6 +17,7 @@ from mkdocs.utils import get_relative_url
 PAGE_ASSETS = {
     "data-whatif-lab": ("assets/whatif-lab.css", "assets/whatif-lab.js"),  # §4's model lab
     "data-headview": ("assets/headview.css", "assets/headview.js"),  # the real model's head viewer
+    "data-budget-widget": ("assets/budget-widget.css", "assets/budget-widget.js"),  # §1's attention budget
 }
 
 
