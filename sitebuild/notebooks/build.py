@@ -119,7 +119,7 @@ def build_notebook(markdown: str, stem: str, lang: str, *, site_url: str = "", e
     setup += [text(lang, f"notebooks.setup_{k}") for k in ("results", "computes") if need[k]]
     intro = new_markdown_cell(_heading(1, f"{title} · Notebook") + "\n\n"
                               + text(lang, "notebooks.intro", title=title, url=page_url(stem, lang, site_url))
-                              + "\n\n" + ("" if lang == "zh" else " ").join(setup))
+                              + "\n\n" + "\n\n".join(setup))
     intro.metadata["mha"] = {"ids": [top.id] if top and top.id else []}
     cells = [intro, new_code_cell(setup_cell(site_url, need))]
     defined: set[str] = set()
