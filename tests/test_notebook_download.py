@@ -149,6 +149,11 @@ def run_notebook(path: Path, python: Path, env: dict[str, str], folder: Path) ->
         return False, f"{type(e).__name__}: {str(e)[-1500:]}"
     finally:
         nbformat.write(nb, copy)
+    # a %%capture cell shows its exception as an error output, and nbclient sees the cell succeed
+    for i, cell in enumerate(nb.cells):
+        for out in cell.get("outputs", []):
+            if out.output_type == "error":
+                return False, f"cell {i}: {out.ename}: {out.evalue}"
     first = nb.cells[1]
     installed = "".join(o.get("text", "") for o in first.get("outputs", []))
     if "error" in installed.lower():

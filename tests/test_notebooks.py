@@ -419,6 +419,14 @@ def test_background_runs_while_the_caller_goes_on_and_waits_per_notebook(tmp_pat
     assert nbs.Background(books).futures == {}  # nothing left to run
 
 
+def test_a_failing_captured_cell_fails_the_run(tmp_path, monkeypatch):
+    """%%capture swallows the exception (the cell succeeds, its output holds the error): the run still fails."""
+    monkeypatch.setenv("MHA_CACHE_DIR", str(tmp_path))
+    [nb] = tiny_notebooks("captured", ["%%capture printed\nimport no_such_module_here"])
+    with pytest.raises(nbs.NotebookError, match="cell 0 failed: ModuleNotFoundError: No module named 'no_such_module_here'"):
+        nbs.execute(nb, cache=False)
+
+
 def test_background_reraises_a_failing_cell_in_wait(tmp_path, monkeypatch):
     monkeypatch.setenv("MHA_CACHE_DIR", str(tmp_path))
     [nb] = tiny_notebooks("bad", ["raise ValueError('seen in wait')"])

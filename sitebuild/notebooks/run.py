@@ -223,6 +223,13 @@ def _run(nb, timeout: int, root: Path):
             kernel_log.seek(0)
             tail = kernel_log.read()[-3000:]
             raise NotebookError(f"{nb.metadata['mha']['page']}: {type(e).__name__}: {e}\n{tail}") from e
+    # A %%capture cell (a block whose printed output the page renders) shows its exception as an error
+    # output while the cell itself succeeds, so nbclient goes on: fail here instead.
+    for i, cell in enumerate(done.cells):
+        for out in cell.get("outputs", []):
+            if out.get("output_type") == "error":
+                raise NotebookError(f"{nb.metadata['mha']['page']}: cell {i} failed: {out.get('ename')}: "
+                                    f"{out.get('evalue')}")
     for i, cell in enumerate(done.cells):
         # Warnings (a slow cache write, a library's notice) are not part of the lesson: keep stdout and
         # rich output, report stderr in the build log.
