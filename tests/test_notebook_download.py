@@ -189,8 +189,8 @@ def test_every_downloaded_notebook_runs_in_a_fresh_venv(local_site, reader, tmp_
         if not passed:
             failures.append(f"{name}: {why}")
     total = time.perf_counter() - start  # the venv and the build came before, in the fixtures
-    table = "\n".join(["| notebook | result | seconds |", "|---|---|---|", *rows,
-                       f"| all {len(books)} (budget {BUDGET_S} s) | {len(books) - len(failures)} passed | {total:.0f} |"])
+    summary = f"| all {len(books)} (budget {BUDGET_S} s) | {len(books) - len(failures)} passed | {total:.0f} |"
+    table = "\n".join(["| notebook | result | seconds |", "|---|---|---|", *rows, summary])
     ARTIFACT.parent.mkdir(exist_ok=True)
     ARTIFACT.write_text(table + "\n\n" + "\n\n".join(failures) + "\n", encoding="utf-8")
     print("\n" + table)

@@ -79,7 +79,8 @@ def setup_cell(site_url: str, need: dict, wheel: str | None = None) -> str:
     from .wheel import requirement, wheel_name
 
     url = site_file_url(f"notebooks/{wheel or wheel_name()}", site_url)
-    lines = ["import importlib.util", "", "if importlib.util.find_spec(\"snippets\") is None:  # outside the site's repository",
+    lines = ["import importlib.util", "",
+             'if importlib.util.find_spec("snippets") is None:  # outside the site\'s repository',
              f'    %pip install -q "{requirement(url, extra=need.get("real_model", False))}"',
              "    importlib.invalidate_caches()"]
     if need.get("results"):

@@ -115,13 +115,15 @@ def current_path(nb, *, timeout: int = 1800, root: Path = ROOT) -> Path:
 
     done_path = executed_path(nb, timeout=timeout, root=root)
     done = nbformat.read(done_path, as_version=4)
-    if [c.source for c in done.cells] == [c.source for c in nb.cells] and done.metadata.get("mha") == nb.metadata.get("mha"):
+    same = [c.source for c in done.cells] == [c.source for c in nb.cells]
+    if same and done.metadata.get("mha") == nb.metadata.get("mha"):
         return done_path
     tag = hashlib.sha256(json.dumps([c.source for c in nb.cells]).encode()).hexdigest()[:12]
     path = done_path.with_name(f"{done_path.stem}.{tag}.ipynb")
     if not path.is_file():
         if len(done.cells) != len(nb.cells):
-            raise ValueError(f"expected the executed notebook to have nb's {len(nb.cells)} cells, it has {len(done.cells)}")
+            raise ValueError(f"expected the executed notebook to have nb's {len(nb.cells)} cells, "
+                             f"it has {len(done.cells)}")
         for cell, new in zip(done.cells, nb.cells, strict=True):
             cell.source = new.source
         done.metadata["mha"] = json.loads(json.dumps(nb.metadata.get("mha", {})))
