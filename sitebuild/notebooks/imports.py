@@ -22,8 +22,13 @@ def module_name(path: str) -> str:
 
 
 def strip_magics(code: str) -> str:
-    """Code with IPython magic lines (%%capture ...) blanked, so that ast can parse it."""
-    return "\n".join("" if ln.lstrip().startswith("%") else ln for ln in code.splitlines())
+    """Code with IPython magic lines (%%capture ..., an indented %pip ...) as `pass`, so that ast can parse it.
+
+    >>> strip_magics("if x:\\n    %pip install y\\nz = 1")
+    'if x:\\n    pass\\nz = 1'
+    """
+    return "\n".join(ln[: len(ln) - len(ln.lstrip())] + "pass" if ln.lstrip().startswith("%") else ln
+                      for ln in code.splitlines())
 
 
 def bound_names(tree: ast.AST) -> set[str]:

