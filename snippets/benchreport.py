@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from resultcache import ROOT
+import resultcache
 
 from .bench import FULL, IMPLS, OFFICIAL, attention_flops
 from .figures import Figure, svg_figure
@@ -36,17 +36,15 @@ __all__ = [
     "flop_table", "time_table", "throughput_table", "memory_table", "matmul_sentence", "comparison_table",
     "pair_sentence", "pair_sentences", "memory_sentence", "goals", "goals_table", "time_figure", "memory_figure",
     "full_sweep_tables", "full_sweep_figures", "build_table", "build_results_table", "which_sentences", "load",
-    "RESULTS_DIR", "PAIRS", "cjk_spacing", "load_sentence", "runs_cell",
+    "PAIRS", "cjk_spacing", "load_sentence", "runs_cell",
 ]
-
-RESULTS_DIR = ROOT / "results"
-
 
 def load(name: str, results_dir: Path | None = None) -> dict:
     """{"provenance": ..., "data": ...} of the committed result results/<name>.json."""
     if not isinstance(name, str) or not name or "/" in name:
         raise ValueError(f"expected the name of a committed result such as 'bench-full', got {name!r}")
-    path = (RESULTS_DIR if results_dir is None else Path(results_dir)) / f"{name}.json"
+    # results/ in a checkout, the downloaded copies elsewhere (a notebook run from the lesson wheel)
+    path = (resultcache.results_dir() if results_dir is None else Path(results_dir)) / f"{name}.json"
     if not path.is_file():
         raise ValueError(f"expected a committed result at {path}; measure it with `python -m sitebuild.results`")
     return json.loads(path.read_text(encoding="utf-8"))

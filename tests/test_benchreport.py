@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from conftest import ROOT
 from snippets import benchreport as br
 from snippets.bench import IMPLS
 
@@ -287,4 +288,4 @@ def test_committed_sweep_verdicts_come_from_the_paired_intervals():
     assert br.judge(br._pair(data, "mha_default", "mha_fastpath", 4096)) == "above"
     assert (br.RESAMPLES, br.LEVEL) == (5000, 0.95)  # the page's method paragraph names both
     for lang, words in (("zh", "5000 次"), ("en", "5,000 times")):
-        assert words in (br.ROOT / "docs" / "lab" / f"performance.{lang}.md").read_text(encoding="utf-8")
+        assert words in (ROOT / "docs" / "lab" / f"performance.{lang}.md").read_text(encoding="utf-8")

@@ -123,7 +123,7 @@ def test_setup_cell_installs_the_wheel_from_the_site_unless_snippets_is_importab
     assert f'%pip install -q "multi-head-attention-lessons[real-model] @ {url}"' in real
     results = nbs.setup_cell("https://example.org/mha/", {**none, "results": True})
     assert results.endswith('\ndownload_results("https://example.org/mha/notebooks/results/", '
-                            '["bench-full.json", "buildbench.json"])')
+                            '["bench-full.json", "buildbench.json", "kvheads-recall.json"])')
     computes = nbs.setup_cell("https://example.org/mha/", {**none, "computes": True})
     assert computes.endswith('progress = logging.getLogger("snippets")\nprogress.setLevel(logging.INFO)\n'
                              "progress.addHandler(logging.StreamHandler())")

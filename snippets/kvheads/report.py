@@ -15,7 +15,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from resultcache import ROOT
+import resultcache
 
 from ..figures import Figure, svg_figure
 from ..i18n import check_lang, text
@@ -27,7 +27,7 @@ from .recall import D_MODEL
 __all__ = ["cache_rows", "cache_header", "check_rows", "load_recall", "recall_header", "recall_rows", "recall_figure", "verdict_sentences",
            "mean_interval", "cost_sentence", "lowest_sentence"]
 
-RESULT = ROOT / "results" / "kvheads-recall.json"
+RESULT_NAME = "kvheads-recall.json"
 
 
 def _kv_label(lang: str, h: int, g: int) -> str:
@@ -101,7 +101,8 @@ def check_rows(lang: str, seed: int = 0) -> list[list[str]]:
 
 def load_recall(path: Path | None = None) -> dict:
     """{"provenance": ..., "data": {"sweep": ..., "models": [...]}} committed by python -m sitebuild.results recall."""
-    path = RESULT if path is None else Path(path)
+    # results/ in a checkout, the downloaded copy elsewhere (a notebook run from the lesson wheel)
+    path = resultcache.results_dir() / RESULT_NAME if path is None else Path(path)
     if not path.is_file():
         raise ValueError(f"expected the committed recall sweep at {path}; run `python -m sitebuild.results recall`")
     return json.loads(path.read_text(encoding="utf-8"))
