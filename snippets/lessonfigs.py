@@ -1,4 +1,4 @@
-"""Figures for §1, §2 and the home page, drawn from numbers the lesson code computes.
+"""Figures for §1 and §2, drawn from numbers the lesson code computes.
 
 Every figure is a function of the page's language that returns the ``<figure>`` HTML of
 ``snippets.figures.svg_figure`` (inline SVG, alt text and caption from ``snippets.i18n``):
@@ -9,7 +9,7 @@ Every figure is a function of the page's language that returns the ``<figure>`` 
 - §2: ``datapath_figure`` (the shapes of a real forward pass, recorded by ``record_shapes``),
   ``concat_figure`` (each head's contribution through its block of W^O, and their sum against the
   layer's output), ``params_figure`` (parameters and d_k for several head counts);
-- home: ``home_figure`` (arcs of a few heads of the pretrained model on the log line).
+- home: ``snippets.homefig`` (it loads the pretrained model, so it lives apart).
 
 ``budget_widget`` prints the container of §1's live widget (docs/assets/budget-widget.js) with the
 data it needs: the tokens and their value vectors, computed here.
@@ -36,7 +36,7 @@ from .multihead import MultiHeadAttention
 
 __all__ = ["HEAD_COLORS", "DEMO_WANTED", "attention_budget", "budget_figure", "swap_figure", "ceiling_figure",
            "record_shapes", "datapath_figure", "head_contributions", "concat_figure", "params_figure",
-           "home_heads", "home_figure", "budget_widget"]
+           "budget_widget"]
 
 # One colour per head, readable on the light and the dark palette (Okabe-Ito first).
 HEAD_COLORS = ("#e69f00", "#56b4e9", "#009e73", "#d55e00", "#cc79a7", "#3b8fd9", "#8c9c1f", "#b07aa1",
@@ -459,83 +459,6 @@ def params_figure(lang: str, d_model: int = 512, heads: tuple[int, ...] = (1, 2,
         return fig
 
     return _fig(lang, "params", draw, E=d_model, params=f"{params[0]:,}", h0=hs[0], h1=hs[-1], d0=dk[0], d1=dk[-1])
-
-
-# ---------------------------------------------------------------- home
-
-
-def home_heads(threshold: float = 0.2):
-    """Three heads of the pretrained model on the log line, and their arcs.
-
-    The strongest 'previous token' and 'next token' heads of the real-model page, and the head whose
-    tokens look farthest (mean over tokens of the largest weight on a key two or more places away,
-    [CLS] and [SEP] left out). For each head, each token's strongest other key (not [CLS] or [SEP])
-    when its weight is at least threshold: (layer, head, category, [(query, key, weight)]), and the tokens."""
-    from .bert.analysis import attention_maps, strongest_heads
-
-    if not 0 < threshold < 1:
-        raise ValueError(f"threshold must be between 0 and 1, got {threshold!r}")
-    from .logline import LOG_LINE
-
-    maps, tokens = attention_maps(LOG_LINE)  # (n, h, T, T)
-    special = torch.tensor([t in ("[CLS]", "[SEP]") for t in tokens])
-    T = len(tokens)
-    idx = torch.arange(T)
-    w = maps.clone()
-    w[..., special] = 0
-    w[..., idx, idx] = 0  # not itself
-    top, arg = w.max(-1)  # (n, h, T)
-    far = (top * ((arg - idx).abs() >= 2)).masked_fill(special, 0).mean(-1)  # (n, h)
-    best = {cat: (layer, head) for cat, layer, head in strongest_heads()}
-    picked = [("prev", *best["prev"]), ("next", *best["next"])]
-    far[[p[1] for p in picked], [p[2] for p in picked]] = -1
-    layer, head = divmod(int(far.argmax()), far.shape[1])
-    picked.append(("far", layer, head))
-    heads = []
-    for cat, layer, head in picked:
-        arcs = [(i, int(arg[layer, head, i]), float(top[layer, head, i])) for i in range(T)
-                if not special[i] and top[layer, head, i] >= threshold]
-        heads.append((layer, head, cat, arcs))
-    return heads, tokens
-
-
-def home_figure(lang: str, threshold: float = 0.2) -> str:
-    """The log line's WordPieces with the arcs of three heads of all-MiniLM-L6-v2, one row and colour per head."""
-    check_lang(lang)
-    heads, tokens = home_heads(threshold)
-    T = len(tokens)
-    step = 11.6  # pt between tokens
-    band = 44.0  # pt per head
-    W = step * T + 8
-    label_h = 78.0
-
-    def draw():
-        from matplotlib.patches import Arc
-
-        H = band * len(heads) + label_h + 8
-        fig = Figure(figsize=(W / 72, H / 72))
-        ax = fig.add_axes((0, 0, 1, 1))
-        ax.set_xlim(0, W)
-        ax.set_ylim(H, 0)
-        ax.axis("off")
-        xs = [4 + step * (i + 0.5) for i in range(T)]
-        for r, (layer, head, cat, arcs) in enumerate(heads):
-            base = 8 + band * (r + 1) - 4
-            color = HEAD_COLORS[r]
-            ax.text(2, base - band + 12, _t(lang, f"home.{cat}", layer=layer, head=head), fontsize=LABEL,
-                    color=color, va="center", fontweight="bold")
-            ax.plot([xs[0], xs[-1]], [base, base], color=FG, lw=0.3, alpha=0.5)
-            for i, j, wt in arcs:
-                x0, x1 = sorted((xs[i], xs[j]))
-                height = min(band - 20, 5 * abs(i - j) ** 0.8 + 3)  # the y axis points down: arcs rise
-                ax.add_patch(Arc(((x0 + x1) / 2, base), x1 - x0, 2 * height, theta1=180, theta2=360,
-                                 color=color, lw=0.6 + 2.2 * wt, alpha=0.35 + 0.65 * wt))
-        base = 8 + band * len(heads)
-        for i, t in enumerate(tokens):
-            ax.text(xs[i], base + 4, t, rotation=90, ha="center", va="top", fontsize=LABEL)
-        return fig
-
-    return _fig(lang, "home", draw, n=len(heads), T=T, t=f"{threshold:g}")
 
 
 # ---------------------------------------------------------------- §1's widget

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 import torch
 
+from snippets import homefig as H
 from snippets import lessonfigs as L
 from snippets.heads import concat_vs_sum, one_head_vs_two, parameter_table
 from snippets.i18n import text
@@ -36,16 +37,16 @@ def test_figure_is_deterministic_with_alt_text_in_both_languages(name):
 
 
 def test_home_figure_draws_three_real_heads():
-    heads, tokens = L.home_heads()
+    heads, tokens = H.home_heads()
     assert tokens[0] == "[CLS]" and tokens[-1] == "[SEP]"
     assert [cat for _, _, cat, _ in heads] == ["prev", "next", "far"]
     assert len({(layer, head) for layer, head, _, _ in heads}) == 3
     prev_arcs = heads[0][3]
     assert sum(j == i - 1 for i, j, _ in prev_arcs) > 0.8 * len(prev_arcs)  # the previous-token head looks back
     assert all(w >= 0.2 for _, _, _, arcs in heads for _, _, w in arcs)
-    fig = L.home_figure("en")
-    assert fig == L.home_figure("en")
-    assert CJK.search(alt_of(L.home_figure("zh"))) and not CJK.search(alt_of(fig))
+    fig = H.home_figure("en")
+    assert fig == H.home_figure("en")
+    assert CJK.search(alt_of(H.home_figure("zh"))) and not CJK.search(alt_of(fig))
 
 
 def test_budget_weights_are_the_demos():
@@ -141,7 +142,7 @@ def test_widget_carries_the_demos_values_and_words():
         (lambda: L.datapath_figure("en", d_model=10, num_heads=3), r"divisible"),
         (lambda: L.concat_figure("en", features=0), r"features must be a positive integer"),
         (lambda: L.record_shapes(torch.nn.Linear(2, 2)).__enter__(), r"layer must be a snippets.multihead"),
-        (lambda: L.home_heads(threshold=1.5), r"threshold must be between 0 and 1, got 1.5"),
+        (lambda: H.home_heads(threshold=1.5), r"threshold must be between 0 and 1, got 1.5"),
         (lambda: L.budget_widget("en", width=3), r"divisible"),
     ],
 )
