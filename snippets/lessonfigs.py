@@ -437,7 +437,7 @@ def params_figure(lang: str, d_model: int = 512, heads: tuple[int, ...] = (1, 2,
         top, bottom = fig.subplots(2, 1, gridspec_kw={"hspace": 0.75})
         top.bar(x, params, color=FG, alpha=0.45, width=0.6)
         for i, p in enumerate(params):
-            top.text(i, p, f"{p:,}", ha="center", va="bottom", fontsize=LABEL, rotation=0 if len(rows) < 4 else 0)
+            top.text(i, p, f"{p:,}", ha="center", va="bottom", fontsize=LABEL)
         top.set_ylim(0, max(params) * 1.3)
         top.set_yticks([])
         top.set_title(_t(lang, "params.top"), fontsize=LABEL)
