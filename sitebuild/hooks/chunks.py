@@ -42,6 +42,8 @@ _WIDE = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
 # Column widths in px: at 1280 px (site.css widens Material's grid) and on a phone (390-412 px wide).
 WIDTHS = {"wide": 750, "phone": 360}
 FONT_PX, LINE_PX, CODE_LINE_PX, ROW_PX, MARGIN_PX, CAPTION_PX = 16, 25.6, 20, 42, 16, 30
+INLINE_CODE_EXTRA_EM = 0.3  # on top of the 0.5 em per character counted for any Latin text
+PHONE_ROW_EXTRA_PX = 18  # a table row wraps its cells on a phone
 SAFETY = 1.25  # measured guesses were 0.85-1.9x the drawn height; this puts them at 1-2.5x (see above)
 
 
@@ -85,6 +87,8 @@ class ChunkTreeprocessor(Treeprocessor):
                 size.add_text(_PLACEHOLDER.sub("", part))
             if node.tag == "code":
                 size.code += (node.text or "").count("\n")
+                if "\n" not in (node.text or ""):  # inline code: padded, and an identifier never breaks, so
+                    size.text_em += INLINE_CODE_EXTRA_EM * len(node.text or "")  # its lines end early
             elif node.tag == "tr":
                 size.rows += 1
             elif node.tag == "li":
@@ -125,12 +129,13 @@ class Size:
         rest = _SVG.sub("", raw)
         self.code += sum(block.count("\n") + 1 for block in _PRE.findall(rest))
         self.rows += rest.count("<tr")
+        self.blocks += rest.count("<li")  # printed lists: each item ends in a part-filled line
         self.add_text(_TAG.sub(" ", _PRE.sub("", rest)))
 
     def height(self, column: int) -> int:
         text = self.text_em * FONT_PX / column * LINE_PX + self.blocks * LINE_PX / 2  # a part-filled last line each
         figures = sum(max(low, min(column, cap)) * aspect + CAPTION_PX for low, cap, aspect in self.figures)
-        px = 40 + self.blocks * MARGIN_PX + text + self.code * CODE_LINE_PX + self.rows * ROW_PX + figures
+        px = 40 + self.blocks * MARGIN_PX + text + self.code * CODE_LINE_PX + self.rows * (ROW_PX + (PHONE_ROW_EXTRA_PX if column < 500 else 0)) + figures
         return int(px * SAFETY) // 10 * 10
 
 
