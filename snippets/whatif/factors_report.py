@@ -95,13 +95,13 @@ def one_layer_rows(configs: Sequence[dict], groups: list[list[dict]]) -> list[li
 
 
 def depth_rows(configs: Sequence[dict], groups: list[list[dict]], none: str = "—") -> list[list[object]]:
-    """Stacks: layers × heads, heads in all, parameters, mean held-out accuracy, mean accuracy per offset,
+    """Stacks: layers × heads, parameters, mean held-out accuracy, mean accuracy per offset,
     median steps to TARGET (lowest–highest, seeds that reach it), seeds below TARGET at the end."""
     _check_groups(groups)
     rows = []
     for c, runs in zip(configs, groups, strict=True):
         by = np.array([r["acc_by_offset"] for r in runs]).mean(0)
-        rows.append([config_label(c).replace("x", " × "), c["layers"] * c["num_heads"], f"{parameters(c):,}",
+        rows.append([config_label(c).replace("x", " × "), f"{parameters(c):,}",
                      _pct(np.mean([r["accuracy"] for r in runs])), *[_pct(a) for a in by],
                      _steps_cell(runs, none), f"{_fails(runs)}/{len(runs)}"])
     return rows
