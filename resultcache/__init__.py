@@ -32,7 +32,6 @@ import hashlib
 import importlib.util
 import os
 import platform
-import sys
 from collections.abc import Iterable
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path

@@ -32,7 +32,6 @@ import time
 import urllib.request
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from pathlib import Path
 
 from resultcache import ENV, ROOT
 

@@ -22,8 +22,6 @@ from __future__ import annotations
 import contextlib
 import copy
 import logging
-import os
-import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 
@@ -33,6 +31,7 @@ from torch import nn
 from ._checks import check_divisible, check_positive_int
 from .fast import FastMultiHeadAttention, load_fast_from_torch
 from .multihead import MultiHeadAttention, load_from_torch
+from .profiling import quiet_stderr
 
 __all__ = [
     "IMPLS", "OFFICIAL", "FULL", "attention_flops", "make_impls", "threads", "time_rounds", "peak_bytes",
@@ -154,20 +153,6 @@ def time_rounds(fns: dict[str, Callable[[], object]], rounds: int = 15,
 # --8<-- [end:timing]
 
 
-@contextlib.contextmanager
-def _quiet_stderr():
-    """Silence the profiler's start/stop lines, which its C++ side writes straight to file descriptor 2."""
-    sys.stderr.flush()
-    saved = os.dup(2)
-    try:
-        with open(os.devnull, "w") as null:
-            os.dup2(null.fileno(), 2)
-            yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
-
-
 # --8<-- [start:peak]
 def peak_bytes(fn: Callable[[], object]) -> int:
     """Most bytes held at once by allocations made during one call of fn."""
@@ -175,8 +160,8 @@ def peak_bytes(fn: Callable[[], object]) -> int:
     from torch.profiler import ProfilerActivity, profile
 
     fn()  # warm-up: one-off buffers are not part of the steady state
-    with _quiet_stderr(), profile(activities=[ProfilerActivity.CPU],
-                                  profile_memory=True) as prof:
+    with quiet_stderr(), profile(activities=[ProfilerActivity.CPU],
+                                 profile_memory=True) as prof:
         fn()
     events = []
     stack = list(prof.profiler.kineto_results.experimental_event_tree())

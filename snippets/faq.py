@@ -24,7 +24,7 @@ from ._checks import check_divisible, check_positive_int, check_tensor
 from .attention import causal_mask, scaled_dot_product_attention
 from .heads import param_count
 from .i18n import check_lang, text
-from .bench import _quiet_stderr
+from .profiling import recorded_ops
 from .multihead import MultiHeadAttention, merge_heads, split_heads
 
 __all__ = [
@@ -635,17 +635,14 @@ def attention_ops(batch_first: bool, training: bool, self_attn: bool,
                   L: int = 8, seed: int = 0) -> set[str]:
     """The aten ops torch.profiler records for one nn.MultiheadAttention
     call under torch.no_grad()."""
-    from torch.profiler import ProfilerActivity, profile
-
     torch.manual_seed(seed)
     mha = nn.MultiheadAttention(d_model, num_heads, batch_first=batch_first)
     mha.train(training)  # dropout is 0: the output is the same either way
     x = torch.randn(2, L, d_model)  # (N, L, E), or (L, N, E)
     mem = x if self_attn else x.clone()  # a different tensor: not "self"
-    with torch.no_grad(), _quiet_stderr():
-        with profile(activities=[ProfilerActivity.CPU]) as prof:
-            mha(x, mem, mem, need_weights=need_weights)
-    return {e.key for e in prof.key_averages()}
+    with torch.no_grad(), recorded_ops() as ops:
+        mha(x, mem, mem, need_weights=need_weights)
+    return ops
 # --8<-- [end:fast_path]
 
 

@@ -14,7 +14,7 @@ from ._checks import check_divisible
 from .attention import scaled_dot_product_attention
 from .i18n import check_lang, text
 from .logline import embed_tokens
-from .multihead import MultiHeadAttention, merge_heads, split_heads
+from .multihead import MultiHeadAttention, split_heads
 
 __all__ = ["one_head_vs_two", "fetched_table", "fetched_sentence", "swap_test", "swap_rows", "swap_sentence",
            "SWAP_CASES", "per_head_projection_error", "projection_sentence", "concat_vs_sum", "concat_sentence",

@@ -22,8 +22,8 @@ from collections.abc import Callable
 import torch
 from torch import nn
 
-from .bench import _quiet_stderr
 from .i18n import text, texts
+from .profiling import recorded_ops
 from .tables import md_table
 
 __all__ = ["FASTPATH_CONDITIONS", "ops_seen", "attention_kernel", "kernel_cases", "kernel_rows", "condition_rows"]
@@ -62,11 +62,9 @@ MATH = "aten::_scaled_dot_product_attention_math"
 
 def ops_seen(fn: Callable[[], object]) -> set[str]:
     """Names of the operators the profiler records during one call of fn, under no_grad."""
-    from torch.profiler import ProfilerActivity, profile
-
-    with torch.no_grad(), _quiet_stderr(), profile(activities=[ProfilerActivity.CPU]) as prof:
+    with torch.no_grad(), recorded_ops() as ops:
         fn()
-    return {e.name for e in prof.events()}
+    return ops
 
 
 def attention_kernel(fn: Callable[[], object]) -> str:

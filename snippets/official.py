@@ -12,8 +12,6 @@ from __future__ import annotations
 import contextlib
 import inspect
 import itertools
-import os
-import sys
 
 import torch
 import torch.nn.functional as F
@@ -23,6 +21,7 @@ from ._checks import check_divisible, check_tensor
 from .attention import causal_mask, scaled_dot_product_attention
 from .i18n import check_lang, text
 from .multihead import MultiHeadAttention, load_from_torch, merge_heads, split_heads
+from .profiling import recorded_ops
 
 __all__ = ["run_official", "equivalence_report", "shape_trace", "dropout_row_sums", "fully_masked_row",
            "batch_first_shapes", "fully_masked_rows", "kernel_seen", "fully_masked_paths", "fully_masked_path_rows", "fully_masked_summary",
@@ -160,28 +159,11 @@ _KERNELS = ("aten::_native_multi_head_attention", "aten::_scaled_dot_product_fla
 
 
 @contextlib.contextmanager
-def _quiet_fd2():
-    """Silence the profiler's start/stop lines, which its C++ side writes straight to file descriptor 2."""
-    sys.stderr.flush()
-    saved = os.dup(2)
-    try:
-        with open(os.devnull, "w") as null:
-            os.dup2(null.fileno(), 2)
-            yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
-
-
-@contextlib.contextmanager
 def kernel_seen():
     """Record which attention operator runs inside the block: kernel_seen() as seen; seen["kernel"] after it."""
-    from torch.profiler import ProfilerActivity, profile
-
     seen = {"kernel": None}
-    with _quiet_fd2(), profile(activities=[ProfilerActivity.CPU]) as prof:
+    with recorded_ops() as names:
         yield seen
-    names = {e.name for e in prof.events()}
     seen["kernel"] = next((k.removeprefix("aten::") for k in _KERNELS if k in names), None)
 
 

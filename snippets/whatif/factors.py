@@ -26,7 +26,7 @@ import torch
 from torch import nn
 
 from resultcache import fingerprint, memory
-from .analysis import SHARE_OFFSETS, offset_shares
+from .analysis import offset_shares
 from .task import make_batch
 from .train import EVAL_SEED, EVAL_SIZE, evaluate, load_model, train_run
 
