@@ -506,6 +506,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "errata.header": ["页面 › 小节", "原文说", "实际上（点击跳到更正框）"],
         "errata.none": "本站目前没有更正原文的地方。",
         # snippets.kvheads.report: the key/value-heads page
+        "kvheads.closest": "g={g}：最接近的一对是头 {a} 和头 {b}，权重最大相差 {d:.3f}",
         "kvheads.mha": "MHA g={g}",
         "kvheads.gqa": "GQA g={g}",
         "kvheads.mqa": "MQA g={g}",
@@ -1069,6 +1070,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "errata.header": ["Page › section", "The source says", "What is true (links to the box)"],
         "errata.none": "The site corrects nothing in the source at the moment.",
         # snippets.kvheads.report: the key/value-heads page
+        "kvheads.closest": "g={g}: closest pair = heads {a} and {b}, max weight difference {d:.3f}",
         "kvheads.mha": "MHA g={g}",
         "kvheads.gqa": "GQA g={g}",
         "kvheads.mqa": "MQA g={g}",

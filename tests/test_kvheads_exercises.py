@@ -73,3 +73,19 @@ def test_page_has_three_exercises_with_hints_and_closed_solutions(page):
         answer = e[e.index(solution):]
         assert '--8<-- "snippets/exercises/kvheads.py:' in answer
         assert re.search(r'^    ```python exec="1"', answer, flags=re.M)
+
+
+def test_page_helpers_print_what_the_functions_compute():
+    from snippets.exercises.kvheads import closest_heads, closest_heads_lines, mha_difference, mha_difference_lines
+    from snippets.kvheads.report import decode_demo, show_sequence
+
+    lines = decode_demo().splitlines()
+    assert [line.split(":")[0] for line in lines] == ["g=8", "g=4", "g=2", "g=1"]
+    for line, g in zip(lines, (8, 4, 2, 1)):  # bytes per token from the tensors = the formula, 2·g·d_k·4
+        assert f"cache.k (1, {g}, 10, 8), {2 * g * 8 * 4} B/token, 2*g*d_k*4 = {2 * g * 8 * 4}" in line
+    tokens, targets = show_sequence(num_pairs=4, seed=0).splitlines()
+    assert len(tokens.split()) == len(targets.split()) == 12 and targets.split()[:8] == ["·"] * 8
+    assert mha_difference_lines(8, (2,)) == f"h=8, g=2: max |GQA - MHA| = {mha_difference(8, 2):.1e}"
+    r = closest_heads(num_heads=8, num_kv_heads=1)
+    assert closest_heads_lines("zh", 8, (1,)) == f"g=1：最接近的一对是头 {r['a']} 和头 {r['b']}，权重最大相差 {r['closest']:.3f}"
+    assert closest_heads_lines("en", 8, (1,)).startswith(f"g=1: closest pair = heads {r['a']} and {r['b']}")

@@ -83,38 +83,12 @@ def handwritten_lines(text: str) -> list[str]:
     return bad
 
 
-# Known debt, line by line (not a pattern): code written in the §4 experiment-4 blocks and on the key/value
-# heads page that still has to move into snippets functions. Any other handwritten line fails, and so does
-# a listed line that no longer exists (the list can only shrink).
-KNOWN_HANDWRITTEN = {
-    "docs/article/4-what-if.en.md": [
-        'main = [[r for r in sweep() if r["num_heads"] == h]', 'for h in (1, 2, 4, 8, 16, 32)]  # d_model = 32',
-        'main = {h: [r for r in sweep() if r["num_heads"] == h] for h in (8, 16, 32)}', 'depth_stats, sentence)',
-        'words = ("the difference favours {a}", "the difference favours {b}",', '"no measurable difference",',
-        '"a real difference, but smaller than 0.1 points")', 'labels = {"layer": "{}", "looks": "{offset} ({share})"}',
-        'for name, run in (("4 × 1", deep), ("2 × 1", shallow)):'],
-    "docs/article/4-what-if.zh.md": [
-        'main = [[r for r in sweep() if r["num_heads"] == h]', 'for h in (1, 2, 4, 8, 16, 32)]  # d_model = 32',
-        'main = {h: [r for r in sweep() if r["num_heads"] == h] for h in (8, 16, 32)}', 'depth_stats, sentence)',
-        'words = ("前者更低", "前者更高", "测不出差别",', '"差别确实存在，但不到 0.1 个百分点")',
-        'labels = {"layer": "{}", "looks": "{offset}（{share}）"}', 'for name, run in (("4 × 1", deep), ("2 × 1", shallow)):'],
-    "docs/lab/kv-heads.en.md": [
-        "import torch", "cache_bytes_per_token, formula_bytes_per_token)", "torch.manual_seed(0)",
-        "x = torch.randn(1, 10, 64)  # (N, L, E)", "for g in (8, 4, 2, 1):",
-        'name = lambda t: f"k{t}" if t < KEYS else f"v{t - KEYS}"', "for g in (8, 4, 2, 1):", "for g in (1, 8):"],
-}
-KNOWN_HANDWRITTEN["docs/lab/kv-heads.zh.md"] = KNOWN_HANDWRITTEN["docs/lab/kv-heads.en.md"]
-
-
 def test_pages_have_no_handwritten_code():
     problems = {}
     for p in sorted(DOCS.rglob("*.md")):
         if any(s.startswith(".") for s in p.relative_to(DOCS).parts):
             continue
         bad = handwritten_lines(p.read_text(encoding="utf-8"))
-        known = KNOWN_HANDWRITTEN.get(str(p.relative_to(ROOT)), [])
-        assert [line for line in known if line not in bad] == [], f"{p}: listed debt no longer there, drop it"
-        bad = [line for line in bad if line not in known]
         if bad:
             problems[str(p.relative_to(ROOT))] = bad
     assert not problems, f"code in pages must come from snippets: {problems}"

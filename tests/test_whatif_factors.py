@@ -309,3 +309,18 @@ def test_a_negligible_difference_is_named_as_such():
 def test_factor_runs_rejects_bad_arguments(configs, seeds):
     with pytest.raises(ValueError, match="must be"):
         factors.factor_runs(configs, seeds)
+
+
+def test_sweep_by_heads_groups_the_main_sweep(monkeypatch):
+    runs = {h: [{"num_heads": h, "seed": s} for s in range(2)] for h in (4, 8)}
+    monkeypatch.setattr(fr, "sweep", lambda heads: runs[heads[0]])
+    assert fr.sweep_by_heads((8, 4)) == {8: runs[8], 4: runs[4]}
+
+
+def test_layer_tables_titles_each_stack(monkeypatch):
+    monkeypatch.setattr(fr, "layer_rows", lambda run, labels: [[run["name"], "x"]])
+    out = fr.layer_tables([("4 × 1", {"name": "a"}), ("2 × 1", {"name": "b"})], ["layer", "looks"],
+                          {"layer": "{}", "looks": "{offset}"}, title="{name}, seed 0:")
+    assert out.split("\n\n")[0] == "4 × 1, seed 0:" and "| a | x |" in out and out.count("seed 0:") == 2
+    with pytest.raises(ValueError, match="at least one"):
+        fr.layer_tables([], ["layer"], {}, title="{name}")

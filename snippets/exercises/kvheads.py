@@ -6,9 +6,11 @@ import torch
 from torch import Tensor, nn
 
 from .._checks import check_positive_int
+from ..i18n import text
 from ..kvheads.attention import GroupedQueryAttention, KVCache, cache_bytes_per_token
 
-__all__ = ["as_mha", "mha_difference", "max_context", "context_rows", "head_weights", "closest_heads"]
+__all__ = ["as_mha", "mha_difference", "mha_difference_lines", "max_context", "context_rows", "head_weights",
+           "closest_heads", "closest_heads_lines"]
 
 
 # --8<-- [start:as_mha]
@@ -89,3 +91,18 @@ def closest_heads(num_heads: int = 8, num_kv_heads: int = 1, d_k: int = 8, L: in
     pairs = [(float((w[i] - w[j]).abs().max()), i, j) for i in range(h) for j in range(i + 1, h)]
     d, i, j = min(pairs)
     return {"h": h, "g": num_kv_heads, "closest": d, "a": i, "b": j, "pairs": len(pairs)}
+
+
+def mha_difference_lines(num_heads: int = 8, kv_heads=(8, 4, 2, 1)) -> str:
+    """mha_difference for each g, one line each."""
+    return "\n".join(f"h={num_heads}, g={g}: max |GQA - MHA| = {mha_difference(num_heads, g):.1e}"
+                     for g in kv_heads)
+
+
+def closest_heads_lines(lang: str, num_heads: int = 8, kv_heads=(1, 8)) -> str:
+    """closest_heads for each g, one line each, in lang."""
+    lines = []
+    for g in kv_heads:
+        r = closest_heads(num_heads=num_heads, num_kv_heads=g)
+        lines.append(text(lang, "kvheads.closest", g=r["g"], a=r["a"], b=r["b"], d=r["closest"]))
+    return "\n".join(lines)

@@ -22,9 +22,9 @@ from ..i18n import check_lang, text
 from ..whatif.compare import LEVEL, diff_interval, verdict
 from .attention import GroupedQueryAttention, KVCache, cache_bytes_per_token, decode, formula_bytes_per_token
 from .mla import LatentAttention, LatentCache
-from .recall import D_MODEL
+from .recall import D_MODEL, IGNORE, KEYS, make_recall_batch
 
-__all__ = ["cache_rows", "cache_header", "check_rows", "load_recall", "recall_header", "recall_rows", "recall_figure", "verdict_sentences",
+__all__ = ["decode_demo", "show_sequence", "cache_rows", "cache_header", "check_rows", "load_recall", "recall_header", "recall_rows", "recall_figure", "verdict_sentences",
            "mean_interval", "cost_sentence", "lowest_sentence"]
 
 RESULT_NAME = "kvheads-recall.json"
@@ -46,7 +46,8 @@ def cache_rows(lang: str, d_model: int = 4096, num_heads: int = 32,
     d_k = d_model // num_heads
     layers = [(_kv_label(lang, num_heads, g), f"2 × {g} × {d_k} = {2 * g * d_k}",
                GroupedQueryAttention(d_model, num_heads, g, device="meta",
-                                     dtype=dtype), KVCache(),
+                                     dtype=dtype),
+               KVCache(),
                formula_bytes_per_token(g, d_k, dtype)) for g in kv_heads]
     mla = LatentAttention(d_model, num_heads, d_latent, device="meta",
                           dtype=dtype)
@@ -62,6 +63,35 @@ def cache_rows(lang: str, d_model: int = 4096, num_heads: int = 32,
                      f"{total * context / 2**30:,.1f}"])
     return rows
 # --8<-- [end:cache_rows]
+
+
+# --8<-- [start:decode_demo]
+def decode_demo(d_model: int = 64, num_heads: int = 8,
+                kv_heads: Sequence[int] = (8, 4, 2, 1), L: int = 10,
+                seed: int = 0) -> str:
+    """Decode L positions one at a time with each g; per g: the cache's key
+    shape, its bytes per token (from its tensors) and the formula 2·g·d_k·4."""
+    torch.manual_seed(seed)
+    x = torch.randn(1, L, d_model)  # (N, L, E)
+    lines = []
+    for g in kv_heads:
+        layer = GroupedQueryAttention(d_model, num_heads, num_kv_heads=g)
+        out, cache = decode(layer, x)
+        formula = formula_bytes_per_token(g, d_model // num_heads,
+                                          torch.float32)
+        lines.append(f"g={g}: cache.k {tuple(cache.k.shape)}, "
+                     f"{cache_bytes_per_token(cache):.0f} B/token, "
+                     f"2*g*d_k*4 = {formula}")
+    return "\n".join(lines)
+# --8<-- [end:decode_demo]
+
+
+def show_sequence(num_pairs: int = 4, seed: int = 0) -> str:
+    """One recall sequence as two lines: its tokens (kN a key, vN a value), and the targets (· where none)."""
+    x, y = make_recall_batch(1, num_pairs=num_pairs, seed=seed)
+    name = lambda t: f"k{t}" if t < KEYS else f"v{t - KEYS}"  # noqa: E731
+    return "\n".join([" ".join(f"{name(t):>4}" for t in x[0].tolist()),
+                      " ".join(f"{'·' if t == IGNORE else name(t):>4}" for t in y[0].tolist())])
 
 
 def cache_header(lang: str, num_layers: int = 32, context: int = 32_768) -> list[str]:

@@ -11,6 +11,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..figures import Figure, svg_figure
+from ..tables import md_table
+from .analysis import sweep
 from .compare import LEVEL, diff_interval, verdict
 from .factors import DEPTH, FIXED_DK, TARGET, config_label, factor_runs, layer_ablation, layer_shares
 from .model import D_MODEL, stack_parameters
@@ -21,7 +23,7 @@ from .train import build_model
 __all__ = [
     "parameters", "steps_to_target", "one_layer_rows", "depth_rows", "compare_stats", "comparison_sentences",
     "spread_interval", "depth_stats", "summary_stats", "layer_rows", "layer_stats", "summary_rows", "width_figure",
-    "curve_figure", "layer_figure",
+    "curve_figure", "layer_figure", "sweep_by_heads", "layer_tables",
 ]
 
 
@@ -390,3 +392,15 @@ def layer_figure(runs: Sequence[dict], labels: dict[str, str], alt: str, caption
     return svg_figure(draw, alt=alt, caption=caption)
 
 
+def sweep_by_heads(heads: Sequence[int]) -> dict[int, list[dict]]:
+    """The main sweep (d_model = 32, every seed) grouped by head count: {h: [run per seed]}."""
+    return {h: sweep(heads=(h,)) for h in heads}
+
+
+def layer_tables(stacks: Sequence[tuple[str, dict]], header: Sequence[str], labels: dict[str, str],
+                 title: str) -> str:
+    """layer_rows of each (name, run) as a Markdown table under its title ('{name}' the stack's name)."""
+    if not stacks:
+        raise ValueError("stacks must name at least one (name, run)")
+    return "\n\n".join(f"{title.format(name=name)}\n\n{md_table(list(header), layer_rows(run, labels))}"
+                       for name, run in stacks)
