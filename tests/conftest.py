@@ -65,6 +65,17 @@ def random_masks(g, attn: str, pad: str, attn_shape: tuple, pad_shape: tuple) ->
     return kwargs
 
 
+@pytest.fixture
+def one_thread():
+    """Tiny models train fastest on one thread, and leave the other core to the rest of the suite."""
+    import torch
+
+    old = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(old)
+
+
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> Path:
     dest = tmp_path_factory.mktemp("site")

@@ -14,13 +14,7 @@ from snippets.whatif.report import fmt_offset, width_rows
 from snippets.whatif.task import EVENTS, IGNORE, OFFSETS, SEQ_LEN, make_batch
 
 
-@pytest.fixture(autouse=True)
-def one_thread():
-    """Tiny models train fastest on one thread, and leave the other core to the rest of the suite."""
-    old = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(old)
+pytestmark = pytest.mark.usefixtures("one_thread")  # tests/conftest.py
 
 
 # --- task -------------------------------------------------------------------------------------

@@ -11,12 +11,7 @@ from snippets.whatif.model import PreLNBlock, StackModel, TimelineModel, stack_p
 from snippets.whatif.task import EVENTS, OFFSETS, SEQ_LEN, make_batch
 
 
-@pytest.fixture(autouse=True)
-def one_thread():
-    old = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(old)
+pytestmark = pytest.mark.usefixtures("one_thread")  # tests/conftest.py
 
 
 def n_params(model):
