@@ -24,8 +24,10 @@ from ._checks import check_divisible, check_positive_int, check_tensor
 from .attention import causal_mask, scaled_dot_product_attention
 from .heads import param_count
 from .i18n import check_lang, text
-from .profiling import recorded_ops
+from .kernels import FLASH as FLASH_OP
+from .kernels import NATIVE as FAST_OP
 from .multihead import MultiHeadAttention, merge_heads, split_heads
+from .profiling import recorded_ops
 
 __all__ = [
     "projection_rows", "score_rank_rows", "divisibility_messages",
@@ -646,8 +648,6 @@ def attention_ops(batch_first: bool, training: bool, self_attn: bool,
 # --8<-- [end:fast_path]
 
 
-FAST_OP = "aten::_native_multi_head_attention"
-FLASH_OP = "aten::_scaled_dot_product_flash_attention_for_cpu"
 
 
 def _fast_path_facts(d_model: int, num_heads: int, L: int) -> dict[str, tuple[bool, str, bool]]:

@@ -20,6 +20,7 @@ from torch import Tensor, nn
 from ._checks import check_divisible, check_tensor
 from .attention import causal_mask, scaled_dot_product_attention
 from .i18n import check_lang, text
+from .kernels import FLASH, MATH, NATIVE
 from .multihead import MultiHeadAttention, load_from_torch, merge_heads, split_heads
 from .profiling import recorded_ops
 
@@ -154,8 +155,7 @@ def fully_masked_rows(**kwargs) -> list[tuple[str, str]]:
 
 
 # The attention operators that tell the code paths apart, most specific first.
-_KERNELS = ("aten::_native_multi_head_attention", "aten::_scaled_dot_product_flash_attention_for_cpu",
-            "aten::_scaled_dot_product_attention_math", "aten::_softmax")
+_KERNELS = (NATIVE, FLASH, MATH, "aten::_softmax")
 
 
 @contextlib.contextmanager
