@@ -199,7 +199,10 @@ def test_every_page_is_readable(page, server_url, built_site, report):
             page.add_style_tag(content=SHOW_ALL_CSS)
             desktop = page.evaluate(MEASURE_JS)
             unrendered = page.evaluate(UNRENDERED_JS)
-            checked = page.evaluate("() => document.documentElement.dataset.scrollChecked || ''")
+            # site.js's first pass runs when the browser is idle; under load that can come after the
+            # resize below, and its count would then be taken for the phone pass. Wait for it here.
+            page.wait_for_function("() => document.documentElement.dataset.scrollChecked")
+            checked = page.evaluate("() => document.documentElement.dataset.scrollChecked")
             page.set_viewport_size(PHONE)
             # site.js marks the boxes that scroll 100 ms after a resize, and counts its passes
             page.wait_for_function("n => (document.documentElement.dataset.scrollChecked || '') !== n", arg=checked)
