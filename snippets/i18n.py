@@ -30,7 +30,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "heads.head": "头 {i}",
         "heads.rounding": "只是浮点舍入",
         "heads.not_rounding": "超出了浮点舍入",
-        "heads.fetched": ("一个头把权重平分给两处（{a1} 和 {b1}），输出是两个值向量的平均。两个 token 互换位置后，"
+        "heads.fetched": ("一个头把权重平分给两处（{a1} 和 {b1}），输出是两个值向量的平均。两个词元互换位置后，"
                           "这 {width} 维输出最多只变 {d1}，看不出谁原来在哪里。两个头各取一处（{a2} 和 {b2}），"
                           "输出同样是 {width} 维，互换后最多变 {d2}：谁在哪里，输出里还留着。"),
         "heads.swap.content": "W·e（只有内容）",
@@ -41,7 +41,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "heads.swap.layer_norm.keys": "位置",
         "heads.swap.content_keys": "W·(e+p)（同上）",
         "heads.swap.content_keys.keys": "位置 + 0.01·内容",
-        "heads.swap.sentence": ("值里带上位置（W·(e+p)）时，两个 token 互换前后，输出最多差 {pos}，{verdict}。"
+        "heads.swap.sentence": ("值里带上位置（W·(e+p)）时，两个词元互换前后，输出最多差 {pos}，{verdict}。"
                                 "一个头的平均仍然对称：位置线性地加进值里，找不回“谁在哪里”。"
                                 "能打破对称的只有两样。一是非线性混合，比如先做层归一化再投影，互换后输出差 {ln}；"
                                 "二是随内容变化的权重，键里掺进一点内容，两处的权重就变成 {wa} 和 {wb}，互换后输出差 {keys}。"),
@@ -55,7 +55,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "figs.two_heads": "两个头",
         "figs.head": "头 {i}",
         "figs.budget.x": "注意力权重（sharpness = {s}）",
-        "figs.budget.alt": ("条形图：查询要取回 {a} 和 {b} 时，日志行 8 个 token 各分到的注意力权重。"
+        "figs.budget.alt": ("条形图：查询要取回 {a} 和 {b} 时，日志行 8 个词元各分到的注意力权重。"
                             "一个头在两处各得 {w1a} 和 {w1b}，其余位置接近 0；两个头里，头 0 在 {a} 得 {w2a}，"
                             "头 1 在 {b} 得 {w2b}。"),
         "figs.budget.caption": "注意力预算：一个头在两处平分 1，两个头各自把 1 几乎全给自己的目标。",
@@ -68,7 +68,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "figs.swap.from": "取自 {t}",
         "figs.swap.alt": ("表格式的图：一个头和两个头的 4 维输出，分别在原行和 {a}、{b} 互换后的行上。"
                           "一个头的两行数字相同，最大变化 {d1}；两个头的前后两半换了来源，最大变化 {d2}。"),
-        "figs.swap.caption": "互换检验：颜色表示每一维的数字从哪个 token 取来。",
+        "figs.swap.caption": "互换检验：颜色表示每一维的数字从哪个词元取来。",
         "figs.ceiling.cap": "一个头的上限 ½",
         "figs.ceiling.two": "两个头：头 0 在自己目标上的权重",
         "figs.ceiling.one": "一个头：每个目标的权重",
@@ -117,20 +117,20 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "figs.widget.nojs": ("这个交互小部件要在网页上运行，需要启用 JavaScript。在 Notebook 里，请打开第一个单元格链接的本节网页，"
                              "在“用代码看清这个限制”一节里操作。"),
         "figs.widget.title": "注意力预算：自己调一调",
-        "figs.widget.a": "查询要的第一个 token",
-        "figs.widget.b": "第二个 token",
+        "figs.widget.a": "查询要的第一个词元",
+        "figs.widget.b": "第二个词元",
         "figs.widget.sharpness": "sharpness",
-        "figs.widget.weights": "每个 token 分到的权重",
-        "figs.widget.token": "token",
+        "figs.widget.weights": "每个词元分到的权重",
+        "figs.widget.token": "词元",
         "figs.widget.one": "一个头",
         "figs.widget.two": "两个头",
         "figs.widget.head": "头 {i}",
-        "figs.widget.swap": "互换检验：输出的 4 维，原行与两个 token 互换后",
+        "figs.widget.swap": "互换检验：输出的 4 维，原行与两个词元互换后",
         "figs.widget.setup": "设置",
         "figs.widget.line": "原行",
         "figs.widget.swapped": "互换后",
         "figs.widget.change": "最大变化",
-        "figs.widget.same": "两个 token 必须不同：已把第二个换成 {t}。",
+        "figs.widget.same": "两个词元必须不同：已把第二个换成 {t}。",
         "figs.widget.summary": ("sharpness = {s}：一个头在两处各得 {a1} 和 {b1}，互换后输出最多变 {d1}；"
                                 "两个头各得 {a2} 和 {b2}，互换后输出最多变 {d2}。"),
         "s2.rows_of_head": "`W_q.weight` 中属于头 {i} 的行",
@@ -1114,7 +1114,6 @@ SAME_IN_BOTH = frozenset({
     "bert.short.cls", "bert.short.broad", "bert.short.other",
     "kvheads.mha", "kvheads.gqa", "kvheads.mqa", "kvheads.mla",
     "figs.path.split", "figs.path.merge", "figs.params.dk", "figs.params.h", "figs.widget.sharpness",
-    "figs.widget.token",
 })
 
 
