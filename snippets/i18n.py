@@ -558,7 +558,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                                "没有缓存时是 {ratio_none}，{verdict_none}。"),
         "kvheads.decode_cache_label": "有缓存，{name}",
         "kvheads.decode_no_cache_label": "无缓存，{name}",
-        "kvheads.decode_x": "已有的词元数 L",
+        "kvheads.decode_x": "新词元的位置 L",
         "kvheads.decode_y": "下一个词元（毫秒，中位数）",
         "kvheads.decode_alt": ("对数坐标折线图：生成下一个词元的时间随已有词元数 L 的变化，有缓存和无缓存各两条线"
                                "（MHA g=8 与 MQA g=1），带四分位范围"),
@@ -1154,7 +1154,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                                "without one {ratio_none}, {verdict_none}."),
         "kvheads.decode_cache_label": "with cache, {name}",
         "kvheads.decode_no_cache_label": "no cache, {name}",
-        "kvheads.decode_x": "tokens so far L",
+        "kvheads.decode_x": "position of the new token, L",
         "kvheads.decode_y": "ms per next token (median)",
         "kvheads.decode_alt": ("Log-log line chart of the time to produce the next token against the number of tokens "
                                "so far, with and without the KV cache, for MHA g=8 and MQA g=1, interquartile range "

@@ -384,6 +384,10 @@ def decode_figure(lang: str, result: dict | None = None) -> str:
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_xticks(Ls, [str(L) for L in Ls])
+        low, high = ax.get_ylim()
+        decades = [10.0**k for k in range(math.floor(math.log10(low)), math.ceil(math.log10(high)) + 1)]
+        ax.set_yticks(decades, [f"{d:g}" for d in decades])
+        ax.set_ylim(low, high)
         ax.minorticks_off()
         ax.set_xlabel(text(lang, "kvheads.decode_x"))
         ax.set_ylabel(text(lang, "kvheads.decode_y"))
