@@ -387,7 +387,7 @@ def decode_figure(lang: str, result: dict | None = None) -> str:
         low, high = ax.get_ylim()
         decades = [10.0**k for k in range(math.floor(math.log10(low)), math.ceil(math.log10(high)) + 1)]
         ax.set_yticks(decades, [f"{d:g}" for d in decades])
-        ax.set_ylim(low, high)
+        ax.set_ylim(decades[0], high)  # the decade below the fastest step is labelled too
         ax.minorticks_off()
         ax.set_xlabel(text(lang, "kvheads.decode_x"))
         ax.set_ylabel(text(lang, "kvheads.decode_y"))
