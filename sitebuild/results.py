@@ -10,6 +10,7 @@ matches, ``tests/test_results.py`` fails, and the same command measures again::
     python -m sitebuild.results bench        # re-measure results/bench-full.json (~10 min)
     python -m sitebuild.results build        # re-measure results/buildbench.json (~10 min)
     python -m sitebuild.results recall       # retrain results/kvheads-recall.json (~10 CPU minutes)
+    python -m sitebuild.results decode       # re-measure results/kvheads-decode.json (~3 min)
     python -m sitebuild.results stale        # re-measure every stale result
 
 How busy the machine was is measured, not declared: the load average before and after the whole
@@ -70,6 +71,10 @@ SPECS: dict[str, Spec] = {
                        "python -m sitebuild.results build", exclude=("snippets/i18n.py",)),
     # The key/value-heads page's recall sweep: the task, the model, the training (snippets.kvheads.train).
     "kvheads-recall": Spec(("snippets.kvheads.train",), (), "python -m sitebuild.results recall",
+                           exclude=("snippets/i18n.py",)),
+    # The key/value-heads page's decoding timings: what is timed (snippets.kvheads.decode_bench) and how
+    # (snippets.bench.time_rounds, and what that module imports).
+    "kvheads-decode": Spec(("snippets.kvheads.decode_bench",), (), "python -m sitebuild.results decode",
                            exclude=("snippets/i18n.py",)),
 }
 
@@ -290,19 +295,33 @@ def measure_recall(workers: int = 3) -> Path:
     return save("kvheads-recall", prov, {"sweep": SWEEP, "models": models}, start, runs)
 
 
+def measure_decode() -> Path:
+    """Time the next token with and without the KV cache (snippets.kvheads.decode_bench.DECODE), each block
+    of interleaved rounds a recorded run; write results/kvheads-decode.json."""
+    from snippets.kvheads.decode_bench import DECODE, measure
+
+    prov = provenance("kvheads-decode", DECODE["num_threads"])
+    start, runs = snapshot(), []
+    data = measure(**DECODE, record=lambda run: recording(runs, run))
+    for row in data["rows"]:
+        row["samples"] = [_round(s) for s in row["samples"]]
+    return save("kvheads-decode", prov, data, start, runs)
+
+
 MEASURE: dict[str, Callable[[], Path]] = {"bench-full": measure_bench, "buildbench": measure_build,
-                                         "kvheads-recall": measure_recall}
+                                         "kvheads-recall": measure_recall, "kvheads-decode": measure_decode}
 
 
 def main(argv: list[str] | None = None) -> int:
     import logging
 
     parser = argparse.ArgumentParser(description="Committed measurements: check them, or measure again.")
-    parser.add_argument("what", nargs="?", choices=["check", "bench", "build", "recall", "stale"], default="check")
+    parser.add_argument("what", nargs="?", choices=["check", "bench", "build", "recall", "decode", "stale"],
+                        default="check")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
-    names = {"bench": ["bench-full"], "build": ["buildbench"], "recall": ["kvheads-recall"], "check": [],
-             "stale": []}[args.what]
+    names = {"bench": ["bench-full"], "build": ["buildbench"], "recall": ["kvheads-recall"],
+             "decode": ["kvheads-decode"], "check": [], "stale": []}[args.what]
     if args.what in ("check", "stale"):
         for name in SPECS:
             try:

@@ -535,6 +535,35 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kvheads.sep": "；",
         "kvheads.verdict": ("{n} 个键值对：MHA 平均答对 {mha:.1%}（{seeds} 个种子）。按种子配对，与 MHA 相比，{parts}。"),
         "kvheads.lowest": "{models} 个模型里，留出准确率最低的是 {lowest:.1%}（{name}，{n} 个键值对，种子 {seed}）。",
+        # snippets.kvheads.report: decoding with and without the cache, measured
+        "kvheads.decode_head": ["键/值头数", "L", "缓存（KiB）", "有缓存：毫秒/词元", "无缓存：毫秒/词元",
+                                "无缓存 ÷ 有缓存"],
+        "kvheads.decode_cache": ("有缓存（{name}）时，下一个词元在 L = {L0} 要 {t0} 毫秒，在 L = {L2} 要 {t2} 毫秒，"
+                                 "是前者的 {times:.1f} 倍。从 L = {L1} 到 {L2}，时间按 Lᵖ 增长，"
+                                 "p = {p:.2f} [{lo:.2f}, {hi:.2f}]；"
+                                 "一个查询对 L 个键，计算量是线性的，p = {theory}，区间{where}。"),
+        "kvheads.decode_no_cache": ("没有缓存（{name}）时，下一个词元在 L = {L0} 要 {t0} 毫秒，"
+                                    "在 L = {L2} 要 {t2} 毫秒，"
+                                    "是前者的 {times:,.0f} 倍。从 L = {L1} 到 {L2}，p = {p:.2f} [{lo:.2f}, {hi:.2f}]；"
+                                    "L 个查询对 L 个键，计算量是平方的，p = {theory}，区间{where}。"),
+        "kvheads.decode_above": "整个在它上面",
+        "kvheads.decode_below": "整个在它下面",
+        "kvheads.decode_covers": "包含它",
+        "kvheads.decode_speedup": ("在 L = {L}，缓存让下一个词元快了这么多倍"
+                                   "（无缓存 ÷ 有缓存，按轮配对，95% 区间）：{parts}。"),
+        "kvheads.decode_speedup_part": "{name} {ratio}",
+        "kvheads.decode_mqa": ("在 L = {L}，{small} 的缓存是 {kib_small} KiB，"
+                               "只有 {big} 的 {kib_big} KiB 的 {share:.1%}。"
+                               "每个词元的时间与 {big} 之比：有缓存时是 {ratio}，{verdict}；"
+                               "没有缓存时是 {ratio_none}，{verdict_none}。"),
+        "kvheads.decode_cache_label": "有缓存，{name}",
+        "kvheads.decode_no_cache_label": "无缓存，{name}",
+        "kvheads.decode_x": "新词元的位置 L",
+        "kvheads.decode_y": "下一个词元（毫秒，中位数）",
+        "kvheads.decode_alt": ("对数坐标折线图：生成下一个词元的时间随已有词元数 L 的变化，有缓存和无缓存各两条线"
+                               "（MHA g=8 与 MQA g=1），带四分位范围"),
+        "kvheads.decode_caption": ("每个点是 {rounds} 轮交错计时的中位数，阴影是第 25 到第 75 百分位。"
+                                   "两条轴都是对数刻度。"),
         "kvheads.cost": ("这 {models} 个模型，每个在一个线程上训练要 {lo:.0f} 到 {hi:.0f} 秒 CPU 时间，"
                          "合计 {total:.0f} CPU 分钟。"),
     },
@@ -1103,6 +1132,35 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                             "against MHA: {parts}."),
         "kvheads.lowest": ("Of the {models} models, the lowest held-out accuracy is {lowest:.1%} ({name}, {n} pairs, "
                            "seed {seed})."),
+        # snippets.kvheads.report: decoding with and without the cache, measured
+        "kvheads.decode_head": ["key/value heads", "L", "cache (KiB)", "with cache: ms per token",
+                                "without: ms per token", "without ÷ with"],
+        "kvheads.decode_cache": ("With the cache ({name}), the next token takes {t0} ms at L = {L0} and {t2} ms at "
+                                 "L = {L2}, {times:.1f} times as long. From L = {L1} to {L2} the time grows as Lᵖ with "
+                                 "p = {p:.2f} [{lo:.2f}, {hi:.2f}]; one query against L keys is linear work, "
+                                 "p = {theory}, and the interval {where}."),
+        "kvheads.decode_no_cache": ("Without a cache ({name}), the next token takes {t0} ms at L = {L0} and {t2} ms "
+                                    "at L = {L2}, {times:,.0f} times as long. From L = {L1} to {L2}, "
+                                    "p = {p:.2f} [{lo:.2f}, {hi:.2f}]; L queries against L keys is quadratic work, "
+                                    "p = {theory}, and the interval {where}."),
+        "kvheads.decode_above": "lies wholly above it",
+        "kvheads.decode_below": "lies wholly below it",
+        "kvheads.decode_covers": "covers it",
+        "kvheads.decode_speedup": ("At L = {L}, the cache makes the next token this many times faster (without ÷ "
+                                   "with, paired by round, 95% interval): {parts}."),
+        "kvheads.decode_speedup_part": "{name} {ratio}",
+        "kvheads.decode_mqa": ("At L = {L}, {small} caches {kib_small} KiB, {share:.1%} of the {kib_big} KiB of "
+                               "{big}. Its time per token over that of {big}: with the cache {ratio}, {verdict}; "
+                               "without one {ratio_none}, {verdict_none}."),
+        "kvheads.decode_cache_label": "with cache, {name}",
+        "kvheads.decode_no_cache_label": "no cache, {name}",
+        "kvheads.decode_x": "position of the new token, L",
+        "kvheads.decode_y": "ms per next token (median)",
+        "kvheads.decode_alt": ("Log-log line chart of the time to produce the next token against the number of tokens "
+                               "so far, with and without the KV cache, for MHA g=8 and MQA g=1, interquartile range "
+                               "shaded"),
+        "kvheads.decode_caption": ("Each point is the median of {rounds} interleaved rounds; shaded: 25th to 75th "
+                                   "percentile. Both axes are logarithmic."),
         "kvheads.cost": ("Each of these {models} models takes {lo:.0f} to {hi:.0f} CPU seconds to train on one thread, "
                          "{total:.0f} CPU minutes in all."),
     },
@@ -1112,7 +1170,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
 SAME_IN_BOTH = frozenset({
     "fast.ref_official", "bert.sep", "bert.cls", "bert.short.prev", "bert.short.next", "bert.short.sep",
     "bert.short.cls", "bert.short.broad", "bert.short.other",
-    "kvheads.mha", "kvheads.gqa", "kvheads.mqa", "kvheads.mla",
+    "kvheads.mha", "kvheads.gqa", "kvheads.mqa", "kvheads.mla", "kvheads.decode_speedup_part",
     "figs.path.split", "figs.path.merge", "figs.params.dk", "figs.params.h", "figs.widget.sharpness",
 })
 

@@ -3,6 +3,8 @@ against the formula, and MLA's two forms against each other."""
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 import torch
 import torch.nn.functional as F
@@ -11,6 +13,7 @@ from hypothesis import strategies as st
 from torch import nn
 from torch.testing import assert_close
 
+from snippets.kvheads import decode_bench
 from snippets.kvheads.attention import (GroupedQueryAttention, KVCache, cache_bytes_per_token, decode,
                                         formula_bytes_per_token)
 from snippets.kvheads.mla import LatentAttention, LatentCache
@@ -249,3 +252,127 @@ def test_committed_sweep_is_complete():
     _, acc = report._grid(result)
     mean = lambda v: sum(v) / len(v)  # noqa: E731
     assert all(abs(mean(acc[n, g]) - mean(acc[n, sweep["num_heads"]])) < 0.01 for n, g in acc)
+
+
+# Decoding, measured: snippets.kvheads.decode_bench and the page's table and sentences from its result.
+
+@pytest.mark.parametrize("h, g", [(4, 4), (4, 2), (4, 1)])
+@pytest.mark.parametrize("L", [2, 5, 9])
+def test_next_token_with_and_without_the_cache_agree(h, g, L, one_thread):
+    torch.manual_seed(L)
+    layer = GroupedQueryAttention(h * 4, h, g)
+    x = torch.randn(2, L, h * 4)
+    fns = decode_bench.next_token_fns(layer, x)
+    cached, recomputed = fns["cache"](), fns["no_cache"]()
+    assert cached.shape == recomputed.shape == (2, 1, h * 4)
+    assert_close(cached, recomputed, atol=1e-6, rtol=0)
+    stepped, _ = decode(layer, x)  # one position at a time from an empty cache
+    assert_close(cached, stepped[:, -1:], atol=1e-6, rtol=0)
+    assert torch.equal(fns["cache"](), cached)  # the cache is put back to L - 1 positions before each call
+
+
+@pytest.mark.parametrize("g, L", [(8, 3), (2, 16), (1, 64)])
+def test_cache_bytes_are_2_g_dk_L_bytes(g, L):
+    layer = GroupedQueryAttention(64, 8, g)
+    assert decode_bench.cache_bytes(layer, torch.randn(1, L, 64)) == 2 * g * 8 * L * 4
+    assert decode_bench.cache_bytes(layer, torch.randn(3, L, 64)) == 3 * 2 * g * 8 * L * 4
+
+
+def test_measure_gives_one_row_per_g_length_and_method(one_thread):
+    labels = []
+
+    @contextlib.contextmanager
+    def record(label):
+        labels.append(label)
+        yield
+
+    got = decode_bench.measure(lengths=(3, 6), d_model=16, num_heads=4, kv_heads=(4, 1), rounds=4, blocks=2,
+                               min_sample_time=1e-4, record=record)
+    assert labels == ["rounds 1-2", "rounds 3-4"]
+    assert got["params"] | {"min_sample_time": 0} == dict(
+        lengths=[3, 6], d_model=16, num_heads=4, d_k=4, kv_heads=[4, 1], N=1, dtype="float32", rounds=4, blocks=2,
+        min_sample_time=0, num_threads=1, seed=0)
+    assert [(r["g"], r["L"], r["method"], r["cache_bytes"]) for r in got["rows"]] == [
+        (4, 3, "cache", 384), (4, 3, "no_cache", 384), (4, 6, "cache", 768), (4, 6, "no_cache", 768),
+        (1, 3, "cache", 96), (1, 3, "no_cache", 96), (1, 6, "cache", 192), (1, 6, "no_cache", 192)]
+    assert all(len(r["samples"]) == 4 and all(s > 0 for s in r["samples"]) for r in got["rows"])
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: decode_bench.next_token_fns(GroupedQueryAttention(8, 2, 1), torch.randn(1, 1, 8)),
+     r"x must hold at least 2 positions .*, got shape \(1, 1, 8\)"),
+    (lambda: decode_bench.next_token_fns(nn.Linear(8, 8), torch.randn(1, 4, 8)),
+     "layer must be a GroupedQueryAttention, got Linear"),
+    (lambda: decode_bench.cache_bytes(GroupedQueryAttention(8, 2, 1), torch.randn(4, 8)),
+     r"x must be 3-D, got shape \(4, 8\)"),
+    (lambda: decode_bench.contenders((1, 4), 8, 2, (2,)), "lengths must be a non-empty sequence of integers of at "
+                                                          r"least 2, got \(1, 4\)"),
+    (lambda: decode_bench.contenders((4, 4), 8, 2, (2,)), r"lengths must not repeat, got \(4, 4\)"),
+    (lambda: decode_bench.contenders((4,), 8, 4, (3,)), "num_kv_heads must divide num_heads: got num_heads=4, "
+                                                        "num_kv_heads=3"),
+    (lambda: decode_bench.contenders((4,), 8, 4, ()), r"kv_heads must be a non-empty sequence .*, got \(\)"),
+    (lambda: decode_bench.measure((4,), 8, 2, (2,), rounds=5, blocks=2),
+     "rounds must be a multiple of blocks, got rounds=5, blocks=2"),
+])
+def test_decode_bench_errors(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def _decode_result(rounds: int = 6) -> dict:
+    """A made-up decoding result with known answers: the cached step grows as L, the recomputed one as L²
+    (every round alike), and MQA's cached step takes MHA's time, ±1% from round to round."""
+    lengths, rows = [64, 128, 256], []
+    for g in (8, 1):
+        for L in lengths:
+            wobble = [1 + 0.01 * (-1) ** i if g == 1 else 1.0 for i in range(rounds)]
+            rows.append({"g": g, "L": L, "method": "cache", "cache_bytes": 2 * g * 8 * L * 4,
+                         "samples": [1e-4 * L / 64 * w for w in wobble]})
+            rows.append({"g": g, "L": L, "method": "no_cache", "cache_bytes": 2 * g * 8 * L * 4,
+                         "samples": [1e-3 * (L / 64) ** 2 * (1 + 0.001 * i) for i in range(rounds)]})
+    params = dict(lengths=lengths, d_model=64, num_heads=8, d_k=8, kv_heads=[8, 1], rounds=rounds)
+    return {"provenance": {}, "data": {"params": params, "rows": rows}}
+
+
+def test_decode_table_and_sentences_carry_the_measured_numbers():
+    result = _decode_result()
+    assert report.decode_header("en") == ["key/value heads", "L", "cache (KiB)", "with cache: ms per token",
+                                          "without: ms per token", "without ÷ with"]
+    rows = report.decode_rows("en", result)
+    assert len(rows) == 6
+    assert rows[0] == ["MHA g=8", 64, "32", "0.1 [0.1–0.1]", "1 [1–1]", "10.0 [10.0–10.0]"]
+    assert rows[2][:3] == ["MHA g=8", 256, "128"] and rows[2][-1].startswith("40.")  # 16 ms over 0.4 ms
+    assert rows[5][:3] == ["MQA g=1", 256, "16"]  # an eighth of MHA's cache
+    data = result["data"]
+    assert report.growth(data, 8, "cache") == pytest.approx((1.0, 1.0, 1.0))
+    assert report.growth(data, 8, "no_cache")[0] == pytest.approx(2.0)
+    en = report.decode_sentences("en", result).split("\n")
+    assert en[0] == ("- With the cache (MHA g=8), the next token takes 0.1 ms at L = 64 and 0.4 ms at L = 256, "
+                     "4.0 times as long. From L = 128 to 256 the time grows as Lᵖ with p = 1.00 [1.00, 1.00]; "
+                     "one query against L keys is linear work, p = 1, and the interval covers it.")
+    assert en[1].startswith("- Without a cache (MHA g=8), the next token takes 1 ms at L = 64 and 16 ms at L = 256, "
+                            "16 times as long. From L = 128 to 256, p = 2.00 [2.00, 2.00];")
+    assert en[2].startswith("- At L = 256, the cache makes the next token this many times faster")
+    assert en[3].startswith("- At L = 256, MQA g=1 caches 16 KiB, 12.5% of the 128 KiB of MHA g=8.")
+    assert "with the cache 1.00 [0.99–1.01], no measurable difference;" in en[3]  # ±1%: the interval covers 1
+    assert en[3].endswith("without one 1.00 [1.00–1.00], no measurable difference.")  # the same times
+    zh = report.decode_sentences("zh", result)
+    assert "只有 MHA g=8 的 128 KiB 的 12.5%。" in zh and "没有可测的差别" in zh
+    assert "<svg" in report.decode_figure("zh", result)
+    with pytest.raises(ValueError, match=r"no decoding measurement for g=2, L=64, method='cache'; measured g in "
+                                         r"\[8, 1\], L in \[64, 128, 256\]"):
+        report.decode_row(data, 2, 64, "cache")
+    with pytest.raises(ValueError, match="expected a decoding result with 'params' and 'rows'"):
+        report.decode_rows("en", {"data": {"sweep": {}}})
+
+
+def test_committed_decoding_result_is_complete():
+    result = report.load_decode()
+    data, p = result["data"], result["data"]["params"]
+    assert {k: p[k] for k in decode_bench.DECODE} == {k: list(v) if isinstance(v, tuple) else v
+                                                       for k, v in decode_bench.DECODE.items()}
+    assert len(data["rows"]) == len(p["lengths"]) * len(p["kv_heads"]) * len(decode_bench.METHODS)
+    for r in data["rows"]:
+        assert len(r["samples"]) == p["rounds"] and all(s > 0 for s in r["samples"])
+        assert r["cache_bytes"] == 2 * r["g"] * p["d_k"] * r["L"] * 4  # float32, one sequence
+    assert [x["run"] for x in result["provenance"]["runs"]] == [f"rounds {5 * i + 1}-{5 * i + 5}" for i in range(6)]

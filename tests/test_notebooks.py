@@ -14,6 +14,7 @@ from conftest import ROOT
 from test_architecture import PATH_HACKS
 
 from sitebuild import notebooks as nbs
+from sitebuild.notebooks import build as nbs_build
 from sitebuild.notebooks import wheel as lesson_wheel
 from snippets.i18n import text
 
@@ -126,9 +127,13 @@ def test_setup_cell_installs_the_wheel_from_the_site_unless_snippets_is_importab
     assert '%pip install -q "multi-head-attention-lessons[real-model] @ {wheel}"' in real
     results = nbs.setup_cell("https://example.org/mha/", {**none, "results": True})
     assert results.endswith('\nresults = "https://example.org/mha/notebooks/results/"\n'
-                            'names = ["bench-full.json", "buildbench.json", "kvheads-recall.json"]\n'
+                            'names = ["bench-full.json", "buildbench.json", "kvheads-decode.json",\n'
+                            '         "kvheads-recall.json"]\n'
                             "download_results(results, names)")
     assert max(len(line) for line in (real + results).splitlines()) <= 80  # no cell scrolls sideways
+    assert nbs_build._list_lines("names = ", ["a.json", "b.json"]) == ['names = ["a.json", "b.json"]']
+    assert nbs_build._list_lines("x = ", ["a" * 10, "b" * 10, "c" * 10], width=30) == [
+        'x = ["aaaaaaaaaa",', '     "bbbbbbbbbb",', '     "cccccccccc"]']
     assert url == "".join(re.findall(r'"([^"]*)"', real.split("%pip")[0].split("wheel = ")[1]))
     computes = nbs.setup_cell("https://example.org/mha/", {**none, "computes": True})
     assert computes.endswith('progress = logging.getLogger("snippets")\nprogress.setLevel(logging.INFO)\n'

@@ -55,6 +55,8 @@ def edit(root: Path, rel: str) -> None:
     ("buildbench", "mkdocs.yml", "snippets/benchreport.py"),
     ("buildbench", "sitebuild/notebooks/run.py", "snippets/i18n.py"),  # words in tables time nothing
     ("kvheads-recall", "snippets/kvheads/attention.py", "snippets/kvheads/report.py"),  # the layer, not the table
+    ("kvheads-decode", "snippets/bench.py", "snippets/kvheads/report.py"),  # time_rounds times it; the page's table
+    ("kvheads-decode", "snippets/kvheads/attention.py", "snippets/kvheads/train.py"),  # the layer timed, not training
 ])
 def test_editing_what_a_result_came_from_makes_it_stale(copy, name, deep_dependency, unrelated):
     check = lambda: results.stale(name, root=copy, results_dir=copy / "results")  # noqa: E731

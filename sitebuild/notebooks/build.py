@@ -86,11 +86,10 @@ def setup_cell(site_url: str, need: dict, wheel: str | None = None) -> str:
              f"    %pip install -q {target}",
              "    importlib.invalidate_caches()"]
     if need.get("results"):
-        names = ", ".join(f'"{n}"' for n in results_files())
         lines += ["", "from resultcache import download_results", "",
                   "# the committed measurements (inside the repository: its results/, no download)",
                   *_string_lines("results = ", site_file_url("notebooks/results/", site_url)),
-                  f"names = [{names}]",
+                  *_list_lines("names = ", results_files()),
                   "download_results(results, names)"]
     if need.get("computes"):
         lines += ["", "import logging", "", "# the lesson code's progress lines (what it computes, and the time left)",
@@ -113,6 +112,24 @@ def _string_lines(start: str, value: str, width: int = 60) -> list[str]:
         return [f'{start}"{value}"']
     pad = " " * (len(start) + 1)
     return ([f'{start}("{chunks[0]}"'] + [f'{pad}"{c}"' for c in chunks[1:-1]] + [f'{pad}"{chunks[-1]}")'])
+
+
+def _list_lines(start: str, items: list[str], width: int = 80) -> list[str]:
+    """`start + repr(list of strings)` as Python lines no wider than width: the items wrap onto lines
+    aligned under the first one when the list does not fit on one line."""
+    quoted = [f'"{item}"' for item in items]
+    one = f"{start}[{', '.join(quoted)}]"
+    if len(one) <= width:
+        return [one]
+    pad, lines = " " * (len(start) + 1), [f"{start}["]
+    for k, q in enumerate(quoted):
+        piece = q + ("]" if k == len(quoted) - 1 else ",")
+        fresh = lines[-1].endswith("[") or lines[-1] == pad  # nothing on this line yet
+        if not fresh and len(lines[-1]) + 1 + len(piece) > width:
+            lines.append(pad)
+            fresh = True
+        lines[-1] += piece if fresh else " " + piece
+    return lines
 
 
 def _heading(level: int, title: str) -> str:

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -17,15 +18,18 @@ import torch.nn.functional as F
 
 import resultcache
 
+from .. import benchreport
 from ..figures import Figure, svg_figure
 from ..i18n import check_lang, text
 from ..whatif.compare import LEVEL, diff_interval, verdict
 from .attention import GroupedQueryAttention, KVCache, cache_bytes_per_token, decode, formula_bytes_per_token
+from .decode_bench import METHODS
 from .mla import LatentAttention, LatentCache
 from .recall import D_MODEL, IGNORE, KEYS, make_recall_batch
 
 __all__ = ["decode_demo", "show_sequence", "cache_rows", "cache_header", "check_rows", "load_recall", "recall_header", "recall_rows", "recall_figure", "verdict_sentences",
-           "mean_interval", "cost_sentence", "lowest_sentence"]
+           "mean_interval", "cost_sentence", "lowest_sentence", "load_decode", "decode_row", "decode_header",
+           "decode_rows", "growth", "decode_sentences", "decode_figure"]
 
 RESULT_NAME = "kvheads-recall.json"
 
@@ -245,3 +249,151 @@ def lowest_sentence(lang: str, result: dict | None = None) -> str:
     m = min(models, key=lambda m: (m["accuracy"], m["num_pairs"], m["num_kv_heads"], m["seed"]))
     return text(lang, "kvheads.lowest", models=len(models), lowest=m["accuracy"],
                 name=_kv_label(lang, m["num_heads"], m["num_kv_heads"]), n=m["num_pairs"], seed=m["seed"])
+
+
+# The decoding timings (results/kvheads-decode.json, measured by snippets.kvheads.decode_bench).
+DECODE_RESULT = "kvheads-decode"
+
+
+def load_decode() -> dict:
+    """{"provenance": ..., "data": {"params": ..., "rows": [...]}} committed by python -m sitebuild.results decode."""
+    return benchreport.load(DECODE_RESULT)
+
+
+def _decode_data(result: dict | None) -> dict:
+    data = (load_decode() if result is None else result)["data"]
+    if not isinstance(data, dict) or not {"params", "rows"} <= data.keys():
+        raise ValueError(f"expected a decoding result with 'params' and 'rows', got keys "
+                         f"{sorted(data) if isinstance(data, dict) else type(data).__name__}")
+    return data
+
+
+def decode_row(data: dict, g: int, L: int, method: str) -> dict:
+    """The row of the decoding result for one g, length and method, with its interval added."""
+    for r in data["rows"]:
+        if r["g"] == g and r["L"] == L and r["method"] == method:
+            return r | {"time": benchreport.interval(r["samples"])}
+    p = data["params"]
+    raise ValueError(f"no decoding measurement for g={g!r}, L={L!r}, method={method!r}; measured g in "
+                     f"{p['kv_heads']}, L in {p['lengths']}, methods {list(METHODS)}")
+
+
+def _ms(seconds: float) -> str:
+    ms = seconds * 1e3
+    return f"{ms:.3g}" if ms < 100 else f"{ms:,.0f}"
+
+
+def _speedup(data: dict, g: int, L: int) -> benchreport.Interval:
+    """Without the cache over with it, paired by round: how many times faster the cache makes the next token."""
+    return benchreport.paired_ratio(decode_row(data, g, L, "no_cache")["samples"],
+                                    decode_row(data, g, L, "cache")["samples"])
+
+
+def decode_header(lang: str) -> list[str]:
+    return text(lang, "kvheads.decode_head")
+
+
+def decode_rows(lang: str, result: dict | None = None) -> list[list[str]]:
+    """One row per g and L: the cache's KiB, ms per next token with and without it (median [IQR] over the
+    rounds), and without / with paired by round (median [95% bootstrap interval])."""
+    data = _decode_data(result)
+    p = data["params"]
+    rows = []
+    for g in p["kv_heads"]:
+        for L in p["lengths"]:
+            c, n = decode_row(data, g, L, "cache"), decode_row(data, g, L, "no_cache")
+            cells = [f"{_ms(r['time'].median)} [{_ms(r['time'].low)}–{_ms(r['time'].high)}]" for r in (c, n)]
+            s = _speedup(data, g, L)
+            rows.append([_kv_label(lang, p["num_heads"], g), L, f"{c['cache_bytes'] / 2**10:,.0f}", *cells,
+                         _ratio_text(lang, s)])
+    return rows
+
+
+def growth(data: dict, g: int, method: str) -> tuple[float, float, float]:
+    """Exponent p in time ∝ Lᵖ between the two largest lengths, with its interval: log of the paired per-round
+    ratio t(L₂) / t(L₁) and its bootstrap interval, over log(L₂ / L₁)."""
+    L1, L2 = data["params"]["lengths"][-2:]
+    r = benchreport.paired_ratio(decode_row(data, g, L2, method)["samples"],
+                                 decode_row(data, g, L1, method)["samples"])
+    return tuple(math.log(x) / math.log(L2 / L1) for x in r)
+
+
+_THEORY = {"cache": 1, "no_cache": 2}  # per token: one query against L keys; L queries against L keys
+
+
+def decode_sentences(lang: str, result: dict | None = None) -> str:
+    """What the decoding timings say, numbers included, as a Markdown list: how the time per token grows
+    with and without the cache, what the cache saves at the longest length, and what g = 1 saves."""
+    data = _decode_data(result)
+    p = data["params"]
+    h, gs, Ls = p["num_heads"], p["kv_heads"], p["lengths"]
+    L1, L2 = Ls[-2:]
+    g = h if h in gs else gs[0]
+    lines = []
+    for method in METHODS:
+        first, last = decode_row(data, g, Ls[0], method), decode_row(data, g, L2, method)
+        e = growth(data, g, method)
+        where = benchreport.judge(benchreport.Interval(e), _THEORY[method])
+        lines.append(text(lang, f"kvheads.decode_{method}", name=_kv_label(lang, h, g), L0=Ls[0], L2=L2,
+                          t0=_ms(first["time"].median), t2=_ms(last["time"].median),
+                          times=last["time"].median / first["time"].median, L1=L1, p=e[0], lo=e[1], hi=e[2],
+                          theory=_THEORY[method], where=text(lang, f"kvheads.decode_{where}")))
+    parts = [text(lang, "kvheads.decode_speedup_part", name=_kv_label(lang, h, k),
+                  ratio=benchreport.cjk_spacing(_ratio_text(lang, _speedup(data, k, L2)))) for k in gs]
+    lines.append(text(lang, "kvheads.decode_speedup", L=L2, parts=text(lang, "kvheads.sep").join(parts)))
+    small = min(gs)
+    if small != g:
+        kib = {k: decode_row(data, k, L2, "cache")["cache_bytes"] / 2**10 for k in (g, small)}
+        against = {}
+        for method in METHODS:
+            r = benchreport.paired_ratio(decode_row(data, small, L2, method)["samples"],
+                                         decode_row(data, g, L2, method)["samples"])
+            how = {"below": "faster", "above": "slower", "covers": "same"}[benchreport.judge(r)]
+            against[method] = (_ratio_text(lang, r, 2), text(lang, f"bench.{how}"))
+        lines.append(text(lang, "kvheads.decode_mqa", small=_kv_label(lang, h, small), big=_kv_label(lang, h, g),
+                          L=L2, kib_small=f"{kib[small]:,.0f}", kib_big=f"{kib[g]:,.0f}",
+                          share=kib[small] / kib[g], ratio=against["cache"][0], verdict=against["cache"][1],
+                          ratio_none=against["no_cache"][0], verdict_none=against["no_cache"][1]))
+    return "\n".join(f"- {benchreport.cjk_spacing(line)}" for line in lines)
+
+
+def _ratio_text(lang: str, r: benchreport.Interval, digits: int | None = None) -> str:
+    """median [low–high]; digits after the point: given, or 0 from 100 up, else 1."""
+    digits = (0 if r.median >= 100 else 1) if digits is None else digits
+    return text(lang, "bench.ratio", ratio=f"{r.median:,.{digits}f}", low=f"{r.low:,.{digits}f}",
+                high=f"{r.high:,.{digits}f}")
+
+
+def decode_figure(lang: str, result: dict | None = None) -> str:
+    """Log-log: ms per next token against L, with and without the cache, one line per g, IQR shaded."""
+    data = _decode_data(result)
+    p = data["params"]
+    Ls = p["lengths"]
+
+    def draw():
+        fig = Figure(figsize=(6.4, 3.8), layout="constrained")
+        ax = fig.subplots()
+        for i, method in enumerate(METHODS):
+            for j, g in enumerate(p["kv_heads"]):
+                t = [decode_row(data, g, L, method)["time"].scaled(1e3) for L in Ls]
+                line, = ax.plot(Ls, [x.median for x in t], marker="os"[j], linestyle=("-", "--")[j],
+                                color=f"C{i}", label=text(lang, f"kvheads.decode_{method}_label",
+                                                          name=_kv_label(lang, p["num_heads"], g)))
+                ax.fill_between(Ls, [x.low for x in t], [x.high for x in t], color=line.get_color(), alpha=0.2,
+                                linewidth=0)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xticks(Ls, [str(L) for L in Ls])
+        low, high = ax.get_ylim()
+        decades = [10.0**k for k in range(math.floor(math.log10(low)), math.ceil(math.log10(high)) + 1)]
+        ax.set_yticks(decades, [f"{d:g}" for d in decades])
+        ax.set_ylim(decades[0], high)  # the decade below the fastest step is labelled too
+        ax.minorticks_off()
+        ax.set_xlabel(text(lang, "kvheads.decode_x"))
+        ax.set_ylabel(text(lang, "kvheads.decode_y"))
+        ax.grid(True, which="major", alpha=0.3)
+        ax.legend(fontsize=9, frameon=False)
+        return fig
+
+    return svg_figure(draw, alt=text(lang, "kvheads.decode_alt"),
+                      caption=text(lang, "kvheads.decode_caption", rounds=p["rounds"]))
