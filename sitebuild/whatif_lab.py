@@ -39,6 +39,7 @@ from resultcache import fingerprint, memory
 from snippets.i18n import texts
 from snippets.whatif.analysis import HEADS, SEEDS, SHARE_OFFSETS, head_roles, heads_off, specialisation, sweep
 from snippets.whatif.factors import DEPTH, layer_shares
+from snippets.whatif.factors_report import LAB_SEED
 from snippets.whatif.model import D_MODEL
 from snippets.whatif.report import SAMPLE_SEED, fmt_offset
 from snippets.whatif.task import EVENTS, OFFSETS, SEQ_LEN, make_batch
@@ -47,12 +48,12 @@ from snippets.whatif.train import EVAL_SEED, EVAL_SIZE, STACK_D_K, load_model, t
 __all__ = [
     "FOLDER", "CHECK_LOGS", "STACK_SEED", "encode_array", "decode_array", "encode_logs", "model_file",
     "check_mask", "stack_heads_off", "stack_runs", "index_data", "model_data", "check_data", "lab_files",
-    "lab_stats", "ui_text",
+    "ui_text",
 ]
 
 FOLDER = "assets/whatif-lab"
 CHECK_LOGS = 3  # held-out logs per model whose PyTorch logits are exported for the browser test
-STACK_SEED = 0  # the one seed of each stack the lab offers: the page's per-layer table and figure use it
+STACK_SEED = LAB_SEED  # the one seed of each stack the lab offers: the page's per-layer table and figure use it
 
 
 def ui_text(lang: str) -> str:
@@ -243,22 +244,6 @@ def check_data(run: dict, n_logs: int = CHECK_LOGS) -> dict:
         attn = torch.stack(outs["attn"])  # (masks, N, n, h, L, L)
         data.update({"attn_shape": list(attn.shape), "attn": encode_array(attn)})
     return data
-
-
-def lab_stats(sep: str = ", ") -> dict:
-    """Numbers for the page's sentence about the lab: n_models (every model on offer), n_flat and n_seeds
-    (one-layer models, seeds per head count), n_stacks, stacks (their names, '2 × 2', joined by sep) and
-    stack_seed.
-
-    >>> s = lab_stats()
-    >>> s["n_stacks"], s["stacks"], s["stack_seed"], s["n_models"] == s["n_flat"] + s["n_stacks"]
-    (4, '1 × 4, 2 × 2, 4 × 1, 2 × 1', 0, True)
-    """
-    if not isinstance(sep, str):
-        raise ValueError(f"sep must be a string, got {type(sep).__name__}")
-    return {"n_models": len(HEADS) * len(SEEDS) + len(DEPTH), "n_flat": len(HEADS) * len(SEEDS),
-            "n_seeds": len(SEEDS), "n_stacks": len(DEPTH), "stack_seed": STACK_SEED,
-            "stacks": sep.join(f"{c['layers']} × {c['num_heads']}" for c in DEPTH)}
 
 
 def lab_files(heads: Sequence[int] = HEADS, seeds: Sequence[int] = SEEDS,

@@ -18,13 +18,13 @@ from sitebuild.whatif_lab import (
     encode_array,
     encode_logs,
     index_data,
-    lab_stats,
     model_data,
     model_file,
     stack_heads_off,
 )
 from snippets.whatif.analysis import HEADS, SEEDS, head_roles, heads_off, specialisation
 from snippets.whatif.factors import DEPTH, layer_shares
+from snippets.whatif.factors_report import lab_stats
 from snippets.whatif.report import fmt_offset
 from snippets.whatif.task import EVENTS, OFFSETS, make_batch
 from snippets.whatif.train import EVAL_SEED, EVAL_SIZE, load_model, train_run
