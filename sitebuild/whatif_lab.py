@@ -6,13 +6,19 @@ The build writes, under ``assets/whatif-lab/`` of each language:
 - ``h<h>-s<seed>.json``: one model, fetched when the reader picks it: every tensor of its
   state_dict as little-endian float32 in base64 (the exact trained values), each head's role and
   offset shares as the page's head × offset table measures them;
-- ``h<h>-s<seed>.check.json``: PyTorch's logits on a few held-out logs, with all heads and with a
-  set of heads switched off, for the browser test to compare the JavaScript forward pass with: as
-  the model runs (float32), and with the same weights in float64, which shows how much of any
-  difference is float32's own rounding.
+- ``l<n>h<h>-s<seed>.json``: the same for a residual stack of n layers of h heads (experiment 4),
+  with each layer's heads' roles and shares as the page's per-layer table measures them;
+- ``….check.json`` beside each model: PyTorch's logits on a few held-out logs, with all heads and
+  with a set of heads switched off, for the browser test to compare the JavaScript forward pass
+  with: as the model runs (float32), and with the same weights in float64, which shows how much of
+  any difference is float32's own rounding. A stack's check file holds its float32 attention
+  weights too (layers and heads), since a later layer's attention depends on the heads switched
+  off before it.
 
-The models are ``snippets.whatif.analysis.sweep()``'s runs, read from the same training cache as the
-page's tables; nothing is trained again here.
+The one-layer models are ``snippets.whatif.analysis.sweep()``'s runs, every seed; the stacks are
+``snippets.whatif.factors.DEPTH``'s runs, seed STACK_SEED only (the seed of the page's per-layer
+table and figure). All are read from the same training cache as the page's tables; nothing is
+trained again here.
 
 >>> decode_array(encode_array(np.arange(3, dtype=np.float32)))
 array([0., 1., 2.], dtype=float32)
@@ -21,26 +27,33 @@ array([0., 1., 2.], dtype=float32)
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 from collections.abc import Sequence
 
 import numpy as np
 import torch
+from torch import nn
 
 from resultcache import fingerprint, memory
 from snippets.i18n import texts
-from snippets.whatif.analysis import HEADS, SEEDS, SHARE_OFFSETS, heads_off, specialisation, sweep
+from snippets.whatif.analysis import HEADS, SEEDS, SHARE_OFFSETS, head_roles, heads_off, specialisation, sweep
+from snippets.whatif.factors import DEPTH, layer_shares
+from snippets.whatif.factors_report import LAB_SEED
+from snippets.whatif.model import D_MODEL
 from snippets.whatif.report import SAMPLE_SEED, fmt_offset
 from snippets.whatif.task import EVENTS, OFFSETS, SEQ_LEN, make_batch
-from snippets.whatif.train import EVAL_SEED, EVAL_SIZE, load_model
+from snippets.whatif.train import EVAL_SEED, EVAL_SIZE, STACK_D_K, load_model, train_run
 
 __all__ = [
-    "FOLDER", "CHECK_LOGS", "encode_array", "decode_array", "encode_logs", "model_file", "check_mask",
-    "index_data", "model_data", "check_data", "lab_files", "ui_text",
+    "FOLDER", "CHECK_LOGS", "STACK_SEED", "encode_array", "decode_array", "encode_logs", "model_file",
+    "check_mask", "stack_heads_off", "stack_runs", "index_data", "model_data", "check_data", "lab_files",
+    "ui_text",
 ]
 
 FOLDER = "assets/whatif-lab"
 CHECK_LOGS = 3  # held-out logs per model whose PyTorch logits are exported for the browser test
+STACK_SEED = LAB_SEED  # the one seed of each stack the lab offers: the page's per-layer table and figure use it
 
 
 def ui_text(lang: str) -> str:
@@ -82,9 +95,18 @@ def encode_logs(x: torch.Tensor) -> str:
     return "".join(f"{v:x}" for v in x.flatten().tolist())
 
 
-def model_file(num_heads: int, seed: int) -> str:
-    """'h4-s0.json': the file of one model under FOLDER."""
-    return f"h{num_heads}-s{seed}.json"
+def model_file(num_heads: int, seed: int, layers: int | None = None) -> str:
+    """The file of one model under FOLDER: 'h4-s0.json' for the one-layer model, 'l2h2-s0.json' for a stack.
+
+    >>> model_file(4, 0), model_file(2, 0, layers=2)
+    ('h4-s0.json', 'l2h2-s0.json')
+    """
+    for name, v in (("num_heads", num_heads), ("layers", layers)):
+        if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 1):
+            raise ValueError(f"{name} must be a positive integer, got {v!r}")
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    return f"h{num_heads}-s{seed}.json" if layers is None else f"l{layers}h{num_heads}-s{seed}.json"
 
 
 def check_mask(num_heads: int) -> list[bool]:
@@ -96,76 +118,156 @@ def check_mask(num_heads: int) -> list[bool]:
     return [i % 2 == 1 for i in range(num_heads)]
 
 
-def index_data(heads: Sequence[int] = HEADS, seeds: Sequence[int] = SEEDS) -> dict:
-    """What every lab page needs first: names, offsets, the models on offer, the held-out and sample logs."""
+@contextlib.contextmanager
+def stack_heads_off(model: nn.Module, keep: Sequence[bool]):
+    """heads_off for a StackModel: keep has one flag per head of every block, layer by layer
+    (block b's head i is keep[b * h + i]); a head switched off has its context zeroed just before its
+    block's W_o, so the block adds only what the other heads and W_o's bias give."""
+    blocks = getattr(model, "blocks", None)
+    if blocks is None:
+        raise ValueError(f"model must be a StackModel (with blocks), got {type(model).__name__}")
+    h, d_k = blocks[0].num_heads, blocks[0].d_k
+    if len(keep) != len(blocks) * h:
+        raise ValueError(f"keep must have one flag per head of every layer ({len(blocks)} x {h} = "
+                         f"{len(blocks) * h}), got {len(keep)}")
+    handles = []
+    for b, block in enumerate(blocks):
+        gate = torch.tensor([float(k) for k in keep[b * h:(b + 1) * h]]).repeat_interleave(d_k)  # (h * d_k,)
+        handles.append(block.W_o.register_forward_pre_hook(lambda module, args, g=gate: (args[0] * g.to(args[0]),)))
+    try:
+        yield model
+    finally:
+        for handle in handles:
+            handle.remove()
+
+
+def stack_runs(configs: Sequence[dict] = DEPTH, seed: int = STACK_SEED) -> list[dict]:
+    """The stacks the lab offers: train_run(**config, seed=seed) for each of experiment 4's configs (cached)."""
+    if not configs or not all(isinstance(c, dict) and c.get("layers") for c in configs):
+        raise ValueError(f"configs must be stack configurations (train_run arguments with layers), got {configs!r}")
+    return [train_run(seed=seed, **c) for c in configs]
+
+
+def index_data(heads: Sequence[int] = HEADS, seeds: Sequence[int] = SEEDS,
+               stacks: Sequence[dict] = DEPTH, stack_seed: int = STACK_SEED) -> dict:
+    """What every lab page needs first: names, offsets, the models on offer, the held-out and sample logs.
+
+    Each model: layers (1 for the one-layer model), heads, d_k, seed, whether it is a residual stack, its file."""
     x, _ = make_batch(EVAL_SIZE, seed=EVAL_SEED)  # the page's held-out logs (N, L)
     sample, _ = make_batch(1, seed=SAMPLE_SEED)  # the log of the page's heatmaps (1, L)
+    flat = [{"layers": 1, "heads": h, "d_k": D_MODEL // h, "seed": s, "stack": False, "file": model_file(h, s)}
+            for h in heads for s in seeds]
+    deep = [{"layers": c["layers"], "heads": c["num_heads"], "d_k": c.get("d_k", STACK_D_K), "seed": stack_seed,
+             "stack": True, "file": model_file(c["num_heads"], stack_seed, c["layers"])} for c in stacks]
     return {
         "events": list(EVENTS), "offsets": list(OFFSETS), "seq_len": SEQ_LEN,
-        "models": [{"heads": h, "seed": s, "file": model_file(h, s)} for h in heads for s in seeds],
+        "models": flat + deep,
         "heldout": {"seed": EVAL_SEED, "count": EVAL_SIZE, "logs": encode_logs(x)},
         "sample": encode_logs(sample),
     }
 
 
 def model_data(run: dict) -> dict:
-    """One trained run as the browser reads it: sizes, state_dict tensors, head roles and shares."""
+    """One trained run as the browser reads it: sizes, state_dict tensors, head roles and shares.
+
+    The one-layer model: roles (h,) and shares (h, O) as specialisation() measures them. A stack
+    (layers n, heads of width d_k, pre-LN blocks and a final layer norm with eps norm_eps): roles
+    (n, h) and shares (n, h, O) per layer, as layer_shares() measures them."""
     if not isinstance(run, dict) or "state_dict" not in run:
         raise ValueError(f"run must be a dict returned by train_run, got {type(run).__name__}")
-    shares, roles = specialisation(run)
+    stack = bool(run.get("layers"))
+    if stack:
+        shares = np.asarray(layer_shares(run))  # (n, h, O)
+        roles = [head_roles(torch.as_tensor(s)) for s in shares]
+        fmt_roles = [[None if r is None else fmt_offset(r) for r in layer] for layer in roles]
+        fmt_shares = [[[round(float(v), 4) for v in row] for row in layer] for layer in shares]
+    else:
+        shares, roles = specialisation(run)
+        fmt_roles = [None if r is None else fmt_offset(r) for r in roles]
+        fmt_shares = [[round(float(v), 4) for v in row] for row in shares]
     state = run["state_dict"]
-    return {
+    out = {
         "heads": run["num_heads"], "seed": run["seed"], "d_model": run["d_model"],
+        "layers": run["layers"] if stack else 1, "stack": stack, "d_k": run["d_k"],
         "vocab": len(EVENTS), "seq_len": SEQ_LEN, "offsets": list(OFFSETS),
         "share_offsets": list(SHARE_OFFSETS),
-        "roles": [None if r is None else fmt_offset(r) for r in roles],
-        "shares": [[round(float(v), 4) for v in row] for row in shares],
+        "roles": fmt_roles,
+        "shares": fmt_shares,
         "python": {"acc_by_offset": run["acc_by_offset"], "accuracy": run["accuracy"]},
         "weights": {k: {"shape": list(np.shape(v)), "data": encode_array(v)} for k, v in state.items()},
     }
+    if stack:
+        model = load_model(run)
+        out["norm_eps"] = model.norm.eps
+        if any(b.norm.eps != model.norm.eps for b in model.blocks):
+            raise ValueError("expected one layer-norm eps in the whole stack, got several")
+    return out
+
+
+def _encode64(a: torch.Tensor) -> str:
+    return base64.b64encode(np.ascontiguousarray(a.numpy(), dtype="<f8").tobytes()).decode("ascii")
 
 
 @torch.no_grad()
 def check_data(run: dict, n_logs: int = CHECK_LOGS) -> dict:
-    """PyTorch's logits (masks, N, L, T, V) on the first n_logs held-out logs, all heads and check_mask."""
+    """PyTorch's logits (masks, N, L, T, V) on the first n_logs held-out logs, all heads and check_mask.
+
+    For a stack, the masks have one flag per head of every layer (stack_heads_off), and the float32
+    attention weights (masks, N, layers, h, L, L) are exported too (the float64 logits already show
+    how close the whole forward pass is; float64 weights would double the file for no new check)."""
     if not isinstance(n_logs, int) or not 1 <= n_logs <= EVAL_SIZE:
         raise ValueError(f"n_logs must be an integer in 1 … {EVAL_SIZE}, got {n_logs!r}")
     model = load_model(run)
+    stack = bool(run.get("layers"))
+    off = stack_heads_off if stack else heads_off
     x, _ = make_batch(EVAL_SIZE, seed=EVAL_SEED)
     x = x[:n_logs]  # (N, L)
-    masks = [[True] * run["num_heads"], check_mask(run["num_heads"])]
-    out32, out64 = [], []
-    for keep in masks:
-        with heads_off(model, keep):
-            out32.append(model(x))  # (N, L, T, V), float32 as trained and evaluated
-    model.double()
-    for keep in masks:
-        with heads_off(model, keep):
-            out64.append(model(x))  # the same weights in float64: float32's own rounding, measured
-    logits, logits64 = torch.stack(out32), torch.stack(out64)  # (masks, N, L, T, V)
-    return {"masks": masks, "logs": encode_logs(x), "shape": list(logits.shape), "logits": encode_array(logits),
-            "logits64": base64.b64encode(np.ascontiguousarray(logits64.numpy(), dtype="<f8").tobytes()).decode("ascii")}
+    n_heads = run["num_heads"] * (run["layers"] if stack else 1)
+    masks = [[True] * n_heads, check_mask(n_heads)]
+    outs: dict[str, list] = {"logits": [], "logits64": [], "attn": []}
+    for suffix in ("", "64"):
+        if suffix:
+            model.double()  # the same weights in float64: float32's own rounding, measured
+        for keep in masks:
+            with off(model, keep):
+                if stack:
+                    logits, w = model(x, need_weights=True)  # (N, L, T, V), (N, n, h, L, L)
+                    if not suffix:
+                        outs["attn"].append(w)
+                else:
+                    logits = model(x)  # (N, L, T, V), float32 as trained and evaluated
+                outs["logits" + suffix].append(logits)
+    logits, logits64 = torch.stack(outs["logits"]), torch.stack(outs["logits64"])  # (masks, N, L, T, V)
+    data = {"masks": masks, "logs": encode_logs(x), "shape": list(logits.shape), "logits": encode_array(logits),
+            "logits64": _encode64(logits64)}
+    if stack:
+        attn = torch.stack(outs["attn"])  # (masks, N, n, h, L, L)
+        data.update({"attn_shape": list(attn.shape), "attn": encode_array(attn)})
+    return data
 
 
-def lab_files(heads: Sequence[int] = HEADS, seeds: Sequence[int] = SEEDS) -> dict[str, str]:
+def lab_files(heads: Sequence[int] = HEADS, seeds: Sequence[int] = SEEDS,
+              stacks: Sequence[dict] = DEPTH) -> dict[str, str]:
     """Every file the lab serves: path under FOLDER -> JSON text (compact, keys in a fixed order).
 
     Cached on disk, keyed by this module's code and everything it imports (the models included)."""
-    return _lab_files(tuple(heads), tuple(seeds), fingerprint([__name__]))
+    return _lab_files(tuple(heads), tuple(seeds), tuple(json.dumps(c, sort_keys=True) for c in stacks),
+                      fingerprint([__name__]))
 
 
 @memory.cache
-def _lab_files(heads: tuple[int, ...], seeds: tuple[int, ...], code: str) -> dict[str, str]:
+def _lab_files(heads: tuple[int, ...], seeds: tuple[int, ...], stacks: tuple[str, ...], code: str) -> dict[str, str]:
     def dump(obj) -> str:
         return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 
+    configs = [json.loads(c) for c in stacks]
     old = torch.get_num_threads()
     torch.set_num_threads(1)  # tiny forward passes: threads cost more than they save (10x here)
     try:
-        runs = sweep(heads=heads, seeds=seeds)
-        files = {"index.json": dump(index_data(heads, seeds))}
+        runs = sweep(heads=heads, seeds=seeds) + (stack_runs(configs) if configs else [])
+        files = {"index.json": dump(index_data(heads, seeds, configs))}
         for run in runs:
-            name = model_file(run["num_heads"], run["seed"])
+            name = model_file(run["num_heads"], run["seed"], run.get("layers"))
             files[name] = dump(model_data(run))
             files[name.replace(".json", ".check.json")] = dump(check_data(run))
     finally:

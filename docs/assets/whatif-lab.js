@@ -2,14 +2,22 @@
  *
  * <div data-whatif-lab> on a page becomes the lab. Its data lives beside this file, in whatif-lab/
  * (written at build by sitebuild/hooks/whatif_lab.py from the cached models):
- *   index.json          event names, offsets, the models on offer, the held-out logs, the sample log
- *   h<h>-s<seed>.json   one model's state_dict (float32, base64), fetched when the reader picks it
+ *   index.json              event names, offsets, the models on offer, the held-out logs, the sample log
+ *   h<h>-s<seed>.json       one model's state_dict (float32, base64), fetched when the reader picks it
+ *   l<n>h<h>-s<seed>.json   the same for a residual stack of n layers of h heads
  *
- * The model (snippets/whatif/model.py): h = event[x] + position; one multi-head attention layer
- * (W_q, W_k, W_v, softmax(q kᵀ / √d_k) v, W_o); a linear readout to T × V logits. Switching a head
- * off zeroes its slice of the context just before W_o, as snippets.whatif.analysis.heads_off does.
+ * The one-layer model (snippets/whatif/model.py, TimelineModel): h = event[x] + position; one
+ * multi-head attention layer (W_q, W_k, W_v, softmax(q kᵀ / √d_k) v, W_o); a linear readout to
+ * T × V logits. Switching a head off zeroes its slice of the context just before W_o, as
+ * snippets.whatif.analysis.heads_off does.
  *
- * Shape letters: L log length, E = d_model, H heads, D = d_k, T targets (offsets), V events, C = V × L.
+ * The stack (StackModel): h = event[x] + position; then per block h = h + W_o(attention(LN(h)))
+ * (pre-LN, heads of width d_k, no MLP); logits = readout(LN(h)). LN is nn.LayerNorm over E: biased
+ * variance, the eps the build exports. A head switched off has its context zeroed before its block's
+ * W_o (sitebuild.whatif_lab.stack_heads_off), so later blocks see the changed residual stream.
+ *
+ * Shape letters: L log length, E = d_model, H heads per layer, N layers, D = d_k, T targets (offsets),
+ * V events, C = V × L.
  */
 (function () {
   "use strict";
@@ -57,8 +65,7 @@
 
   // ------------------------------------------------------------------ the model
 
-  function Model(meta) {
-    var E = meta.d_model, V = meta.vocab, L = meta.seq_len, T = meta.offsets.length, H = meta.heads;
+  function decodeWeights(meta) {
     var w = {};
     Object.keys(meta.weights).forEach(function (k) {
       var entry = meta.weights[k];
@@ -66,8 +73,20 @@
       var size = entry.shape.reduce(function (a, b) { return a * b; }, 1);
       if (w[k].length !== size) throw new Error(k + ": expected " + size + " numbers, got " + w[k].length);
     });
+    return w;
+  }
+
+  /** The model a data file describes: the one-layer model, or a residual stack. */
+  function makeModel(meta) {
+    return meta.stack ? new Stack(meta) : new Model(meta);
+  }
+
+  function Model(meta) {
+    var E = meta.d_model, V = meta.vocab, L = meta.seq_len, T = meta.offsets.length, H = meta.heads;
+    var w = decodeWeights(meta);
     this.meta = meta;
-    this.E = E; this.V = V; this.L = L; this.T = T; this.H = H; this.D = E / H;
+    this.E = E; this.V = V; this.L = L; this.T = T; this.H = H; this.D = E / H; this.N = 1;
+    this.roles = [meta.roles]; // (N, H): one layer
     this.offsets = meta.offsets;
     this.w = w;
     var C = V * L, ev = w["event.weight"], pos = w["position.weight"];
@@ -138,7 +157,7 @@
     }
   };
 
-  /** The forward pass on one log, as PyTorch runs it: {logits (L, T, V), attn (H, L, L)}. */
+  /** The forward pass on one log, as PyTorch runs it: {logits (L, T, V), attn (H, L, L), i.e. (N = 1, H, L, L)}. */
   Model.prototype.forward = function (x, keep) {
     var E = this.E, L = this.L, H = this.H, D = this.D, TV = this.T * this.V, w = this.w;
     var attn = new Float64Array(H * L * L), ctx = new Float64Array(L * E);
@@ -204,6 +223,147 @@
     }
   };
 
+  // ------------------------------------------------------------------ the residual stack
+
+  function Stack(meta) {
+    var E = meta.d_model, V = meta.vocab, L = meta.seq_len, T = meta.offsets.length, H = meta.heads;
+    var D = meta.d_k, N = meta.layers, w = decodeWeights(meta);
+    if (!(meta.norm_eps > 0)) throw new Error("a stack needs its layer norm's eps (norm_eps), got " + meta.norm_eps);
+    this.meta = meta;
+    this.stack = true;
+    this.E = E; this.V = V; this.L = L; this.T = T; this.H = H; this.D = D; this.N = N; this.HD = H * D;
+    this.eps = meta.norm_eps;
+    this.offsets = meta.offsets;
+    this.roles = meta.roles; // (N, H)
+    this.w = w;
+    this.blocks = [];
+    for (var b = 0; b < N; b++) {
+      var p = "blocks." + b + ".";
+      this.blocks.push({ g: w[p + "norm.weight"], beta: w[p + "norm.bias"],
+        W: [w[p + "W_q.weight"], w[p + "W_k.weight"], w[p + "W_v.weight"]],
+        bias: [w[p + "W_q.bias"], w[p + "W_k.bias"], w[p + "W_v.bias"]],
+        Wo: w[p + "W_o.weight"], bo: w[p + "W_o.bias"] });
+    }
+    // scratch: the residual stream, its layer norm, q, k, v, the heads' contexts, one row of scores, the logits
+    this.h = new Float64Array(L * E);
+    this.z = new Float64Array(L * E);
+    this.qkv = [new Float64Array(L * this.HD), new Float64Array(L * this.HD), new Float64Array(L * this.HD)];
+    this.ctx = new Float64Array(L * this.HD);
+    this.row = new Float64Array(L);
+    this.out = new Float64Array(L * T * V);
+  }
+
+  /** nn.LayerNorm over the last axis of src (L, E) into dst: (x - mean) / sqrt(var + eps) * g + beta. */
+  Stack.prototype.norm = function (src, dst, g, beta) {
+    var E = this.E, L = this.L, eps = this.eps;
+    for (var l = 0; l < L; l++) {
+      var o = l * E, mean = 0, varsum = 0;
+      for (var e = 0; e < E; e++) mean += src[o + e];
+      mean /= E;
+      for (var e2 = 0; e2 < E; e2++) { var d = src[o + e2] - mean; varsum += d * d; }
+      var inv = 1 / Math.sqrt(varsum / E + eps); // biased variance, as PyTorch
+      for (var e3 = 0; e3 < E; e3++) dst[o + e3] = (src[o + e3] - mean) * inv * g[e3] + beta[e3];
+    }
+  };
+
+  /** Logits (L, T, V) of log x[xOff … xOff + L) into this.out, heads with keep[b * H + i] false switched
+   *  off; each block's attention (N, H, L, L) into attn when given. */
+  Stack.prototype.run = function (x, xOff, keep, attn) {
+    var E = this.E, L = this.L, H = this.H, D = this.D, HD = this.HD, TV = this.T * this.V, w = this.w;
+    var h = this.h, z = this.z, ctx = this.ctx, row = this.row, scale = Math.sqrt(D);
+    var ev = w["event.weight"], pos = w["position.weight"];
+    for (var l = 0; l < L; l++) {
+      var xe = x[xOff + l] * E;
+      for (var e = 0; e < E; e++) h[l * E + e] = ev[xe + e] + pos[l * E + e];
+    }
+    for (var b = 0; b < this.N; b++) {
+      var blk = this.blocks[b];
+      this.norm(h, z, blk.g, blk.beta);
+      for (var m = 0; m < 3; m++) { // q, k, v = W z + b: (L, H·D)
+        var W = blk.W[m], bias = blk.bias[m], dst = this.qkv[m];
+        for (var l2 = 0; l2 < L; l2++) {
+          for (var o = 0; o < HD; o++) {
+            var s = bias[o];
+            for (var f = 0; f < E; f++) s += W[o * E + f] * z[l2 * E + f];
+            dst[l2 * HD + o] = s;
+          }
+        }
+      }
+      var q = this.qkv[0], k = this.qkv[1], v = this.qkv[2];
+      for (var i = 0; i < H; i++) {
+        var d0 = i * D, on = keep[b * H + i];
+        for (var l3 = 0; l3 < L; l3++) {
+          var max = -Infinity;
+          for (var j = 0; j < L; j++) {
+            var sc = 0;
+            for (var d = 0; d < D; d++) sc += q[l3 * HD + d0 + d] * k[j * HD + d0 + d];
+            sc /= scale;
+            row[j] = sc;
+            if (sc > max) max = sc;
+          }
+          var sum = 0;
+          for (var j2 = 0; j2 < L; j2++) { row[j2] = Math.exp(row[j2] - max); sum += row[j2]; }
+          var cb = l3 * HD + d0;
+          for (var d2 = 0; d2 < D; d2++) ctx[cb + d2] = 0;
+          for (var j3 = 0; j3 < L; j3++) {
+            var a = row[j3] / sum;
+            if (attn) attn[((b * H + i) * L + l3) * L + j3] = a;
+            if (on) for (var d3 = 0; d3 < D; d3++) ctx[cb + d3] += a * v[j3 * HD + d0 + d3]; // off: stays 0
+          }
+        }
+      }
+      var Wo = blk.Wo, bo = blk.bo; // the residual add: h = h + W_o ctx + b_o
+      for (var l4 = 0; l4 < L; l4++) {
+        for (var o2 = 0; o2 < E; o2++) {
+          var t = bo[o2];
+          for (var f2 = 0; f2 < HD; f2++) t += Wo[o2 * HD + f2] * ctx[l4 * HD + f2];
+          h[l4 * E + o2] += t;
+        }
+      }
+    }
+    this.norm(h, z, w["norm.weight"], w["norm.bias"]);
+    var R = w["readout.weight"], br = w["readout.bias"], out = this.out;
+    for (var l5 = 0; l5 < L; l5++) {
+      for (var r = 0; r < TV; r++) {
+        var y = br[r];
+        for (var f3 = 0; f3 < E; f3++) y += R[r * E + f3] * z[l5 * E + f3];
+        out[l5 * TV + r] = y;
+      }
+    }
+    return out;
+  };
+
+  /** The forward pass on one log, as PyTorch runs it: {logits (L, T, V), attn (N, H, L, L)}. */
+  Stack.prototype.forward = function (x, keep) {
+    var attn = new Float64Array(this.N * this.H * this.L * this.L);
+    var logits = Float64Array.from(this.run(x, 0, keep, attn));
+    return { logits: logits, attn: attn };
+  };
+
+  /** Held-out scoring for a stack: every head mask changes the residual stream, so each log runs in full. */
+  function StackScorer(model, logs, count) {
+    this.model = model;
+    this.logs = logs;
+    this.count = count;
+  }
+
+  StackScorer.prototype.score = function (from, to, keep, hits, counts) {
+    var m = this.model, L = m.L, V = m.V, T = m.T, offsets = m.offsets, logs = this.logs;
+    for (var n = from; n < to; n++) {
+      var z = m.run(logs, n * L, keep, null);
+      for (var l = 0; l < L; l++) {
+        for (var t = 0; t < T; t++) {
+          var src = l + offsets[t];
+          if (src < 0 || src >= L) continue;
+          var base = (l * T + t) * V, best = -Infinity, arg = 0;
+          for (var c = 0; c < V; c++) if (z[base + c] > best) { best = z[base + c]; arg = c; } // first maximum
+          counts[t]++;
+          if (arg === logs[n * L + src]) hits[t]++;
+        }
+      }
+    }
+  };
+
   function softmax(z, from, n) {
     var max = -Infinity, out = new Array(n), sum = 0;
     for (var i = 0; i < n; i++) if (z[from + i] > max) max = z[from + i];
@@ -234,7 +394,7 @@
       modelCache[file] = fetch(BASE + file).then(function (r) {
         if (!r.ok) throw new Error(file + ": HTTP " + r.status);
         return r.json();
-      }).then(function (meta) { return new Model(meta); });
+      }).then(function (meta) { return makeModel(meta); });
       modelCache[file].catch(function () { delete modelCache[file]; });
     }
     return modelCache[file];
@@ -273,13 +433,36 @@
       controls.appendChild(wrap);
       return sel;
     }
-    var heads = [], seeds = [];
+    // The model menu: layers × heads, the one-layer models and the residual stacks in two groups.
+    var kinds = [], seeds = {};
     index.models.forEach(function (m) {
-      if (heads.indexOf(m.heads) < 0) heads.push(m.heads);
-      if (seeds.indexOf(m.seed) < 0) seeds.push(m.seed);
+      var key = modelKey(m);
+      if (!seeds[key]) {
+        seeds[key] = [];
+        kinds.push(m);
+      }
+      seeds[key].push(m.seed);
     });
-    this.headSel = select(uid + "-heads", ui.heads, heads);
-    this.seedSel = select(uid + "-seed", ui.seed, seeds);
+    this.seedsOf = seeds;
+    var modelWrap = el("span", { "class": "wl-control" });
+    modelWrap.appendChild(el("label", { "for": uid + "-model" }, ui.model));
+    this.modelSel = el("select", { id: uid + "-model" });
+    [[false, ui.flatGroup], [true, ui.stackGroup]].forEach(function (group) {
+      var members = kinds.filter(function (m) { return m.stack === group[0]; });
+      if (!members.length) return;
+      var og = el("optgroup", { label: group[1] });
+      members.forEach(function (m) {
+        var text = m.stack ? fill(ui.stackOption, { n: m.layers, h: m.heads })
+          : fill(ui.flatOption, { h: m.heads, dk: m.d_k });
+        og.appendChild(el("option", { value: modelKey(m) }, text));
+      });
+      self.modelSel.appendChild(og);
+    });
+    modelWrap.appendChild(this.modelSel);
+    controls.appendChild(modelWrap);
+    this.seedSel = select(uid + "-seed", ui.seed, []);
+    this.seedNote = el("span", { "class": "wl-note", id: uid + "-seed-note" });
+    this.seedSel.parentNode.appendChild(this.seedNote);
     var randomBtn = el("button", { type: "button", "class": "wl-button" }, ui.random);
     var sampleBtn = el("button", { type: "button", "class": "wl-button" }, ui.sample);
     controls.appendChild(randomBtn);
@@ -368,7 +551,7 @@
     [controls, logBox, editWrap, main].forEach(function (n) { root.appendChild(n); });
 
     // events
-    this.headSel.addEventListener("change", function () { self.pick(); });
+    this.modelSel.addEventListener("change", function () { self.syncSeeds(); self.pick(); });
     this.seedSel.addEventListener("change", function () { self.pick(); });
     this.editSel.addEventListener("change", function () {
       self.state.x[self.state.pos] = Number(self.editSel.value);
@@ -397,14 +580,32 @@
     this.heldout = heldout;
     this.drawLog();
     this.select(this.state.pos, false);
-    this.headSel.value = "4";
-    this.seedSel.value = String(seeds[0]);
-    if (heads.indexOf(4) < 0) this.headSel.value = String(heads[0]);
+    // It opens on the one-layer model with 4 heads, seed 0: the model of the page's share and ablation tables.
+    this.modelSel.value = seeds.h4 ? "h4" : modelKey(kinds[0]);
+    this.syncSeeds();
   }
 
+  /** 'h4' for the one-layer model with 4 heads, 'l2h2' for the stack of 2 layers of 2 heads. */
+  function modelKey(m) {
+    return m.stack ? "l" + m.layers + "h" + m.heads : "h" + m.heads;
+  }
+
+  /** The seed menu offers the seeds of the chosen model; a stack comes with one, and says so. */
+  Lab.prototype.syncSeeds = function () {
+    var seeds = this.seedsOf[this.modelSel.value], old = Number(this.seedSel.value), sel = this.seedSel;
+    sel.textContent = "";
+    seeds.forEach(function (s) { sel.appendChild(el("option", { value: String(s) }, String(s))); });
+    sel.value = String(seeds.indexOf(old) >= 0 ? old : seeds[0]);
+    var single = seeds.length === 1;
+    sel.disabled = single;
+    this.seedNote.textContent = single ? fill(this.ui.oneSeed, { seed: seeds[0] }) : "";
+    if (single) sel.setAttribute("aria-describedby", this.seedNote.id);
+    else sel.removeAttribute("aria-describedby");
+  };
+
   Lab.prototype.file = function () {
-    var h = Number(this.headSel.value), s = Number(this.seedSel.value);
-    var m = this.index.models.filter(function (e) { return e.heads === h && e.seed === s; })[0];
+    var key = this.modelSel.value, s = Number(this.seedSel.value);
+    var m = this.index.models.filter(function (e) { return modelKey(e) === key && e.seed === s; })[0];
     return m.file;
   };
 
@@ -419,8 +620,9 @@
       var t1 = performance.now();
       self.state.file = file;
       self.state.model = model;
-      self.state.scorer = new Scorer(model, self.index.heldoutLogs, self.heldout);
-      self.state.keep = model.meta.roles.map(function () { return true; });
+      self.state.scorer = new (model.stack ? StackScorer : Scorer)(model, self.index.heldoutLogs, self.heldout);
+      self.state.keep = [];
+      for (var k = 0; k < model.N * model.H; k++) self.state.keep.push(true);
       self.buildGrid();
       self.timing = { kind: "model", start: t0, loaded: t1 - t0 };
       self.update();
@@ -462,14 +664,22 @@
     this.editSel.value = String(this.state.x[this.state.pos]);
   };
 
-  Lab.prototype.roleName = function (i) {
-    var r = this.state.model.meta.roles[i];
+  /** Head k of the model (k = layer × H + head): its role from the page's share tables, or "none". */
+  Lab.prototype.roleName = function (k) {
+    var m = this.state.model, r = m.roles[Math.floor(k / m.H)][k % m.H];
     return r === null ? this.ui.none : r;
   };
 
+  /** What the reader calls head k: "head 2", or in a stack "layer 1 head 0" (layers counted from 1). */
+  Lab.prototype.headName = function (k) {
+    var m = this.state.model;
+    return m.stack ? fill(this.ui.layerHead, { layer: Math.floor(k / m.H) + 1, i: k % m.H }) : String(k);
+  };
+
   Lab.prototype.buildGrid = function () {
-    var ui = this.ui, L = this.index.seq_len, grid = this.grid;
+    var ui = this.ui, L = this.index.seq_len, grid = this.grid, m = this.state.model;
     grid.textContent = "";
+    grid.classList.toggle("wl-stack", !!m.stack);
     var header = el("div", { "class": "wl-row wl-header", "aria-hidden": "true" });
     header.appendChild(el("span", {}));
     this.headerCols = el("div", { "class": "wl-cols" });
@@ -477,25 +687,36 @@
     header.appendChild(this.headerCols);
     grid.appendChild(header);
     this.rows = [];
-    for (var i = 0; i < this.state.model.H; i++) {
-      var row = el("div", { "class": "wl-row" });
-      var b = el("button", { type: "button", "class": "wl-head", "data-head": String(i),
-        "aria-label": fill(ui.headButton, { i: i, role: this.roleName(i) }) });
-      b.appendChild(el("span", { "class": "wl-head-name" }, fill(ui.head, { i: i })));
-      b.appendChild(el("span", { "class": "wl-head-role" }, this.roleName(i)));
-      var cells = el("div", { "class": "wl-cells", role: "img" });
-      for (var k = 0; k < L; k++) cells.appendChild(el("span", { "class": "wl-cell" }));
-      row.appendChild(b);
-      row.appendChild(cells);
-      grid.appendChild(row);
-      this.rows.push({ row: row, button: b, cells: cells });
+    for (var layer = 0; layer < m.N; layer++) {
+      var box = grid;
+      if (m.stack) { // one labelled group of rows per layer, first layer on top
+        var name = fill(ui.layer, { n: layer + 1 }), gid = grid.getAttribute("aria-labelledby") + "-l" + layer;
+        box = el("div", { "class": "wl-layer", role: "group", "aria-labelledby": gid });
+        box.appendChild(el("p", { "class": "wl-layer-name", id: gid }, name));
+        grid.appendChild(box);
+      }
+      for (var i = 0; i < m.H; i++) {
+        var k = layer * m.H + i, role = this.roleName(k);
+        var row = el("div", { "class": "wl-row" });
+        var b = el("button", { type: "button", "class": "wl-head", "data-head": String(k),
+          "aria-label": m.stack ? fill(ui.layerHeadButton, { layer: layer + 1, i: i, role: role })
+            : fill(ui.headButton, { i: i, role: role }) });
+        b.appendChild(el("span", { "class": "wl-head-name" }, fill(ui.head, { i: i })));
+        b.appendChild(el("span", { "class": "wl-head-role" }, role));
+        var cells = el("div", { "class": "wl-cells", role: "img" });
+        for (var c = 0; c < L; c++) cells.appendChild(el("span", { "class": "wl-cell" }));
+        row.appendChild(b);
+        row.appendChild(cells);
+        box.appendChild(row);
+        this.rows.push({ row: row, button: b, cells: cells, layer: layer, head: i });
+      }
     }
   };
 
   /** Everything that depends on the log and the chosen position: attention rows and predictions. */
   Lab.prototype.drawPosition = function () {
     var st = this.state, m = st.model, ui = this.ui, names = this.index.events;
-    this.attnTitle.textContent = fill(ui.attention, { i: st.pos });
+    this.attnTitle.textContent = fill(m && m.stack ? ui.attentionStack : ui.attention, { i: st.pos });
     this.predTitle.textContent = fill(ui.preds, { i: st.pos });
     if (!m) return;
     var L = m.L, V = m.V, T = m.T, pos = st.pos;
@@ -506,7 +727,7 @@
       var k = m.offsets.indexOf(j - pos);
       header[j].className = "wl-col" + (j === pos ? " wl-query" : "") + (k >= 0 ? " wl-target" : "");
     }
-    for (var i = 0; i < m.H; i++) {
+    for (var i = 0; i < m.N * m.H; i++) { // head i of the whole model: layer-major, as res.attn (N, H, L, L)
       var r = this.rows[i], weights = [];
       for (var j2 = 0; j2 < L; j2++) {
         var a = res.attn[(i * L + pos) * L + j2];
@@ -517,9 +738,11 @@
       }
       var order = weights.map(function (_, j3) { return j3; }).sort(function (p, q) { return weights[q] - weights[p]; });
       var top = order.slice(0, 3).filter(function (j4, n) { return n === 0 || weights[j4] >= 0.05; });
-      r.cells.setAttribute("aria-label", fill(ui.headCells, { i: i, list: top.map(function (j5) {
+      var list = top.map(function (j5) {
         return fill(ui.cell, { j: j5, event: names[st.x[j5]], p: Math.round(weights[j5] * 100) });
-      }).join(ui.sep) }));
+      }).join(ui.sep);
+      r.cells.setAttribute("aria-label", m.stack ? fill(ui.layerHeadCells, { layer: r.layer + 1, i: r.head, list: list })
+        : fill(ui.headCells, { i: i, list: list }));
     }
     this.predList.textContent = "";
     for (var t = 0; t < T; t++) {
@@ -558,7 +781,8 @@
     var hits = new Array(m.T).fill(0), counts = new Array(m.T).fill(0);
     var show = function (done) {
       self.drawAccuracy(hits, counts, self.results[fullKey]);
-      var offs = st.keep.map(function (k, i) { return k ? null : i; }).filter(function (i) { return i !== null; });
+      var offs = st.keep.map(function (k, i) { return k ? null : self.headName(i); })
+        .filter(function (i) { return i !== null; });
       var what = offs.length ? fill(ui.off, { list: offs.join(ui.sep) }) : ui.allHeadsOn;
       self.status.textContent = what + " · " + fill(done < total ? ui.progress : ui.done, { done: done, total: total });
       self.root.dataset.scored = String(done);
@@ -588,7 +812,7 @@
   Lab.prototype.record = function (timing, done) {
     if (!timing) return;
     this.timings.push({ kind: timing.kind, logs: done, ms: performance.now() - timing.start, loadMs: timing.loaded,
-      heads: this.state.model.H, file: this.state.file });
+      heads: this.state.model.H, layers: this.state.model.N, file: this.state.file });
   };
 
   Lab.prototype.drawAccuracy = function (hits, counts, full) {
@@ -642,7 +866,8 @@
   }
 
   // For the browser tests and the curious: the engine, the data loaders and the labs on this page.
-  window.WhatifLab = { Model: Model, Scorer: Scorer, loadIndex: loadIndex, loadModel: loadModel,
+  window.WhatifLab = { Model: Model, Stack: Stack, Scorer: Scorer, StackScorer: StackScorer, makeModel: makeModel,
+    loadIndex: loadIndex, loadModel: loadModel,
     decodeF32: decodeF32, decodeLogs: decodeLogs, pct: pct, base: BASE, labs: [] };
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", initWhenNear);

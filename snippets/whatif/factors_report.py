@@ -12,7 +12,7 @@ import numpy as np
 
 from ..figures import Figure, svg_figure
 from ..tables import md_table
-from .analysis import sweep
+from .analysis import HEADS, SEEDS, sweep
 from .compare import LEVEL, diff_interval, verdict
 from .factors import DEPTH, FIXED_DK, TARGET, config_label, factor_runs, layer_ablation, layer_shares
 from .model import D_MODEL, stack_parameters
@@ -23,8 +23,10 @@ from .train import build_model
 __all__ = [
     "parameters", "steps_to_target", "one_layer_rows", "depth_rows", "compare_stats", "comparison_sentences",
     "spread_interval", "depth_stats", "summary_stats", "layer_rows", "layer_stats", "summary_rows", "width_figure",
-    "curve_figure", "layer_figure", "sweep_by_heads", "layer_tables",
+    "curve_figure", "layer_figure", "sweep_by_heads", "layer_tables", "LAB_SEED", "lab_stats",
 ]
+
+LAB_SEED = 0  # the one seed of each stack that §4's browser lab offers: the seed of the per-layer table and figure
 
 
 def _pct(x: float) -> str:
@@ -404,3 +406,19 @@ def layer_tables(stacks: Sequence[tuple[str, dict]], header: Sequence[str], labe
         raise ValueError("stacks must name at least one (name, run)")
     return "\n\n".join(f"{title.format(name=name)}\n\n{md_table(list(header), layer_rows(run, labels))}"
                        for name, run in stacks)
+
+
+def lab_stats(sep: str = ", ") -> dict:
+    """What §4's browser lab offers (sitebuild/whatif_lab.py exports exactly these models), for the page's
+    sentence: n_models in all, n_flat one-layer models (the sweep's) with n_seeds seeds per head count,
+    n_stacks residual stacks (DEPTH) named in stacks ('2 × 2', joined by sep), each with seed stack_seed.
+
+    >>> s = lab_stats()
+    >>> s["n_stacks"], s["stacks"], s["stack_seed"], s["n_models"] == s["n_flat"] + s["n_stacks"]
+    (4, '1 × 4, 2 × 2, 4 × 1, 2 × 1', 0, True)
+    """
+    if not isinstance(sep, str):
+        raise ValueError(f"sep must be a string, got {type(sep).__name__}")
+    return {"n_models": len(HEADS) * len(SEEDS) + len(DEPTH), "n_flat": len(HEADS) * len(SEEDS),
+            "n_seeds": len(SEEDS), "n_stacks": len(DEPTH), "stack_seed": LAB_SEED,
+            "stacks": sep.join(f"{c['layers']} × {c['num_heads']}" for c in DEPTH)}

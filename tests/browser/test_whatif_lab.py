@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sitebuild.whatif_lab import FOLDER, decode_array, model_file
+from sitebuild.whatif_lab import FOLDER, decode_array, model_file, stack_runs
 from snippets.whatif.analysis import sweep
 
 from .conftest import ARTIFACTS, PHONE
@@ -19,9 +19,11 @@ from .pages import OVERFLOW_JS
 pytestmark = pytest.mark.browser
 
 ZH, EN = "article/4-what-if/", "en/article/4-what-if/"
+STACKS = ("l1h4", "l2h2", "l4h1", "l2h1")  # the model menu's values for the residual stacks
 LIMIT_MS = 100  # model switch or head mask change, until the new answer is on screen
 
-# Runs in the page: every model's forward pass on the exported held-out logs, against PyTorch's logits.
+# Runs in the page: every model's forward pass on the exported held-out logs, against PyTorch's logits,
+# and for the residual stacks every layer's attention weights against PyTorch's too.
 COMPARE_JS = """
 async () => {
   const W = window.WhatifLab;
@@ -36,17 +38,26 @@ async () => {
     const ref64 = new Float64Array(bytes.buffer);
     const logs = W.decodeLogs(check.logs);
     const [M, N, L, T, V] = check.shape, size = L * T * V;
-    let d32 = 0, d64 = 0, n = 0;
+    const refAttn = check.attn ? W.decodeF32(check.attn) : null;
+    const asize = check.attn ? check.attn_shape.slice(2).reduce((a, b) => a * b, 1) : 0;
+    let d32 = 0, d64 = 0, n = 0, dAttn = 0, nAttn = 0;
     for (let m = 0; m < M; m++) for (let k = 0; k < N; k++) {
-      const logits = model.forward(logs.subarray(k * L, (k + 1) * L), check.masks[m]).logits;
+      const res = model.forward(logs.subarray(k * L, (k + 1) * L), check.masks[m]);
       for (let i = 0; i < size; i++) {
         const at = (m * N + k) * size + i;
-        d32 = Math.max(d32, Math.abs(logits[i] - ref32[at]));
-        d64 = Math.max(d64, Math.abs(logits[i] - ref64[at]));
+        d32 = Math.max(d32, Math.abs(res.logits[i] - ref32[at]));
+        d64 = Math.max(d64, Math.abs(res.logits[i] - ref64[at]));
         n++;
       }
+      if (refAttn) {
+        if (res.attn.length !== asize) throw new Error(entry.file + ": " + res.attn.length + " weights, not " + asize);
+        for (let i = 0; i < asize; i++) {
+          dAttn = Math.max(dAttn, Math.abs(res.attn[i] - refAttn[(m * N + k) * asize + i]));
+          nAttn++;
+        }
+      }
     }
-    out.push({file: entry.file, d32, d64, n, masks: check.masks});
+    out.push({file: entry.file, stack: entry.stack, d32, d64, n, dAttn, nAttn, masks: check.masks});
   }
   return out;
 }
@@ -86,10 +97,12 @@ def test_lab_serves_the_cached_weights(built_site: Path):
     """The files the page fetches hold exactly the trained weights the page's tables come from."""
     folder = built_site / FOLDER
     index = json.loads((folder / "index.json").read_text(encoding="utf-8"))
-    runs = sweep()
-    assert [(m["heads"], m["seed"]) for m in index["models"]] == [(r["num_heads"], r["seed"]) for r in runs]
+    runs = sweep() + stack_runs()
+    assert [(m["layers"], m["heads"], m["seed"]) for m in index["models"]] == [
+        (r["layers"] or 1, r["num_heads"], r["seed"]) for r in runs]
     for run in runs:
-        data = json.loads((folder / model_file(run["num_heads"], run["seed"])).read_text(encoding="utf-8"))
+        name = model_file(run["num_heads"], run["seed"], run["layers"])
+        data = json.loads((folder / name).read_text(encoding="utf-8"))
         assert sorted(data["weights"]) == sorted(run["state_dict"])
         for name, tensor in run["state_dict"].items():
             entry = data["weights"][name]
@@ -101,17 +114,26 @@ def test_lab_serves_the_cached_weights(built_site: Path):
 def test_javascript_logits_match_pytorch(page, server_url):
     open_lab(page, server_url + ZH)
     results = page.evaluate(COMPARE_JS)
-    assert len(results) == len(sweep())
+    assert len(results) == len(sweep()) + len(stack_runs())
+    stacks = [r for r in results if r["stack"]]
+    assert [r["file"] for r in stacks] == ["l1h4-s0.json", "l2h2-s0.json", "l4h1-s0.json", "l2h1-s0.json"]
+    # (masks, logs, layers, heads, queries, keys) attention weights compared for every stack
+    assert [r["nAttn"] for r in stacks] == [2 * 3 * n * h * 16 * 16 for n, h in ((1, 4), (2, 2), (4, 1), (2, 1))]
     worst32 = max(r["d32"] for r in results)
     worst64 = max(r["d64"] for r in results)
-    lines = [f"| {r['file']} | {r['n']} | {r['d32']:.2e} | {r['d64']:.2e} |" for r in results]
-    report = "\n".join(["| model | logits | max diff vs float32 | max diff vs float64 |", "|---|--:|--:|--:|", *lines])
+    worst_attn = max(r["dAttn"] for r in stacks)
+    lines = [f"| {r['file']} | {r['n']} | {r['d32']:.2e} | {r['d64']:.2e} | "
+             + (f"{r['nAttn']} | {r['dAttn']:.2e} |" if r["stack"] else "— | — |") for r in results]
+    report = "\n".join(["| model | logits | max diff vs float32 | max diff vs float64 | attention weights "
+                        "| max diff vs float32 |", "|---|--:|--:|--:|--:|--:|", *lines])
     ARTIFACTS.mkdir(exist_ok=True)
     (ARTIFACTS / "whatif-lab-logits.md").write_text(report + "\n", encoding="utf-8")
-    print(f"\nwhatif lab: max |JS - PyTorch float32| = {worst32:.2e}, max |JS - PyTorch float64| = {worst64:.2e}")
-    # Each check covers all heads and a set of heads switched off.
+    print(f"\nwhatif lab: max |JS - PyTorch float32| = {worst32:.2e}, max |JS - PyTorch float64| = {worst64:.2e}, "
+          f"stacks' attention: max |JS - PyTorch float32| = {worst_attn:.2e}")
+    # Each check covers all heads and a set of heads switched off (in a stack, heads of every layer).
     assert all(r["masks"][0] == [True] * len(r["masks"][0]) and not all(r["masks"][1]) for r in results)
     assert worst32 <= 1e-4, report
+    assert worst_attn <= 1e-4, report
     # The JavaScript runs in float64: against the same weights in float64 it agrees to rounding.
     assert worst64 <= 1e-9, report
 
@@ -162,7 +184,7 @@ def test_controls_by_mouse(page, server_url):
     chips.nth(0).click()
     assert lab.locator(".wl-pred.wl-outside").count() == 2
     # Another model by mouse: its head rows replace the old ones.
-    lab.get_by_label("头数 h", exact=True).select_option("8")
+    lab.get_by_label("模型（层 × 头）", exact=True).select_option("h8")
     wait_done(page)
     assert lab.locator(".wl-head").count() == 8
     head = lab.locator('.wl-head[data-head="2"]')
@@ -215,8 +237,6 @@ def test_controls_by_keyboard(page, server_url):
 
 @pytest.mark.parametrize(("path", "scheme", "palette"), [(ZH, "light", "default"), (EN, "dark", "slate")])
 def test_phone_width_palettes_and_axe(page, server_url, path, scheme, palette):
-    from axe_playwright_python.sync_playwright import Axe
-
     page.set_viewport_size(PHONE)
     lab = open_lab(page, server_url + path, scheme)
     assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == palette
@@ -238,30 +258,105 @@ def test_phone_width_palettes_and_axe(page, server_url, path, scheme, palette):
     assert colours["text"] != colours["background"]
     ARTIFACTS.mkdir(exist_ok=True)
     lab.screenshot(path=str(ARTIFACTS / f"whatif-lab-{scheme}-phone.png"))
+    assert_axe_clean(page)
+    # A stack: heads grouped by layer, the seed menu down to one seed; still fits, still clean.
+    lab.locator("select").first.select_option("l2h2")
+    wait_done(page)
+    lab.locator('.wl-head[data-head="1"]').click()
+    wait_done(page)
+    assert lab.locator(".wl-layer").count() == 2
+    assert page.evaluate(OVERFLOW_JS) == []
+    lab.screenshot(path=str(ARTIFACTS / f"whatif-lab-stack-{scheme}-phone.png"))
+    assert_axe_clean(page)
+
+
+def assert_axe_clean(page):
+    from axe_playwright_python.sync_playwright import Axe
+
     results = Axe().run(page, context=".whatif-lab").response
     bad = [f"{v['id']} ({v['impact']}): {v['help']} e.g. {v['nodes'][0]['target']}" for v in results["violations"]
            if v["impact"] in ("serious", "critical")]
     assert not bad, "\n".join(bad)
 
 
+def test_stacks_by_keyboard(page, server_url):
+    """The model menu reaches the residual stacks by keyboard: the heads come grouped by layer, the seed menu
+    offers the one exported seed, the accuracies are PyTorch's, and a head switched off in the first layer moves
+    the second layer's attention but not the first's."""
+    lab = open_lab(page, server_url + EN)
+    menu = lab.get_by_label("Model (layers × heads)", exact=True)
+    assert menu.locator("option").all_inner_texts() == [f"1 × {h} (d_k = {32 // h})" for h in (1, 2, 4, 8, 16, 32)] + [
+        f"residual stack {n} × {h}" for n, h in ((1, 4), (2, 2), (4, 1), (2, 1))]
+    assert menu.locator("optgroup").evaluate_all("gs => gs.map(g => g.label)") == [
+        "One attention layer, no residual (the head sweep)", "Residual stacks (experiment 4)"]
+    assert menu.input_value() == "h4"
+    menu.focus()
+    for _ in range(5):  # 1 × 8, 1 × 16, 1 × 32, then the stacks 1 × 4 and 2 × 2
+        page.keyboard.press("ArrowDown")
+    wait_done(page)
+    assert menu.input_value() == "l2h2"
+    assert page.evaluate("WhatifLab.labs[0].state.file") == "l2h2-s0.json"
+    seed = lab.get_by_label("Seed", exact=True)
+    assert seed.is_disabled() and seed.input_value() == "0"
+    assert seed.evaluate("s => document.getElementById(s.getAttribute('aria-describedby')).textContent") == (
+        "stacks come with seed 0 only")
+    for n in (1, 2):
+        group = lab.get_by_role("group", name=f"Layer {n}", exact=True)
+        assert group.locator(".wl-head").count() == 2
+    labels = lab.locator(".wl-head").evaluate_all("bs => bs.map(b => b.getAttribute('aria-label'))")
+    assert [x.rsplit(",", 1)[0] for x in labels] == ["Layer 1 head 0", "Layer 1 head 1", "Layer 2 head 0",
+                                                    "Layer 2 head 1"]
+    assert lab.locator(".wl-cells").first.get_attribute("aria-label").startswith("Layer 1 head 0 attends to: position ")
+    run = stack_runs()[1]
+    assert (run["layers"], run["num_heads"], run["seed"]) == (2, 2, 0)
+    assert shown_accuracies(lab) == [f"{100 * a:.1f}%" for a in [*run["acc_by_offset"], run["accuracy"]]]
+    before = page.evaluate("Array.from(WhatifLab.labs[0].lastForward.attn)")  # (layers, heads, L, L)
+    head = lab.locator('.wl-head[data-head="0"]')
+    head.focus()
+    page.keyboard.press("Space")
+    wait_done(page)
+    assert head.get_attribute("aria-pressed") == "false"
+    assert "Heads off: layer 1 head 0" in lab.locator(".wl-status").inner_text()
+    after = page.evaluate("Array.from(WhatifLab.labs[0].lastForward.attn)")
+    half = len(before) // 2
+    assert after[:half] == before[:half]  # layer 1 reads the embeddings: unchanged
+    assert max(abs(a - b) for a, b in zip(after[half:], before[half:], strict=True)) > 1e-3
+    assert shown_accuracies(lab) != [f"{100 * a:.1f}%" for a in [*run["acc_by_offset"], run["accuracy"]]]
+    # Back to a one-layer model: its seeds return.
+    menu.select_option("h2")
+    wait_done(page)
+    assert not seed.is_disabled() and seed.locator("option").all_inner_texts() == ["0", "1", "2", "3", "4"]
+    assert lab.locator(".wl-layer").count() == 0 and lab.locator(".wl-head").count() == 2
+
+
 def test_model_switch_and_reevaluation_are_fast(page, server_url):
     """Time from the reader's action to the new answer on screen: predictions, attention and held-out
     accuracy on the first batch of logs (the rest are scored in the background, timed too)."""
     lab = open_lab(page, server_url + ZH)
-    heads_sel = lab.get_by_label("头数 h", exact=True)
+    model_sel = lab.get_by_label("模型（层 × 头）", exact=True)
     seed_sel = lab.get_by_label("种子", exact=True)
     for h, s in [(1, 1), (2, 1), (8, 1), (16, 1), (32, 1), (4, 2)]:  # warm the JIT on every model size
-        heads_sel.select_option(str(h))
+        model_sel.select_option(f"h{h}")
         seed_sel.select_option(str(s))
+        wait_done(page)
+    for key in STACKS:
+        model_sel.select_option(key)
         wait_done(page)
     page.evaluate("WhatifLab.labs[0].timings = []")
     for h in (1, 2, 4, 8, 16, 32):
         for s in (3, 4):
-            heads_sel.select_option(str(h))
+            model_sel.select_option(f"h{h}")
             seed_sel.select_option(str(s))
             wait_done(page)
             lab.locator('.wl-head[data-head="0"]').click()
             wait_done(page)
+    for key in STACKS:  # the stacks (one seed each): a switch, then a head off in the first layer
+        model_sel.select_option("h4")
+        wait_done(page)
+        model_sel.select_option(key)
+        wait_done(page)
+        lab.locator('.wl-head[data-head="0"]').click()
+        wait_done(page)
     timings = page.evaluate("WhatifLab.labs[0].timings")
     first = [t for t in timings if t["logs"] < lab_count(page)]
     full = [t for t in timings if t["logs"] == lab_count(page)]
@@ -273,7 +368,10 @@ def test_model_switch_and_reevaluation_are_fast(page, server_url):
     ms = [t["ms"] for t in first]
     print(f"\nwhatif lab, first answer: median {statistics.median(ms):.1f} ms, max {max(ms):.1f} ms "
           f"over {len(ms)} switches; all logs: median {statistics.median(t['ms'] for t in full):.1f} ms")
-    assert len(first) >= 24  # two actions per model switch above, each timed
+    # two actions per one-layer model above, each timed; a stack's switch comes from the warm-up's results, its
+    # head switched off is scored afresh
+    assert len(first) >= 24 + len(STACKS)
+    assert {t["file"] for t in first if t["kind"] == "mask"} >= {f"{key}-s0.json" for key in STACKS}
     assert max(ms) < LIMIT_MS, report
 
 
