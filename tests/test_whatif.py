@@ -1,6 +1,5 @@
 """The what-if experiments: task generator, training, specialisation metric, ablation, caching."""
 
-import time
 
 import numpy as np
 import pytest
@@ -82,9 +81,7 @@ def test_train_run_second_call_is_a_cache_hit():
     first = train.train_run(**args)
     call = (2, 123, 5, 8, 3e-3, 32)
     assert train._train_cached.check_call_in_cache(*call, code=train.CODE_VERSION)
-    start = time.perf_counter()
-    second = train.train_run(**args)
-    assert time.perf_counter() - start < 1.0
+    second = train.train_run(**args)  # a retrained run would have measured its own seconds
     assert second["loss_curve"] == first["loss_curve"] and second["seconds"] == first["seconds"]
 
 
