@@ -544,6 +544,10 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kvheads.sep_higher": "在 {pairs} 个键值对时区间整个高于 MHA",
         "kvheads.sep_and": "，",
         "kvheads.sep_none": "在哪一档都没有和 MHA 分开（区间都跨过 0）",
+        "kvheads.failed": "没学会这个任务（留出准确率低于 {below:.0%}）的模型：{parts}；其余模型都在这条线以上。",
+        "kvheads.failed_at": "{n} 个键值对时，{said}",
+        "kvheads.failed_part": "{name} 有 {k} 个种子（共 {seeds} 个）",
+        "kvheads.failed_none": "每个模型的留出准确率都不低于 {below:.0%}。",
         "kvheads.list_sep": "、",
         "kvheads.list_and": " 和 ",
         "kvheads.cost": ("这 {models} 个模型，每个在一个线程上训练要 {lo:.0f} 到 {hi:.0f} 秒 CPU 时间，"
@@ -1122,6 +1126,11 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kvheads.sep_higher": "is higher than MHA, its whole interval above 0, at {pairs} pairs",
         "kvheads.sep_and": ", and ",
         "kvheads.sep_none": "separates from MHA at none of them (every interval covers 0)",
+        "kvheads.failed": ("Models that did not learn the task (held-out accuracy under {below:.0%}): {parts}; every "
+                           "other model is above that line."),
+        "kvheads.failed_at": "at {n} pairs, {said}",
+        "kvheads.failed_part": "{name} on {k} of {seeds} seeds",
+        "kvheads.failed_none": "Every model's held-out accuracy is {below:.0%} or more.",
         "kvheads.list_sep": ", ",
         "kvheads.list_and": " and ",
         "kvheads.cost": ("Each of these {models} models takes {lo:.0f} to {hi:.0f} CPU seconds to train on one thread, "

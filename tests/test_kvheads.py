@@ -255,6 +255,19 @@ def test_separation_lists_every_level_where_an_interval_excludes_0():
     assert report.separation_sentence("zh", result).startswith("在测过的 4、8 和 12 个键值对这几档里，")
     assert report.recall_header("en", result)[2:] == ["4 pairs", "8 pairs", "12 pairs"]
     assert report.recall_figure("en", result).count("<svg") == 1
+    assert report.failed_sentence("en", result) == "Every model's held-out accuracy is 50% or more."
+    acc[12, 8] = [0.13, *base[1:]]
+    acc[12, 1] = [0.1, 0.2, *base[2:]]
+    failed = _result(acc)
+    failed["data"]["sweep"]["pairs"] = pairs
+    assert report.failed_sentence("en", failed) == (
+        "Models that did not learn the task (held-out accuracy under 50%): at 12 pairs, MHA g=8 on 1 of 5 seeds, "
+        "MQA g=1 on 2 of 5 seeds; every other model is above that line.")
+    assert report.failed_sentence("zh", failed, below=0.15) == (
+        "没学会这个任务（留出准确率低于 15%）的模型：12 个键值对时，MHA g=8 有 1 个种子（共 5 个）、"
+        "MQA g=1 有 1 个种子（共 5 个）；其余模型都在这条线以上。")
+    with pytest.raises(ValueError, match=r"below must be a share between 0 and 1, got 50"):
+        report.failed_sentence("en", failed, below=50)
 
 
 def test_committed_sweep_is_complete():

@@ -25,7 +25,8 @@ from .mla import LatentAttention, LatentCache
 from .recall import D_MODEL, IGNORE, KEYS, make_recall_batch
 
 __all__ = ["decode_demo", "show_sequence", "cache_rows", "cache_header", "check_rows", "load_recall", "recall_header", "recall_rows", "recall_figure", "verdict_sentences",
-           "mean_interval", "cost_sentence", "separation_sentence"]
+           "mean_interval", "cost_sentence", "separation_sentence",
+           "failed_sentence"]
 
 RESULT_NAME = "kvheads-recall.json"
 
@@ -267,6 +268,24 @@ def separation_sentence(lang: str, result: dict | None = None) -> str:
         parts.append(text(lang, "kvheads.sep_part", name=_kv_label(lang, h, g),
                           said=text(lang, "kvheads.sep_and").join(said) if said else text(lang, "kvheads.sep_none")))
     return text(lang, "kvheads.separation", pairs=_and(lang, pairs), parts=text(lang, "kvheads.sep").join(parts))
+
+
+def failed_sentence(lang: str, result: dict | None = None, below: float = 0.5) -> str:
+    """Which models did not learn the task (held-out accuracy under `below`): how many seeds of each g at each
+    number of pairs, or that none did."""
+    if not 0 < below < 1:
+        raise ValueError(f"below must be a share between 0 and 1, got {below!r}")
+    sweep, acc = _grid(load_recall() if result is None else result)
+    h, parts = sweep["num_heads"], []
+    for n in sweep["pairs"]:
+        counts = [(g, sum(a < below for a in acc[n, g])) for g in sweep["kv_heads"]]
+        said = [text(lang, "kvheads.failed_part", name=_kv_label(lang, h, g), k=k, seeds=len(acc[n, g]))
+                for g, k in counts if k]
+        if said:
+            parts.append(text(lang, "kvheads.failed_at", n=n, said=text(lang, "kvheads.list_sep").join(said)))
+    if not parts:
+        return text(lang, "kvheads.failed_none", below=below)
+    return text(lang, "kvheads.failed", below=below, parts=text(lang, "kvheads.sep").join(parts))
 
 
 def _and(lang: str, values: Sequence[int]) -> str:
