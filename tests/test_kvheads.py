@@ -234,10 +234,11 @@ def test_verdicts_come_from_the_paired_interval():
     assert report.separation_sentence("en", result) == (
         "Across the measured levels of 4 and 8 pairs: GQA g=4 separates from MHA at none of them (every interval "
         "covers 0); GQA g=2 separates from MHA at none of them (every interval covers 0); MQA g=1 is lower than "
-        "MHA, its whole interval below 0, at 8 pairs.")
+        "MHA, its whole interval below 0, at 8 pairs (-20.00 points).")
     assert report.separation_sentence("zh", result) == (
         "在测过的 4 和 8 个键值对这几档里，GQA g=4 在哪一档都没有和 MHA 分开（区间都跨过 0）；"
-        "GQA g=2 在哪一档都没有和 MHA 分开（区间都跨过 0）；MQA g=1 在 8 个键值对时区间整个低于 MHA。")
+        "GQA g=2 在哪一档都没有和 MHA 分开（区间都跨过 0）；"
+        "MQA g=1 在 8 个键值对（差 -20.00 个百分点）时区间整个低于 MHA。")
 
 
 def test_separation_lists_every_level_where_an_interval_excludes_0():
@@ -249,9 +250,9 @@ def test_separation_lists_every_level_where_an_interval_excludes_0():
     result = _result(acc)
     result["data"]["sweep"]["pairs"] = pairs
     assert report.separation_sentence("en", result).endswith(
-        "GQA g=4 is higher than MHA, its whole interval above 0, at 12 pairs; GQA g=2 separates from MHA at none "
-        "of them (every interval covers 0); MQA g=1 is lower than MHA, its whole interval below 0, at 8 and 12 "
-        "pairs.")
+        "GQA g=4 is higher than MHA, its whole interval above 0, at 12 pairs (+2.00 points); GQA g=2 separates "
+        "from MHA at none of them (every interval covers 0); MQA g=1 is lower than MHA, its whole interval below 0, "
+        "at 8 pairs (-10.00 points) and 12 pairs (-10.00 points).")
     assert report.separation_sentence("zh", result).startswith("在测过的 4、8 和 12 个键值对这几档里，")
     assert report.recall_header("en", result)[2:] == ["4 pairs", "8 pairs", "12 pairs"]
     assert report.recall_figure("en", result).count("<svg") == 1

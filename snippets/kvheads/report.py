@@ -252,7 +252,7 @@ def cost_sentence(lang: str, result: dict | None = None) -> str:
 
 def separation_sentence(lang: str, result: dict | None = None) -> str:
     """For each g < h, the numbers of pairs at which its paired interval on the difference from MHA lies wholly
-    below 0 (or wholly above), or that it does so at none of them."""
+    below 0 (or wholly above), with the difference there, or that it does so at none of them."""
     sweep, acc = _grid(load_recall() if result is None else result)
     h, pairs = sweep["num_heads"], list(sweep["pairs"])
     parts = []
@@ -261,10 +261,10 @@ def separation_sentence(lang: str, result: dict | None = None) -> str:
             continue
         found = {"lower": [], "higher": []}
         for n in pairs:
-            _, lo, hi = diff_interval(acc[n, h], acc[n, g], paired=True)
+            d, lo, hi = diff_interval(acc[n, h], acc[n, g], paired=True)
             if hi < 0 or lo > 0:
-                found["lower" if hi < 0 else "higher"].append(n)
-        said = [text(lang, f"kvheads.sep_{key}", pairs=_and(lang, ns)) for key, ns in found.items() if ns]
+                found["lower" if hi < 0 else "higher"].append(text(lang, "kvheads.sep_level", n=n, diff=d * 100))
+        said = [text(lang, f"kvheads.sep_{key}", levels=_and(lang, ns)) for key, ns in found.items() if ns]
         parts.append(text(lang, "kvheads.sep_part", name=_kv_label(lang, h, g),
                           said=text(lang, "kvheads.sep_and").join(said) if said else text(lang, "kvheads.sep_none")))
     return text(lang, "kvheads.separation", pairs=_and(lang, pairs), parts=text(lang, "kvheads.sep").join(parts))
@@ -288,7 +288,7 @@ def failed_sentence(lang: str, result: dict | None = None, below: float = 0.5) -
     return text(lang, "kvheads.failed", below=below, parts=text(lang, "kvheads.sep").join(parts))
 
 
-def _and(lang: str, values: Sequence[int]) -> str:
+def _and(lang: str, values: Sequence) -> str:
     """4, 8 and 16 / 4、8 和 16."""
     values = [str(v) for v in values]
     if len(values) == 1:
