@@ -279,7 +279,14 @@ def test_committed_sweep_is_complete():
     assert {k: (tuple(v) if isinstance(v, list) else v) for k, v in sweep.items()} == SWEEP
     assert sorted((m["num_heads"], m["num_kv_heads"], m["num_pairs"], m["seed"]) for m in models) == sorted(sweep_jobs())
     assert all(0 <= m["accuracy"] <= 1 and m["cpu_seconds"] > 0 for m in models)
-    # the page's prose says the easiest level is learned by every g: keep that true
+    # the page's prose: at every level but the hardest, every model learns the task and each g's mean is within a
+    # point of MHA's; at the hardest, the models split into those that learned it and those that did not
     _, acc = report._grid(result)
-    easiest = min(sweep["pairs"])
-    assert all(a >= 0.95 for g in sweep["kv_heads"] for a in acc[easiest, g])
+    h, hardest = sweep["num_heads"], max(sweep["pairs"])
+    mean = lambda v: sum(v) / len(v)  # noqa: E731
+    for n in sweep["pairs"]:
+        if n != hardest:
+            assert all(a >= 0.95 for g in sweep["kv_heads"] for a in acc[n, g]), n
+            assert all(abs(mean(acc[n, g]) - mean(acc[n, h])) < 0.01 for g in sweep["kv_heads"]), n
+    last = [a for g in sweep["kv_heads"] for a in acc[hardest, g]]
+    assert all(a >= 0.9 or a < 0.25 for a in last) and min(last) < 0.25 <= 0.9 <= max(last)
