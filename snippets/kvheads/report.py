@@ -190,7 +190,7 @@ def recall_figure(lang: str, result: dict | None = None) -> str:
     spread = lambda i: 2 ** (0.1 * (i - (len(pairs) - 1) / 2))  # noqa: E731  lines side by side
 
     def draw():
-        fig = Figure(figsize=(6.0, 6.0), layout="constrained")
+        fig = Figure(figsize=(5.4, 6.0), layout="constrained")
         top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=(3, 2))
         for i, n in enumerate(pairs):
             stats = np.array([mean_interval(acc[n, g]) for g in gs]) * 100
