@@ -9,7 +9,7 @@ matches, ``tests/test_results.py`` fails, and the same command measures again::
     python -m sitebuild.results              # which results are current, which are stale
     python -m sitebuild.results bench        # re-measure results/bench-full.json (~10 min)
     python -m sitebuild.results build        # re-measure results/buildbench.json (~10 min)
-    python -m sitebuild.results recall       # retrain results/kvheads-recall.json (~17 CPU minutes)
+    python -m sitebuild.results recall       # retrain results/kvheads-recall.json (~14 CPU minutes)
     python -m sitebuild.results stale        # re-measure every stale result
 
 How busy the machine was is measured, not declared: the load average before and after the whole
