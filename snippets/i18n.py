@@ -535,16 +535,32 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kvheads.pairs": "{n} 个键值对",
         "kvheads.fig_x": "KV 缓存（字节/词元/层，float32）与键/值头数 g",
         "kvheads.fig_y": "留出查询准确率（%）",
-        "kvheads.fig_alt": "MQAR 上的留出准确率随 KV 缓存大小（键/值头数）变化的折线图，每种键值对数一条线，带区间",
-        "kvheads.fig_caption": ("每个点是 {seeds} 个种子的平均准确率，竖线是它的 {level:.0%} 自助法区间；浅色小点是各个种子。"
-                                "两条线在横向上稍微错开，免得重叠；横轴是对数坐标。"),
+        "kvheads.fig_alt": ("两幅图：上图是 MQAR 上的留出准确率随 KV 缓存大小（键/值头数）变化的折线图，"
+                            "每种键值对数一条线，带区间；下图是各个 g 与 MHA 的准确率之差，按种子配对，带区间"),
+        "kvheads.fig_diff": "与 MHA 之差（百分点）",
+        "kvheads.fig_caption": ("上图每个点是 {seeds} 个种子的平均准确率，竖线是它的 {level:.0%} 自助法区间，"
+                                "浅色小点是各个种子；下图是各个 g 与 MHA 的准确率之差，按种子配对，竖线是区间，"
+                                "整条竖线落在 0 线以下才算低于 MHA。几条线在横向上稍微错开，免得重叠；"
+                                "横轴是对数坐标。"),
         "kvheads.lower": "低于 MHA",
         "kvheads.higher": "高于 MHA",
         "kvheads.same": "没有可测的差别",
         "kvheads.verdict_part": "{name} 相差 {diff:+.2f} 个百分点 [{lo:+.2f}, {hi:+.2f}]，{verdict}",
         "kvheads.sep": "；",
         "kvheads.verdict": ("{n} 个键值对：MHA 平均答对 {mha:.1%}（{seeds} 个种子）。按种子配对，与 MHA 相比，{parts}。"),
-        "kvheads.lowest": "{models} 个模型里，留出准确率最低的是 {lowest:.1%}（{name}，{n} 个键值对，种子 {seed}）。",
+        "kvheads.separation": "在测过的 {pairs} 个键值对这几档里，{parts}。",
+        "kvheads.sep_part": "{name} {said}",
+        "kvheads.sep_lower": "在 {levels}时区间整个低于 MHA",
+        "kvheads.sep_higher": "在 {levels}时区间整个高于 MHA",
+        "kvheads.sep_level": "{n} 个键值对（差 {diff:+.2f} 个百分点）",
+        "kvheads.sep_and": "，",
+        "kvheads.sep_none": "在哪一档都没有和 MHA 分开（区间都跨过 0）",
+        "kvheads.failed": "没学会这个任务（留出准确率低于 {below:.0%}）的模型：{parts}；其余模型都在这条线以上。",
+        "kvheads.failed_at": "{n} 个键值对时，{said}",
+        "kvheads.failed_part": "{name} 有 {k} 个种子（共 {seeds} 个）",
+        "kvheads.failed_none": "每个模型的留出准确率都不低于 {below:.0%}。",
+        "kvheads.list_sep": "、",
+        "kvheads.list_and": " 和 ",
         # snippets.kvheads.report: decoding with and without the cache, measured
         "kvheads.decode_head": ["键/值头数", "L", "缓存（KiB）", "有缓存：毫秒/词元", "无缓存：毫秒/词元",
                                 "无缓存 ÷ 有缓存"],
@@ -1139,11 +1155,15 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kvheads.pairs": "{n} pairs",
         "kvheads.fig_x": "KV cache (bytes per token and layer, float32) and key/value heads g",
         "kvheads.fig_y": "held-out query accuracy (%)",
-        "kvheads.fig_alt": ("Line chart of held-out MQAR accuracy against KV-cache size (number of key/value heads), "
-                            "one line per number of pairs, with intervals"),
-        "kvheads.fig_caption": ("Each point is the mean accuracy over {seeds} seeds with its {level:.0%} bootstrap interval; "
-                                "the faint dots are the seeds. The two lines are nudged sideways so they do not "
-                                "overlap; the horizontal axis is logarithmic."),
+        "kvheads.fig_alt": ("Two charts. Top: held-out MQAR accuracy against KV-cache size (number of key/value "
+                            "heads), one line per number of pairs, with intervals. Bottom: each g's accuracy minus "
+                            "MHA's, paired by seed, with intervals"),
+        "kvheads.fig_diff": "difference from MHA (points)",
+        "kvheads.fig_caption": ("Top: each point is the mean accuracy over {seeds} seeds with its {level:.0%} "
+                                "bootstrap interval; the faint dots are the seeds. Bottom: each g's accuracy minus "
+                                "MHA's, paired by seed, with its interval; only a bar wholly below the zero line means "
+                                "lower than MHA. The lines are nudged sideways so they do not overlap; the horizontal "
+                                "axis is logarithmic."),
         "kvheads.lower": "lower than MHA",
         "kvheads.higher": "higher than MHA",
         "kvheads.same": "no measurable difference from MHA",
@@ -1151,8 +1171,20 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kvheads.sep": "; ",
         "kvheads.verdict": ("With {n} pairs, MHA answers {mha:.1%} of the queries ({seeds} seeds). Paired by seed, "
                             "against MHA: {parts}."),
-        "kvheads.lowest": ("Of the {models} models, the lowest held-out accuracy is {lowest:.1%} ({name}, {n} pairs, "
-                           "seed {seed})."),
+        "kvheads.separation": "Across the measured levels of {pairs} pairs: {parts}.",
+        "kvheads.sep_part": "{name} {said}",
+        "kvheads.sep_lower": "is lower than MHA, its whole interval below 0, at {levels}",
+        "kvheads.sep_higher": "is higher than MHA, its whole interval above 0, at {levels}",
+        "kvheads.sep_level": "{n} pairs ({diff:+.2f} points)",
+        "kvheads.sep_and": ", and ",
+        "kvheads.sep_none": "separates from MHA at none of them (every interval covers 0)",
+        "kvheads.failed": ("Models that did not learn the task (held-out accuracy under {below:.0%}): {parts}; every "
+                           "other model is above that line."),
+        "kvheads.failed_at": "at {n} pairs, {said}",
+        "kvheads.failed_part": "{name} on {k} of {seeds} seeds",
+        "kvheads.failed_none": "Every model's held-out accuracy is {below:.0%} or more.",
+        "kvheads.list_sep": ", ",
+        "kvheads.list_and": " and ",
         # snippets.kvheads.report: decoding with and without the cache, measured
         "kvheads.decode_head": ["key/value heads", "L", "cache (KiB)", "with cache: ms per token",
                                 "without: ms per token", "without ÷ with"],

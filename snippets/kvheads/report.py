@@ -28,8 +28,8 @@ from .mla import LatentAttention, LatentCache
 from .recall import D_MODEL, IGNORE, KEYS, make_recall_batch
 
 __all__ = ["decode_demo", "show_sequence", "cache_rows", "cache_header", "check_rows", "load_recall", "recall_header", "recall_rows", "recall_figure", "verdict_sentences",
-           "mean_interval", "cost_sentence", "lowest_sentence", "load_decode", "decode_row", "decode_header",
-           "decode_rows", "growth", "decode_sentences", "decode_figure"]
+           "mean_interval", "cost_sentence", "separation_sentence", "failed_sentence", "load_decode", "decode_row",
+           "decode_header", "decode_rows", "growth", "decode_sentences", "decode_figure"]
 
 RESULT_NAME = "kvheads-recall.json"
 
@@ -185,34 +185,44 @@ def recall_header(lang: str, result: dict | None = None) -> list[str]:
 
 
 def recall_figure(lang: str, result: dict | None = None) -> str:
-    """Accuracy against KV-cache bytes per token: one line per number of pairs, seeds as dots, mean with interval."""
+    """Top: accuracy against KV-cache bytes per token, one line per number of pairs, seeds as dots, mean with
+    interval. Bottom: each g's difference from MHA, paired by seed, with its interval (0 = MHA)."""
     sweep, acc = _grid(load_recall() if result is None else result)
-    gs = list(sweep["kv_heads"])
+    gs, pairs, h = list(sweep["kv_heads"]), list(sweep["pairs"]), sweep["num_heads"]
     xs = [_bytes(sweep, g) for g in gs]
+    spread = lambda i: 2 ** (0.1 * (i - (len(pairs) - 1) / 2))  # noqa: E731  lines side by side
 
     def draw():
-        fig = Figure(figsize=(7.0, 3.6), layout="constrained")
-        ax = fig.subplots()
-        for i, n in enumerate(sweep["pairs"]):
-            stats = [mean_interval(acc[n, g]) for g in gs]
-            m = np.array([s[0] for s in stats]) * 100
-            err = np.array([[s[0] - s[1], s[2] - s[0]] for s in stats]).T * 100
-            shift = [x * (1.06 if i else 0.94) for x in xs]  # the two lines side by side
+        fig = Figure(figsize=(5.4, 6.0), layout="constrained")
+        top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=(3, 2))
+        for i, n in enumerate(pairs):
+            stats = np.array([mean_interval(acc[n, g]) for g in gs]) * 100
+            shift = [x * spread(i) for x in xs]
             for x, g in zip(shift, gs, strict=True):
-                ax.scatter([x] * len(acc[n, g]), np.array(acc[n, g]) * 100, s=10, color=f"C{i}", alpha=0.45)
-            ax.errorbar(shift, m, yerr=err, fmt="o-", color=f"C{i}", capsize=3,
-                        label=text(lang, "kvheads.pairs", n=n))
-        ax.set_xscale("log", base=2)
-        ax.set_xticks(xs, [f"{x}\n{_kv_label(lang, sweep['num_heads'], g)}" for x, g in zip(xs, gs, strict=True)])
-        ax.minorticks_off()
-        ax.set_xlabel(text(lang, "kvheads.fig_x"))
-        ax.set_ylabel(text(lang, "kvheads.fig_y"))
-        ax.grid(alpha=0.3)
-        ax.legend(frameon=False, loc="lower right")
+                top.scatter([x] * len(acc[n, g]), np.array(acc[n, g]) * 100, s=10, color=f"C{i}", alpha=0.45)
+            top.errorbar(shift, stats[:, 0], yerr=_bars(stats),
+                         fmt="o-", color=f"C{i}", capsize=3, label=text(lang, "kvheads.pairs", n=n))
+            diffs = np.array([diff_interval(acc[n, h], acc[n, g], paired=True) for g in gs[1:]]) * 100
+            bottom.errorbar(shift[1:], diffs[:, 0], yerr=_bars(diffs), fmt="o", color=f"C{i}", capsize=3)
+        bottom.axhline(0, color="0.3", linewidth=0.8)
+        bottom.set_xscale("log", base=2)
+        bottom.set_xticks(xs, [f"{x}\n{_kv_label(lang, h, g)}" for x, g in zip(xs, gs, strict=True)])
+        bottom.minorticks_off()
+        bottom.set_xlabel(text(lang, "kvheads.fig_x"))
+        top.set_ylabel(text(lang, "kvheads.fig_y"))
+        bottom.set_ylabel(text(lang, "kvheads.fig_diff"))
+        for ax in (top, bottom):
+            ax.grid(alpha=0.3)
+        fig.legend(*top.get_legend_handles_labels(), loc="outside upper center", ncols=len(pairs), frameon=False)
         return fig
 
     return svg_figure(draw, alt=text(lang, "kvheads.fig_alt"), caption=text(lang, "kvheads.fig_caption",
                                                                              level=LEVEL, seeds=len(sweep["seeds"])))
+
+
+def _bars(stats: np.ndarray) -> np.ndarray:
+    """Rows (mean, lo, hi) as errorbar's (2, k) distances below and above, rounding below 0 clipped."""
+    return np.clip([stats[:, 0] - stats[:, 1], stats[:, 2] - stats[:, 0]], 0, None)
 
 
 def verdict_sentences(lang: str, result: dict | None = None) -> str:
@@ -227,8 +237,9 @@ def verdict_sentences(lang: str, result: dict | None = None) -> str:
             if g == h:
                 continue
             d, lo, hi = diff_interval(acc[n, h], acc[n, g], paired=True)
-            parts.append(text(lang, "kvheads.verdict_part", name=_kv_label(lang, h, g), diff=d * 100, lo=lo * 100,
-                              hi=hi * 100, verdict=verdict(lo, hi, words)))
+            points = [round(v * 100, 2) + 0.0 for v in (d, lo, hi)]  # + 0.0: no "-0.00"
+            parts.append(text(lang, "kvheads.verdict_part", name=_kv_label(lang, h, g), diff=points[0],
+                              lo=points[1], hi=points[2], verdict=verdict(lo, hi, words)))
         mha = mean_interval(acc[n, h])[0]
         out.append(text(lang, "kvheads.verdict", n=n, mha=mha, seeds=len(acc[n, h]),
                         parts=text(lang, "kvheads.sep").join(parts)))
@@ -242,13 +253,50 @@ def cost_sentence(lang: str, result: dict | None = None) -> str:
     return text(lang, "kvheads.cost", models=len(secs), lo=min(secs), hi=max(secs), total=sum(secs) / 60)
 
 
-def lowest_sentence(lang: str, result: dict | None = None) -> str:
-    """The lowest held-out accuracy of any model in the sweep, and which model it was."""
-    result = load_recall() if result is None else result
-    models = result["data"]["models"]
-    m = min(models, key=lambda m: (m["accuracy"], m["num_pairs"], m["num_kv_heads"], m["seed"]))
-    return text(lang, "kvheads.lowest", models=len(models), lowest=m["accuracy"],
-                name=_kv_label(lang, m["num_heads"], m["num_kv_heads"]), n=m["num_pairs"], seed=m["seed"])
+def separation_sentence(lang: str, result: dict | None = None) -> str:
+    """For each g < h, the numbers of pairs at which its paired interval on the difference from MHA lies wholly
+    below 0 (or wholly above), with the difference there, or that it does so at none of them."""
+    sweep, acc = _grid(load_recall() if result is None else result)
+    h, pairs = sweep["num_heads"], list(sweep["pairs"])
+    parts = []
+    for g in sweep["kv_heads"]:
+        if g == h:
+            continue
+        found = {"lower": [], "higher": []}
+        for n in pairs:
+            d, lo, hi = diff_interval(acc[n, h], acc[n, g], paired=True)
+            if hi < 0 or lo > 0:
+                found["lower" if hi < 0 else "higher"].append(text(lang, "kvheads.sep_level", n=n, diff=d * 100))
+        said = [text(lang, f"kvheads.sep_{key}", levels=_and(lang, ns)) for key, ns in found.items() if ns]
+        parts.append(text(lang, "kvheads.sep_part", name=_kv_label(lang, h, g),
+                          said=text(lang, "kvheads.sep_and").join(said) if said else text(lang, "kvheads.sep_none")))
+    return text(lang, "kvheads.separation", pairs=_and(lang, pairs), parts=text(lang, "kvheads.sep").join(parts))
+
+
+def failed_sentence(lang: str, result: dict | None = None, below: float = 0.5) -> str:
+    """Which models did not learn the task (held-out accuracy under `below`): how many seeds of each g at each
+    number of pairs, or that none did."""
+    if not 0 < below < 1:
+        raise ValueError(f"below must be a share between 0 and 1, got {below!r}")
+    sweep, acc = _grid(load_recall() if result is None else result)
+    h, parts = sweep["num_heads"], []
+    for n in sweep["pairs"]:
+        counts = [(g, sum(a < below for a in acc[n, g])) for g in sweep["kv_heads"]]
+        said = [text(lang, "kvheads.failed_part", name=_kv_label(lang, h, g), k=k, seeds=len(acc[n, g]))
+                for g, k in counts if k]
+        if said:
+            parts.append(text(lang, "kvheads.failed_at", n=n, said=text(lang, "kvheads.list_sep").join(said)))
+    if not parts:
+        return text(lang, "kvheads.failed_none", below=below)
+    return text(lang, "kvheads.failed", below=below, parts=text(lang, "kvheads.sep").join(parts))
+
+
+def _and(lang: str, values: Sequence) -> str:
+    """4, 8 and 16 / 4、8 和 16."""
+    values = [str(v) for v in values]
+    if len(values) == 1:
+        return values[0]
+    return text(lang, "kvheads.list_sep").join(values[:-1]) + text(lang, "kvheads.list_and") + values[-1]
 
 
 # The decoding timings (results/kvheads-decode.json, measured by snippets.kvheads.decode_bench).
