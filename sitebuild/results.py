@@ -9,7 +9,7 @@ matches, ``tests/test_results.py`` fails, and the same command measures again::
     python -m sitebuild.results              # which results are current, which are stale
     python -m sitebuild.results bench        # re-measure results/bench-full.json (~10 min)
     python -m sitebuild.results build        # re-measure results/buildbench.json (~10 min)
-    python -m sitebuild.results recall       # retrain results/kvheads-recall.json (~14 CPU minutes)
+    python -m sitebuild.results recall       # retrain results/kvheads-recall.json (~30 CPU minutes)
     python -m sitebuild.results decode       # re-measure results/kvheads-decode.json (~3 min)
     python -m sitebuild.results stale        # re-measure every stale result
 
