@@ -292,7 +292,7 @@ def test_committed_sweep_is_complete():
             assert all(a >= 0.95 for g in sweep["kv_heads"] for a in acc[n, g]), n
             assert all(abs(mean(acc[n, g]) - mean(acc[n, h])) < 0.01 for g in sweep["kv_heads"]), n
     last = [a for g in sweep["kv_heads"] for a in acc[hardest, g]]
-    assert all(a >= 0.9 or a < 0.25 for a in last) and min(last) < 0.25 <= 0.9 <= max(last)
+    assert all(a >= 0.85 or a < 0.25 for a in last) and min(last) < 0.25 <= 0.85 <= max(last)
 
 
 # Decoding, measured: snippets.kvheads.decode_bench and the page's table and sentences from its result.

@@ -28,7 +28,7 @@ from .mla import LatentAttention, LatentCache
 from .recall import D_MODEL, IGNORE, KEYS, make_recall_batch
 
 __all__ = ["decode_demo", "show_sequence", "cache_rows", "cache_header", "check_rows", "load_recall", "recall_header", "recall_rows", "recall_figure", "verdict_sentences",
-           "mean_interval", "cost_sentence", "separation_sentence", "failed_sentence", "load_decode", "decode_row",
+           "mean_interval", "cost_sentence", "recall_intro", "separation_sentence", "failed_sentence", "load_decode", "decode_row",
            "decode_header", "decode_rows", "growth", "decode_sentences", "decode_figure"]
 
 RESULT_NAME = "kvheads-recall.json"
@@ -182,6 +182,12 @@ def recall_rows(lang: str, result: dict | None = None) -> list[list[str]]:
 def recall_header(lang: str, result: dict | None = None) -> list[str]:
     sweep, _ = _grid(load_recall() if result is None else result)
     return [*text(lang, "kvheads.recall_head"), *(text(lang, "kvheads.pairs", n=n) for n in sweep["pairs"])]
+
+
+def recall_intro(lang: str, result: dict | None = None) -> str:
+    """The line above the recall table: what its cells are, and over how many seeds."""
+    sweep, _ = _grid(load_recall() if result is None else result)
+    return text(lang, "kvheads.recall_intro", seeds=len(sweep["seeds"]))
 
 
 def recall_figure(lang: str, result: dict | None = None) -> str:
