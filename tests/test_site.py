@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import re
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -46,7 +48,6 @@ def code_blocks(text: str):
         i += 1
 
 
-IMPORT = re.compile(r"^from (?:snippets|sitebuild)(\.[\w.]+)? import [\w, ()]+$")
 CALL = re.compile(r"^(?:[A-Za-z_][\w, ]*=\s*)?([A-Za-z_]\w*)[\w.]*\(.*$")
 CONT = re.compile(r"^[\s\w\"'.,=:()\[\]{}<>|+*/%-]*\)?$")
 
@@ -63,14 +64,18 @@ def handwritten_lines(text: str) -> list[str]:
             bad.append(f"fenced block ```{info} that is neither an include nor an exec block: {body[0].strip()}")
             continue
         names = {"print"}
-        for line in body:
-            m = IMPORT.match(line.strip())
-            if m:
-                names |= {n.strip(" ()").split(" as ")[-1] for n in line.split(" import ", 1)[1].split(",")}
+        import_lines = set()  # an import may span lines: from m import (a,\n b)
+        for node in ast.parse(textwrap.dedent("\n".join(body))).body:
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                import_lines |= set(range(node.lineno - 1, node.end_lineno))
+                if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in ("snippets", "sitebuild"):
+                    names |= {a.asname or a.name for a in node.names}
+                else:  # only lesson code (and the site's own) is imported on a page
+                    bad.append(body[node.lineno - 1].strip())
         depth = 0
-        for line in body:
+        for i, line in enumerate(body):
             s = line.strip()
-            if not s or s.startswith("#") or IMPORT.match(s):
+            if not s or s.startswith("#") or i in import_lines:
                 continue
             if depth > 0:  # continuation of a call spread over several lines
                 depth += s.count("(") - s.count(")")
@@ -99,6 +104,9 @@ def test_handwritten_check_catches_handwritten_code():
     assert handwritten_lines(page) == ["fenced block ```python that is neither an include nor an exec block: import torch"]
     exec_page = '```python exec="1"\nfrom snippets.tables import md_table\nrows = [1, 2]\nprint(md_table(["a"], [rows]))\n```\n'
     assert handwritten_lines(exec_page) == ["rows = [1, 2]"]
+    wrapped = '```python exec="1"\nfrom snippets.tables import (md_table,\n                             fmt)\nprint(md_table(["a"], [[fmt(1)]]))\nx = 1\n```\n'
+    assert handwritten_lines(wrapped) == ["x = 1"]
+    assert handwritten_lines('```python exec="1"\nimport torch\nprint(1)\n```\n') == ["import torch"]
     ok = '```python exec="1"\nfrom snippets.tables import md_table\nprint(md_table(\n    ["a"],\n    [[1]],\n))\n```\n```python\n--8<-- "snippets/attention.py:sdpa"\n```\n'
     assert handwritten_lines(ok) == []
 
