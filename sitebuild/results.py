@@ -16,7 +16,7 @@ matches, ``tests/test_results.py`` fails, and the same command measures again::
 How busy the machine was is measured, not declared: the load average before and after the whole
 measurement and before and after each run in it (each length of the sweep, each build), and the
 share of the machine's CPU time that other processes used meanwhile (from /proc/stat, less the CPU
-time of this process and the processes it waited for). A result without these records is stale.
+time of this process and its child processes, running or finished). A result without these records is stale.
 """
 
 from __future__ import annotations
@@ -145,10 +145,36 @@ def _cpu_busy_seconds() -> float | None:
     return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
 
 
+def _live_descendants_cpu_seconds() -> float:
+    """CPU seconds of this process's descendants that are still running (a pool's workers), each with the
+    children it has waited for; 0 where /proc cannot be read."""
+    parent, ticks = {}, {}
+    for entry in os.scandir("/proc") if os.path.isdir("/proc") else ():
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", encoding="ascii", errors="replace") as f:
+                fields = f.read().rsplit(")", 1)[1].split()  # after "pid (name)": state ppid ...
+        except (OSError, IndexError):
+            continue
+        pid = int(entry.name)
+        parent[pid] = int(fields[1])
+        ticks[pid] = sum(int(x) for x in fields[11:15])  # utime stime cutime cstime
+    me, total = os.getpid(), 0
+    for pid in parent:
+        p, seen = parent[pid], 0
+        while p > 1 and p != me and seen < 64:  # walk up to this process (or the root)
+            p, seen = parent.get(p, 0), seen + 1
+        if p == me:
+            total += ticks[pid]
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def _own_cpu_seconds() -> float:
-    """CPU seconds of this process and of the child processes it has waited for (the builds it ran)."""
+    """CPU seconds of this process, of the child processes it has waited for (the builds it ran) and of those
+    still running (a training pool's workers, whose time is not yet in os.times())."""
     t = os.times()
-    return t.user + t.system + t.children_user + t.children_system
+    return t.user + t.system + t.children_user + t.children_system + _live_descendants_cpu_seconds()
 
 
 def snapshot() -> dict:

@@ -223,11 +223,22 @@ def load_sentence(lang: str, p: dict) -> str:
                 busy=busy)
 
 
+RUNS_LISTED = 12  # more runs than this (a training sweep) are summarised in the table, not listed
+
+
 def runs_cell(lang: str, p: dict) -> str:
-    """Each run's load average (1 min) before and after it, and other processes' share of the CPU."""
+    """Each run's load average (1 min) before and after it, and other processes' share of the CPU; for more
+    than RUNS_LISTED runs, their range and the busiest run."""
     if not p.get("runs"):
         return text(lang, "provenance.runs_unmeasured")
     names = texts(lang, "buildbench")
+    runs = p["runs"]
+    if len(runs) > RUNS_LISTED and all(r["others_cpu"] is not None for r in runs):
+        span = lambda key: "{:.2f}–{:.2f}".format(*sorted(r[key][0] for r in runs)[::len(runs) - 1])  # noqa: E731
+        busiest = max(runs, key=lambda r: r["others_cpu"])
+        return text(lang, "provenance.runs_summary", n=len(runs), before=span("load_before"), after=span("load_after"),
+                    median=f"{statistics.median(r['others_cpu'] for r in runs):.0%}",
+                    most=f"{busiest['others_cpu']:.0%}", busiest=names.get(busiest["run"], busiest["run"]))
     items = [text(lang, "provenance.run_item", run=names.get(r["run"], r["run"]), before=f"{r['load_before'][0]:.2f}",
                   after=f"{r['load_after'][0]:.2f}",
                   share="—" if r["others_cpu"] is None else f"{r['others_cpu']:.0%}") for r in p["runs"]]

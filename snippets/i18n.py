@@ -382,6 +382,8 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "provenance.runs": "每次运行（1 分钟平均负载，运行前 → 运行后；别的进程占用的 CPU）",
         "provenance.run_item": "{run}：{before} → {after}，{share}",
         "provenance.runs_unmeasured": "没有记录（这份结果早于这项记录）",
+        "provenance.runs_summary": ("共 {n} 次：运行前负载 {before}，运行后 {after}；别的进程占用的 CPU 中位数 {median}，"
+                                    "最多 {most}（{busiest}）。每次的记录在结果文件里。"),
         "provenance.run_length": "L={L}",
         "provenance.duration": "测量耗时",
         "provenance.duration_value": "{minutes:.1f} 分钟",
@@ -1000,6 +1002,9 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "provenance.runs": "Each run (1-min load average before → after; CPU used by other processes)",
         "provenance.run_item": "{run}: {before} → {after}, {share}",
         "provenance.runs_unmeasured": "not recorded (this result predates that record)",
+        "provenance.runs_summary": ("{n} runs: load {before} before a run and {after} after; other processes used a "
+                                    "median {median} of the CPU, at most {most} ({busiest}). Each run is recorded in "
+                                    "the result file."),
         "provenance.run_length": "L={L}",
         "provenance.duration": "Time the measurement took",
         "provenance.duration_value": "{minutes:.1f} min",

@@ -289,3 +289,15 @@ def test_committed_sweep_verdicts_come_from_the_paired_intervals():
     assert (br.RESAMPLES, br.LEVEL) == (5000, 0.95)  # the page's method paragraph names both
     for lang, words in (("zh", "5000 次"), ("en", "5,000 times")):
         assert words in (ROOT / "docs" / "lab" / f"performance.{lang}.md").read_text(encoding="utf-8")
+
+
+def test_runs_cell_lists_a_few_runs_and_summarises_many():
+    run = lambda i, share: {"run": f"r{i}", "load_before": [0.5 + i, 0, 0], "load_after": [1.0 + i, 0, 0],  # noqa: E731
+                            "others_cpu": share}
+    few = {"runs": [run(0, 0.01), run(1, 0.02)]}
+    assert br.runs_cell("en", few) == "r0: 0.50 → 1.00, 1%; r1: 1.50 → 2.00, 2%"
+    many = {"runs": [run(i, 0.01 * (i == 7) + 0.002) for i in range(br.RUNS_LISTED + 1)]}
+    assert br.runs_cell("en", many) == (
+        "13 runs: load 0.50–12.50 before a run and 1.00–13.00 after; other processes used a median 0% of the CPU, "
+        "at most 1% (r7). Each run is recorded in the result file.")
+    assert "共 13 次：运行前负载 0.50–12.50，运行后 1.00–13.00" in br.runs_cell("zh", many)

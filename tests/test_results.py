@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -117,3 +119,20 @@ def test_committed_files_record_their_provenance():
                 "command"} <= p.keys()
         assert {"cpu", "cores", "threads"} <= p["machine"].keys()
         assert not p["uncommitted_changes"], f"{name} was measured from code that was not committed"
+
+
+def test_own_cpu_counts_children_still_running():
+    """A training pool's workers are alive for the whole sweep, so os.times() does not see their CPU yet; the
+    snapshot counts them as the measurement's own, not as other processes'."""
+    burn = ("import sys, time\nt = time.process_time()\nwhile time.process_time() - t < 1.0: pass\n"
+            "sys.stdout.write('x'); sys.stdout.flush(); time.sleep(30)")
+    before = results.snapshot()
+    child = subprocess.Popen([sys.executable, "-c", burn], stdout=subprocess.PIPE)
+    try:
+        assert child.stdout.read(1) == b"x"  # it has used a second of CPU and is still running
+        after = results.snapshot()
+    finally:
+        child.kill()
+        child.wait()
+        child.stdout.close()
+    assert after["own"] - before["own"] >= 0.9
