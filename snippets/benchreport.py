@@ -36,7 +36,7 @@ __all__ = [
     "flop_table", "time_table", "throughput_table", "memory_table", "matmul_sentence", "comparison_table",
     "pair_sentence", "pair_sentences", "memory_sentence", "goals", "goals_table", "time_figure", "memory_figure",
     "full_sweep_tables", "full_sweep_figures", "build_table", "build_results_table", "which_sentences", "load",
-    "PAIRS", "cjk_spacing", "load_sentence", "runs_cell",
+    "PAIRS", "ratio_text", "cjk_spacing", "load_sentence", "runs_cell",
 ]
 
 def load(name: str, results_dir: Path | None = None) -> dict:
@@ -341,9 +341,10 @@ def _pair(data: dict, a: str, b: str, L: int) -> Interval:
 HOW = {"below": "faster", "above": "slower", "covers": "same"}
 
 
-def _ratio(lang: str, r: Interval, digits: int = 3) -> str:
-    return text(lang, "bench.ratio", ratio=f"{r.median:.{digits}f}", low=f"{r.low:.{digits}f}",
-                high=f"{r.high:.{digits}f}")
+def ratio_text(lang: str, r: Interval, digits: int = 3) -> str:
+    """median [low–high] of a ratio, thousands grouped."""
+    return text(lang, "bench.ratio", ratio=f"{r.median:,.{digits}f}", low=f"{r.low:,.{digits}f}",
+                high=f"{r.high:,.{digits}f}")
 
 
 def comparison_table(data: dict, lang: str) -> str:
@@ -355,7 +356,7 @@ def comparison_table(data: dict, lang: str) -> str:
         label = cjk_spacing(text(lang, "bench.pair_label", a=names[a], b=names[b]))
         for k, L in enumerate(data["params"]["lengths"]):
             r = _pair(data, a, b, L)
-            rows.append([label if k == 0 else "", L, _ratio(lang, r), t[HOW[judge(r)]]])
+            rows.append([label if k == 0 else "", L, ratio_text(lang, r), t[HOW[judge(r)]]])
     return md_table(t["pair_head"], rows, align="lrrl")
 
 
@@ -369,7 +370,7 @@ def pair_sentence(data: dict, lang: str, a: str, b: str) -> str:
     groups: dict[str, list[str]] = {"faster": [], "slower": [], "same": []}
     for L in data["params"]["lengths"]:
         r = _pair(data, a, b, L)
-        groups[HOW[judge(r)]].append(text(lang, "bench.ratio_item", L=L, ratio=_ratio(lang, r)))
+        groups[HOW[judge(r)]].append(text(lang, "bench.ratio_item", L=L, ratio=ratio_text(lang, r)))
     parts = [text(lang, f"bench.group_{how}", items=_lengths(lang, items))
              for how, items in groups.items() if items]
     return cjk_spacing(text(lang, "bench.pair_sentence", a=names[a], b=names[b],
@@ -432,7 +433,7 @@ def goals_table(data: dict, lang: str) -> str:
     for g in goals(data):
         verdict = t[g["verdict"]]
         if g["goal"] == "time":
-            value = text(lang, "bench.goal_time_value", ratio=_ratio(lang, g["ratio"]), at=g["at"])
+            value = text(lang, "bench.goal_time_value", ratio=ratio_text(lang, g["ratio"]), at=g["at"])
             for v in ("undecided", "not_met"):
                 Ls = [L for L, h in g["per_length"].items() if h == v]
                 if Ls:
@@ -440,7 +441,7 @@ def goals_table(data: dict, lang: str) -> str:
             rows.append([t["goal_time"], f"≤ {TIME_GOAL}", value, verdict])
         elif g["goal"] == "speedup":
             rows.append([t["goal_speedup"], f"≥ {SPEEDUP_GOAL}", text(lang, "bench.goal_speedup_value",
-                                                                    ratio=_ratio(lang, g["ratio"], 2), at=g["at"]),
+                                                                    ratio=ratio_text(lang, g["ratio"], 2), at=g["at"]),
                          verdict])
         else:
             a, b = g["at"]
@@ -551,7 +552,7 @@ def which_sentences(lang: str, data: dict | None = None, at: int = SPEEDUP_AT) -
         text(lang, "bench.which_time", sentence=pair_sentence(data, lang, "mha_fastpath", "mha_no_weights")),
         text(lang, "bench.which_memory", L=L, quad=sep.join(names[i] for i in quad) or "—", quad_mib=mib(quad),
              lin=sep.join(names[i] for i in lin) or "—", lin_mib=mib(lin)),
-        text(lang, "bench.which_scratch", L=at, x=_ratio(lang, slower, 2),
+        text(lang, "bench.which_scratch", L=at, x=ratio_text(lang, slower, 2),
              m=scratch["peak_bytes"] / fast["peak_bytes"]),
     ]
     return "\n".join(f"- {cjk_spacing(line)}" for line in lines)

@@ -48,7 +48,8 @@ def cache_rows(lang: str, d_model: int = 4096, num_heads: int = 32,
     layer. device="meta": shapes and dtypes only, no memory, no compute."""
     x = torch.empty(1, 4, d_model, device="meta", dtype=dtype)
     d_k = d_model // num_heads
-    layers = [(_kv_label(lang, num_heads, g), f"2 × {g} × {d_k} = {2 * g * d_k}",
+    layers = [(_kv_label(lang, num_heads, g),
+               f"2 × {g} × {d_k} = {2 * g * d_k}",
                GroupedQueryAttention(d_model, num_heads, g, device="meta",
                                      dtype=dtype),
                KVCache(),
@@ -414,8 +415,7 @@ def decode_sentences(lang: str, result: dict | None = None) -> str:
 def _ratio_text(lang: str, r: benchreport.Interval, digits: int | None = None) -> str:
     """median [low–high]; digits after the point: given, or 0 from 100 up, else 1."""
     digits = (0 if r.median >= 100 else 1) if digits is None else digits
-    return text(lang, "bench.ratio", ratio=f"{r.median:,.{digits}f}", low=f"{r.low:,.{digits}f}",
-                high=f"{r.high:,.{digits}f}")
+    return benchreport.ratio_text(lang, r, digits)
 
 
 def decode_figure(lang: str, result: dict | None = None) -> str:
