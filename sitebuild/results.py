@@ -76,6 +76,9 @@ SPECS: dict[str, Spec] = {
     # (snippets.bench.time_rounds, and what that module imports).
     "kvheads-decode": Spec(("snippets.kvheads.decode_bench",), (), "python -m sitebuild.results decode",
                            exclude=("snippets/i18n.py",)),
+    # §4's second round: the protocol (grid, seeds, steps, stopping rule) and the training it runs.
+    "whatif-sweeps": Spec(("snippets.whatif.protocol",), (), "python -m sitebuild.results whatif",
+                          exclude=("snippets/i18n.py",)),
 }
 
 
@@ -321,6 +324,48 @@ def measure_recall(workers: int = 2) -> Path:
     return save("kvheads-recall", prov, {"sweep": SWEEP, "models": models}, start, runs)
 
 
+def measure_whatif(workers: int = 2) -> Path:
+    """Train every run of snippets.whatif.protocol (one process per worker, one thread each), longest first,
+    each a recorded run; write results/whatif-sweeps.json. A partial file in the cache folder is rewritten
+    every 20 runs, so an interrupted measurement can be looked at (never committed)."""
+    import logging
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from resultcache import cache_root
+    from snippets.whatif import protocol
+
+    prov = provenance("whatif-sweeps", 1) | {"workers": workers}
+    start, runs, models = snapshot(), [], []
+    jobs = protocol.jobs()
+    partial = cache_root() / "whatif-sweeps.partial.json"
+    partial.parent.mkdir(parents=True, exist_ok=True)
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        before = snapshot()
+        for k, r in enumerate(pool.map(protocol.run_one, *zip(*jobs)), 1):  # in order: a run is one job's wait
+            label = f"{r['sweep']}[{r['index']}] seed {r['seed']}"
+            runs.append(run_record(label, before, after := snapshot()))
+            before = after
+            models.append(r)
+            logging.getLogger(__name__).info("whatif-sweeps: %s: %.3f, %.0f CPU s (%d/%d)", label, r["accuracy"],
+                                             r["cpu_seconds"], k, len(jobs))
+            if k % 20 == 0:
+                partial.write_text(json.dumps({"models": models}), encoding="utf-8")
+    models.sort(key=lambda r: (list(protocol.SWEEPS).index(r["sweep"]), r["index"], r["seed"]))
+    return save("whatif-sweeps", prov, {"protocol": _protocol_record(), "models": models}, start, runs)
+
+
+def _protocol_record() -> dict:
+    from snippets.whatif import protocol
+
+    return {"seeds": list(protocol.SEEDS), "min_steps": protocol.MIN_STEPS, "max_steps": protocol.MAX_STEPS,
+            "eval_every": protocol.EVAL_EVERY, "plateau_window": protocol.PLATEAU_WINDOW,
+            "plateau_gain": protocol.PLATEAU_GAIN, "learned": protocol.LEARNED, "minimum": protocol.MINIMUM,
+            "ffn": protocol.FFN, "sweeps": {k: [{kk: list(vv) if isinstance(vv, tuple) else vv
+                                                  for kk, vv in c.items()} for c in v]
+                                             for k, v in protocol.SWEEPS.items()}}
+
+
 def measure_decode() -> Path:
     """Time the next token with and without the KV cache (snippets.kvheads.decode_bench.DECODE), each block
     of interleaved rounds a recorded run; write results/kvheads-decode.json."""
@@ -335,19 +380,20 @@ def measure_decode() -> Path:
 
 
 MEASURE: dict[str, Callable[[], Path]] = {"bench-full": measure_bench, "buildbench": measure_build,
-                                         "kvheads-recall": measure_recall, "kvheads-decode": measure_decode}
+                                         "kvheads-recall": measure_recall, "kvheads-decode": measure_decode,
+                                         "whatif-sweeps": measure_whatif}
 
 
 def main(argv: list[str] | None = None) -> int:
     import logging
 
     parser = argparse.ArgumentParser(description="Committed measurements: check them, or measure again.")
-    parser.add_argument("what", nargs="?", choices=["check", "bench", "build", "recall", "decode", "stale"],
+    parser.add_argument("what", nargs="?", choices=["check", "bench", "build", "recall", "decode", "whatif", "stale"],
                         default="check")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     names = {"bench": ["bench-full"], "build": ["buildbench"], "recall": ["kvheads-recall"],
-             "decode": ["kvheads-decode"], "check": [], "stale": []}[args.what]
+             "decode": ["kvheads-decode"], "whatif": ["whatif-sweeps"], "check": [], "stale": []}[args.what]
     if args.what in ("check", "stale"):
         for name in SPECS:
             try:

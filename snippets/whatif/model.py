@@ -24,7 +24,7 @@ from ..attention import scaled_dot_product_attention
 from ..multihead import MultiHeadAttention, merge_heads, split_heads
 from .task import EVENTS, OFFSETS, SEQ_LEN
 
-__all__ = ["TimelineModel", "PreLNBlock", "StackModel", "stack_parameters", "D_MODEL"]
+__all__ = ["TimelineModel", "HeadsAttention", "PreLNBlock", "StackModel", "stack_parameters", "D_MODEL"]
 
 D_MODEL = 32
 
@@ -36,12 +36,15 @@ class TimelineModel(nn.Module):
 
     def __init__(self, num_heads: int, d_model: int = D_MODEL,
                  vocab: int = len(EVENTS), seq_len: int = SEQ_LEN,
-                 n_targets: int = len(OFFSETS)):
+                 n_targets: int = len(OFFSETS), d_k: int | None = None):
         super().__init__()
         self.event = nn.Embedding(vocab, d_model)
         self.position = nn.Embedding(seq_len, d_model)  # learned positions
-        # the site's own layer
-        self.attn = MultiHeadAttention(d_model, num_heads)
+        if d_k is None or d_k * num_heads == d_model:
+            # the site's own layer, d_k = d_model / h
+            self.attn = MultiHeadAttention(d_model, num_heads)
+        else:  # heads of width d_k, whatever d_model is
+            self.attn = HeadsAttention(d_model, num_heads, d_k)
         self.readout = nn.Linear(d_model, n_targets * vocab)
         self.n_targets, self.vocab = n_targets, vocab
 
@@ -57,12 +60,40 @@ class TimelineModel(nn.Module):
 # --8<-- [end:model]
 
 
+class HeadsAttention(nn.Module):
+    """Self-attention with h heads of width d_k whatever d_model is (W_q, W_k, W_v: E -> h*d_k,
+    W_o: h*d_k -> E), called like MultiHeadAttention; the one-layer model uses it to set the head
+    width apart from d_model."""
+
+    def __init__(self, d_model: int, num_heads: int, d_k: int):
+        super().__init__()
+        for name, v in (("d_model", d_model), ("num_heads", num_heads), ("d_k", d_k)):
+            check_positive_int(v, name)
+        self.num_heads, self.d_k = num_heads, d_k
+        self.W_q = nn.Linear(d_model, num_heads * d_k)
+        self.W_k = nn.Linear(d_model, num_heads * d_k)
+        self.W_v = nn.Linear(d_model, num_heads * d_k)
+        self.W_o = nn.Linear(num_heads * d_k, d_model)
+
+    def forward(self, query: Tensor, key: Tensor, value: Tensor, need_weights: bool = False,
+                average_attn_weights: bool = False):
+        q, k, v = (split_heads(W(x), self.num_heads)  # (N, h, L, d_k)
+                   for W, x in ((self.W_q, query), (self.W_k, key), (self.W_v, value)))
+        ctx, w = scaled_dot_product_attention(q, k, v)  # (N, h, L, d_k), (N, h, L, S)
+        out = self.W_o(merge_heads(ctx))  # (N, L, E)
+        if not need_weights:
+            return out, None
+        return out, (w.mean(1) if average_attn_weights else w)
+
+
 # --8<-- [start:stack]
 class PreLNBlock(nn.Module):
     """x + attention(layer_norm(x)): h heads of width d_k, whatever
-    d_model is (the projections map E -> h * d_k -> E)."""
+    d_model is (the projections map E -> h * d_k -> E). ffn > 0 adds a
+    feed-forward layer after it: x + W_2 relu(W_1 layer_norm(x))."""
 
-    def __init__(self, d_model: int, num_heads: int, d_k: int):
+    def __init__(self, d_model: int, num_heads: int, d_k: int,
+                 ffn: int = 0):
         super().__init__()
         self.num_heads, self.d_k = num_heads, d_k
         self.norm = nn.LayerNorm(d_model)
@@ -70,13 +101,21 @@ class PreLNBlock(nn.Module):
         self.W_k = nn.Linear(d_model, num_heads * d_k)
         self.W_v = nn.Linear(d_model, num_heads * d_k)
         self.W_o = nn.Linear(num_heads * d_k, d_model)
+        self.ffn = None
+        if ffn:  # hidden width ffn
+            self.ffn_norm = nn.LayerNorm(d_model)
+            self.ffn = nn.Sequential(nn.Linear(d_model, ffn), nn.ReLU(),
+                                     nn.Linear(ffn, d_model))
 
     def forward(self, x: Tensor):
         z = self.norm(x)  # (N, L, E)
         q, k, v = (split_heads(W(z), self.num_heads)  # (N, h, L, d_k)
                    for W in (self.W_q, self.W_k, self.W_v))
         ctx, w = scaled_dot_product_attention(q, k, v)  # w: (N, h, L, L)
-        return x + self.W_o(merge_heads(ctx)), w  # residual: (N, L, E)
+        x = x + self.W_o(merge_heads(ctx))  # residual: (N, L, E)
+        if self.ffn is not None:
+            x = x + self.ffn(self.ffn_norm(x))  # position by position
+        return x, w
 
 
 class StackModel(nn.Module):
@@ -85,11 +124,12 @@ class StackModel(nn.Module):
 
     def __init__(self, num_layers: int, num_heads: int, d_k: int = 8,
                  d_model: int = D_MODEL, vocab: int = len(EVENTS),
-                 seq_len: int = SEQ_LEN, n_targets: int = len(OFFSETS)):
+                 seq_len: int = SEQ_LEN, n_targets: int = len(OFFSETS),
+                 ffn: int = 0):
         super().__init__()
         self.event = nn.Embedding(vocab, d_model)
         self.position = nn.Embedding(seq_len, d_model)
-        self.blocks = nn.ModuleList(PreLNBlock(d_model, num_heads, d_k)
+        self.blocks = nn.ModuleList(PreLNBlock(d_model, num_heads, d_k, ffn)
                                     for _ in range(num_layers))
         self.norm = nn.LayerNorm(d_model)
         self.readout = nn.Linear(d_model, n_targets * vocab)
@@ -110,15 +150,23 @@ class StackModel(nn.Module):
 
 
 def stack_parameters(num_layers: int, num_heads: int, d_k: int = 8, d_model: int = D_MODEL,
-                     vocab: int = len(EVENTS), seq_len: int = SEQ_LEN, n_targets: int = len(OFFSETS)) -> int:
+                     vocab: int = len(EVENTS), seq_len: int = SEQ_LEN, n_targets: int = len(OFFSETS),
+                     ffn: int = 0) -> int:
     """StackModel's parameter count, by formula:
-    (V + L)·E + layers·(2E + 4·E·h·d_k + 3·h·d_k + E) + 2E + (E + 1)·T·V.
+    (V + L)·E + layers·(2E + 4·E·h·d_k + 3·h·d_k + E + [2E + 2·E·F + F + E]) + 2E + (E + 1)·T·V,
+    the bracket only with a feed-forward layer of hidden width F = ffn.
 
     >>> stack_parameters(1, 4), stack_parameters(2, 2), stack_parameters(4, 1), stack_parameters(2, 1)
     (7488, 7584, 7776, 5488)
+    >>> stack_parameters(1, 1, ffn=32)
+    6520
     """
     for name, v in (("num_layers", num_layers), ("num_heads", num_heads), ("d_k", d_k), ("d_model", d_model)):
         check_positive_int(v, name)
+    if not isinstance(ffn, int) or isinstance(ffn, bool) or ffn < 0:
+        raise ValueError(f"ffn must be a non-negative integer (0: no feed-forward layer), got {ffn!r}")
     E, V, L, T, hd = d_model, vocab, seq_len, n_targets, num_heads * d_k
     per_layer = 2 * E + 4 * E * hd + 3 * hd + E  # layer norm, W_q W_k W_v (weights and biases), W_o
+    if ffn:
+        per_layer += 2 * E + 2 * E * ffn + ffn + E  # its layer norm, W_1 and W_2 with biases
     return (V + L) * E + num_layers * per_layer + 2 * E + (E + 1) * T * V

@@ -25,7 +25,7 @@ from .model import TimelineModel
 from .task import IGNORE, make_batch
 from .train import EVAL_SEED, EVAL_SIZE, evaluate
 
-__all__ = ["REGIME_D_MODEL", "REGIME_HEADS", "REGIME_SEEDS", "POOL", "train_fixed", "regime_sweep", "regime_rows",
+__all__ = ["REGIME_D_MODEL", "REGIME_HEADS", "REGIME_SEEDS", "POOL", "train_fixed", "train_fixed_uncached", "regime_sweep", "regime_rows",
            "regime_stats"]
 
 REGIME_D_MODEL = 64
@@ -64,6 +64,12 @@ def _version() -> str:
 
 @memory.cache
 def _train_fixed_cached(num_heads: int, seed: int, steps: int, pool: int, d_model: int, code: str) -> dict:
+    return train_fixed_uncached(num_heads, seed, steps, pool, d_model)
+
+
+def train_fixed_uncached(num_heads: int, seed: int, steps: int = STEPS, pool: int = POOL,
+                         d_model: int = REGIME_D_MODEL) -> dict:
+    """train_fixed without the cache, on one thread."""
     old = torch.get_num_threads()
     torch.set_num_threads(1)
     try:

@@ -34,15 +34,16 @@ SEQ_LEN = 16
 IGNORE = -100  # target outside the sequence; skipped by the loss and accuracy
 
 
-def make_batch(batch_size: int, seed: int, seq_len: int = SEQ_LEN):
+def make_batch(batch_size: int, seed: int, seq_len: int = SEQ_LEN,
+               offsets: tuple[int, ...] = OFFSETS):
     """Random event streams x (N, L) and their neighbours y (N, L, T),
-    from one seed."""
-    _check_batch(batch_size, seq_len)
-    N, L, T = batch_size, seq_len, len(OFFSETS)
+    from one seed; T = len(offsets)."""
+    _check_batch(batch_size, seq_len, offsets)
+    N, L, T = batch_size, seq_len, len(offsets)
     g = torch.Generator().manual_seed(seed)
     x = torch.randint(len(EVENTS), (N, L), generator=g)  # (N, L)
     y = torch.full((N, L, T), IGNORE, dtype=torch.long)  # (N, L, T)
-    for t, off in enumerate(OFFSETS):
+    for t, off in enumerate(offsets):
         # y[:, i, t] = x[:, i + off] where position i + off exists
         src = slice(max(off, 0), L + min(off, 0))
         dst = slice(max(-off, 0), L + min(-off, 0))
@@ -51,10 +52,13 @@ def make_batch(batch_size: int, seed: int, seq_len: int = SEQ_LEN):
 # --8<-- [end:task]
 
 
-def _check_batch(batch_size: int, seq_len: int) -> None:
+def _check_batch(batch_size: int, seq_len: int, offsets: tuple[int, ...] = OFFSETS) -> None:
     check_positive_int(batch_size, "batch_size")
-    if not isinstance(seq_len, int) or seq_len <= max(abs(o) for o in OFFSETS):
-        raise ValueError(f"seq_len must be an integer > {max(abs(o) for o in OFFSETS)}, got {seq_len!r}")
+    if (not isinstance(offsets, tuple) or not offsets or len(set(offsets)) != len(offsets)
+            or not all(isinstance(o, int) and not isinstance(o, bool) and o != 0 for o in offsets)):
+        raise ValueError(f"offsets must be a non-empty tuple of distinct non-zero integers, got {offsets!r}")
+    if not isinstance(seq_len, int) or seq_len <= max(abs(o) for o in offsets):
+        raise ValueError(f"seq_len must be an integer > {max(abs(o) for o in offsets)}, got {seq_len!r}")
 
 
 def event_names(x: Tensor) -> list[str]:

@@ -2,8 +2,8 @@
 
 >>> r = train_run(num_heads=2, seed=0, steps=3)
 >>> sorted(r)
-['acc_by_offset', 'acc_curve', 'accuracy', 'batch_size', 'd_k', 'd_model', 'eval_every', 'layers', 'loss',
- 'loss_curve', 'lr', 'num_heads', 'seconds', 'seed', 'state_dict', 'steps']
+['acc_by_offset', 'acc_curve', 'accuracy', 'batch_size', 'd_k', 'd_model', 'eval_every', 'ffn', 'layers', 'loss',
+ 'loss_curve', 'lr', 'num_heads', 'offsets', 'seconds', 'seed', 'state_dict', 'steps']
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from torch import Tensor, nn
 from .._checks import check_divisible, check_positive_int
 from resultcache import fingerprint, memory
 from .model import D_MODEL, StackModel, TimelineModel
-from .task import IGNORE, make_batch
+from .task import IGNORE, OFFSETS, make_batch
 
 __all__ = ["train_run", "train_runs", "evaluate", "load_model", "build_model", "EVAL_SEED", "EVAL_SIZE",
            "CURVE_SIZE", "STACK_D_K", "CODE_VERSION"]
@@ -55,16 +55,19 @@ def evaluate(model: nn.Module, x: Tensor, y: Tensor) -> dict:
 # --8<-- [start:train]
 def _train(num_heads: int, seed: int, steps: int, batch_size: int,
            lr: float, d_model: int, layers: int | None = None,
-           d_k: int | None = None, eval_every: int = 0) -> dict:
+           d_k: int | None = None, eval_every: int = 0,
+           offsets: tuple[int, ...] = OFFSETS, ffn: int = 0,
+           stop_when=None) -> dict:
     torch.manual_seed(seed)  # initial weights
-    model = build_model(num_heads, d_model, layers, d_k)
+    model = build_model(num_heads, d_model, layers, d_k, offsets, ffn)
     opt = torch.optim.Adam(model.parameters(), lr=lr)
     curve, acc_curve = [], []  # training loss; (step, held-out accuracy)
-    x_eval, y_eval = make_batch(CURVE_SIZE, seed=EVAL_SEED)
+    x_eval, y_eval = make_batch(CURVE_SIZE, seed=EVAL_SEED, offsets=offsets)
     start = time.perf_counter()
     for step in range(steps):
         # fresh streams every step
-        x, y = make_batch(batch_size, seed=seed * 100_000 + step)
+        x, y = make_batch(batch_size, seed=seed * 100_000 + step,
+                          offsets=offsets)
         logits = model(x)  # (N, L, T, V)
         loss = nn.functional.cross_entropy(
             logits.flatten(0, 2), y.flatten(), ignore_index=IGNORE)
@@ -76,12 +79,16 @@ def _train(num_heads: int, seed: int, steps: int, batch_size: int,
             acc = evaluate(model, x_eval, y_eval)["accuracy"]
             acc_curve.append((step + 1, acc))
             model.train()
+            if stop_when is not None and stop_when(acc_curve):
+                break  # e.g. a plateau: steps is then the most allowed
     seconds = time.perf_counter() - start
-    result = evaluate(model, *make_batch(EVAL_SIZE, seed=EVAL_SEED))
+    held_out = make_batch(EVAL_SIZE, seed=EVAL_SEED, offsets=offsets)
+    result = evaluate(model, *held_out)
     state = {k: v.numpy().copy() for k, v in model.state_dict().items()}
-    return {"num_heads": num_heads, "seed": seed, "steps": steps,
+    return {"num_heads": num_heads, "seed": seed, "steps": step + 1,
             "batch_size": batch_size, "lr": lr, "d_model": d_model,
             "layers": layers, "d_k": d_k or d_model // num_heads,
+            "offsets": list(offsets), "ffn": ffn,
             "eval_every": eval_every, "acc_curve": acc_curve,
             "seconds": seconds, "loss_curve": curve, "state_dict": state,
             **result}
@@ -89,39 +96,42 @@ def _train(num_heads: int, seed: int, steps: int, batch_size: int,
 
 
 def build_model(num_heads: int, d_model: int = D_MODEL, layers: int | None = None,
-                d_k: int | None = None) -> nn.Module:
-    """layers None: today's one-layer TimelineModel (d_k = d_model / h); else a StackModel of that many
-    pre-LN residual blocks with heads of width d_k (default 8)."""
+                d_k: int | None = None, offsets: tuple[int, ...] = OFFSETS, ffn: int = 0) -> nn.Module:
+    """layers None: the one-layer TimelineModel (d_k = d_model / h unless d_k is given); else a StackModel of
+    that many pre-LN residual blocks with heads of width d_k (default 8), each followed by a feed-forward
+    layer of hidden width ffn when ffn > 0. One classifier per offset."""
     if layers is None:
-        if d_k is not None and d_k * num_heads != d_model:
-            raise ValueError(f"the one-layer model has d_k = d_model / num_heads = {d_model}/{num_heads}, "
-                             f"got d_k={d_k!r}")
-        return TimelineModel(num_heads, d_model=d_model)
-    return StackModel(layers, num_heads, d_k=d_k or STACK_D_K, d_model=d_model)
+        if ffn:
+            raise ValueError(f"the one-layer model has no feed-forward layer: expected ffn=0, got {ffn!r}")
+        return TimelineModel(num_heads, d_model=d_model, n_targets=len(offsets), d_k=d_k)
+    return StackModel(layers, num_heads, d_k=d_k or STACK_D_K, d_model=d_model, n_targets=len(offsets), ffn=ffn)
 
 
 @memory.cache
 def _train_cached(num_heads: int, seed: int, steps: int, batch_size: int, lr: float, d_model: int,
-                  code: str, layers: int | None = None, d_k: int | None = None, eval_every: int = 0) -> dict:
+                  code: str, layers: int | None = None, d_k: int | None = None, eval_every: int = 0,
+                  offsets: tuple[int, ...] = OFFSETS, ffn: int = 0) -> dict:
     old = torch.get_num_threads()
     torch.set_num_threads(1)  # a tiny model: one thread is fastest and leaves the other core free
     try:
-        return _train(num_heads, seed, steps, batch_size, lr, d_model, layers, d_k, eval_every)
+        return _train(num_heads, seed, steps, batch_size, lr, d_model, layers, d_k, eval_every, offsets, ffn)
     finally:
         torch.set_num_threads(old)
 
 
 def train_run(num_heads: int, seed: int, steps: int = 1000, batch_size: int = 64, lr: float = 3e-3,
               d_model: int = D_MODEL, layers: int | None = None, d_k: int | None = None,
-              eval_every: int = 0) -> dict:
+              eval_every: int = 0, offsets: tuple[int, ...] = OFFSETS, ffn: int = 0) -> dict:
     """Train one model (or read it from the cache): plain floats, lists and numpy arrays.
 
     layers None is §4's one-layer model; layers = n a StackModel of n blocks with heads of width d_k.
     eval_every > 0 records held-out accuracy every that many steps (acc_curve)."""
     for name, v in (("steps", steps), ("batch_size", batch_size), ("d_model", d_model)):
         check_positive_int(v, name)
-    if layers is None:
+    if layers is None and d_k is None:
         check_divisible(d_model, num_heads)
+    elif layers is None:
+        check_positive_int(num_heads, "num_heads")
     else:
         check_positive_int(layers, "layers")
         check_positive_int(num_heads, "num_heads")
@@ -135,9 +145,14 @@ def train_run(num_heads: int, seed: int, steps: int = 1000, batch_size: int = 64
         raise ValueError(f"lr must be positive, got {lr!r}")
     if layers is not None and d_k is None:
         d_k = STACK_D_K
-    extra = {k: v for k, v in (("layers", layers), ("d_k", d_k), ("eval_every", eval_every)) if v}
-    if layers is None and d_k is not None:
-        build_model(num_heads, d_model, layers, d_k)  # raises unless d_k = d_model / num_heads
+    offsets = tuple(offsets) if isinstance(offsets, list) else offsets
+    make_batch(1, 0, offsets=offsets)  # checks offsets
+    if not isinstance(ffn, int) or isinstance(ffn, bool) or ffn < 0 or (ffn and layers is None):
+        raise ValueError(f"ffn must be a non-negative integer, and 0 for the one-layer model, got {ffn!r}")
+    extra = {k: v for k, v in (("layers", layers), ("d_k", d_k), ("eval_every", eval_every), ("ffn", ffn)) if v}
+    if offsets != OFFSETS:
+        extra["offsets"] = offsets
+    if layers is None and d_k is not None and d_k * num_heads == d_model:
         extra.pop("d_k")  # the same model as without it: the same cache entry
     return _train_cached(num_heads, seed, steps, batch_size, float(lr), d_model, code=CODE_VERSION, **extra)
 
@@ -188,7 +203,7 @@ def load_model(run: dict) -> nn.Module:
     if not isinstance(run, dict) or "state_dict" not in run:
         raise ValueError(f"run must be a dict returned by train_run, got {type(run).__name__}")
     state = run["state_dict"]
-    model = build_model(run["num_heads"], state["event.weight"].shape[1], run.get("layers"),
-                        run.get("d_k") if run.get("layers") else None)
+    model = build_model(run["num_heads"], state["event.weight"].shape[1], run.get("layers"), run.get("d_k"),
+                        tuple(run.get("offsets", OFFSETS)), run.get("ffn", 0))
     model.load_state_dict({k: torch.from_numpy(np.asarray(v)) for k, v in state.items()})
     return model.eval()
