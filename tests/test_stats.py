@@ -1,0 +1,126 @@
+"""snippets.stats: the interval every page's verdicts rest on, its measured false-positive rate, Holm, verdicts."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from snippets import stats
+
+# The seed counts the pages use: 5 (§4's first sweep), 10 (§4's second round, the key/value heads recall
+# sweep), 8 and 12 (around them), 30 (the timing rounds).
+SEED_COUNTS = (5, 8, 10, 12, 30)
+
+
+@pytest.mark.parametrize("n", SEED_COUNTS)
+@pytest.mark.parametrize("shape", stats.NULL_SHAPES)
+def test_t_interval_false_positive_rate_is_held(n, shape):
+    """Under no true difference, a 95% t interval excludes 0 in at most 7% of 20,000 simulated comparisons."""
+    rate = stats.false_positive_rate("t", n, shape, trials=20_000, seed=1)
+    assert rate <= 0.07, f"t interval at n={n}, {shape}: excludes 0 in {rate:.1%} of null trials"
+    if shape == "normal":  # exact under normality: not just conservative
+        assert 0.04 <= rate <= 0.06
+
+
+def test_below_min_seeds_the_t_interval_fails_and_is_refused():
+    """At 3 seeds, two-peaked differences fool the t interval (all three on one peak look consistent):
+    that is why a comparison needs MIN_SEEDS."""
+    assert stats.false_positive_rate("t", 3, "two-peaked", trials=20_000, seed=1) > 0.15
+    with pytest.raises(ValueError, match=f"at least {stats.MIN_SEEDS} values"):
+        stats.compare_paired([0.1, 0.2, 0.3], [0.2, 0.3, 0.4])
+
+
+@pytest.mark.parametrize("n, at_least", [(3, 0.15), (5, 0.10)])
+def test_percentile_bootstrap_fails_the_same_test(n, at_least):
+    """The old method, labelled 95%, excludes 0 far more often than 5% at a handful of seeds."""
+    rate = stats.false_positive_rate("percentile-bootstrap", n, "normal", trials=8_000, seed=1, n_boot=1000)
+    assert rate > at_least, f"percentile bootstrap at n={n}: {rate:.1%}"
+    assert rate > 0.065  # it would fail the threshold the t interval passes
+
+
+def test_t_quantiles_match_tables():
+    for q, df, want in [(0.975, 1, 12.7062), (0.975, 2, 4.3027), (0.975, 4, 2.7764), (0.975, 9, 2.2622),
+                        (0.975, 30, 2.0423), (0.95, 5, 2.0150), (0.995, 9, 3.2498)]:
+        assert stats.t_quantile(q, df) == pytest.approx(want, abs=1e-4)
+    assert stats.t_cdf(0.0, 7) == pytest.approx(0.5)
+    assert stats.t_cdf(-2.2622, 9) == pytest.approx(0.025, abs=1e-5)
+
+
+def test_t_interval_values():
+    mean, lo, hi = stats.t_interval([1.0, 2.0, 3.0, 4.0, 5.0])
+    half = stats.t_quantile(0.975, 4) * math.sqrt(2.5) / math.sqrt(5)
+    assert (mean, lo, hi) == pytest.approx((3.0, 3.0 - half, 3.0 + half))
+    assert (lo, hi) == pytest.approx((1.0367, 4.9633), abs=1e-4)
+
+
+def test_verdicts():
+    assert stats.verdict(-0.1, 0.2) == "none"
+    assert stats.verdict(0.0, 0.2) == "none"  # touching 0 is covering it
+    assert stats.verdict(0.01, 0.2) == "higher"
+    assert stats.verdict(-0.3, -0.02) == "lower"
+    assert stats.verdict(0.001, 0.004, minimum=0.01) == "negligible"
+    assert stats.verdict(0.001, 0.02, minimum=0.01) == "higher"  # could matter: not called negligible
+
+
+def test_holm_steps_and_levels():
+    reject, levels = stats.holm([0.001, 0.02, 0.04])
+    assert reject.tolist() == [True, True, True]
+    assert levels == pytest.approx([1 - 0.05 / 3, 1 - 0.05 / 2, 0.95])
+    # the second step fails (0.03 >= 0.025): it and every later one keep that step's level
+    reject, levels = stats.holm([0.001, 0.03, 0.04])
+    assert reject.tolist() == [True, False, False]
+    assert levels == pytest.approx([1 - 0.05 / 3, 0.975, 0.975])
+    # unsorted input: the order of the output follows the input
+    reject, _ = stats.holm([0.04, 0.001, 0.5])
+    assert reject.tolist() == [False, True, False]
+
+
+def test_family_intervals_agree_with_holm_verdicts():
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        m, n = int(rng.integers(2, 8)), int(rng.integers(5, 13))
+        pairs = [(rng.normal(0, 1, n), rng.normal(rng.choice([0.0, 0.8]), 1, n)) for _ in range(m)]
+        fam = stats.compare_family(pairs)
+        reject, _ = stats.holm([c.p for c in fam])
+        for c, r in zip(fam, reject, strict=True):
+            assert (c.verdict != "none") == bool(r), (c, r)
+            assert c.family == m
+
+
+def test_fisher_exact_matches_known_values():
+    assert stats.fisher_exact(8, 10, 6, 10) == pytest.approx(0.6285, abs=1e-4)
+    assert stats.fisher_exact(10, 10, 0, 10) == pytest.approx(1.0825e-5, rel=1e-3)
+    assert stats.fisher_exact(3, 5, 3, 5) == pytest.approx(1.0)
+
+
+def test_learned_split_reports_two_parts():
+    s = stats.learned_split([0.99, 0.98, 0.3, 0.97, 0.96], [0.2, 0.99, 0.25, 0.3, 0.95], threshold=0.95)
+    assert (s.learned_a, s.learned_b, s.n_a, s.n_b) == (4, 2, 5, 5)
+    assert s.among_a == pytest.approx((0.975, 0.96, 0.99))
+    assert s.among_b == pytest.approx((0.97, 0.95, 0.99))
+    assert s.p_share == pytest.approx(stats.fisher_exact(4, 5, 2, 5))
+    assert math.isnan(stats.learned_split([0.1, 0.2], [0.3, 0.4], 0.9).among_a[0])
+
+
+def test_sign_flip_p():
+    assert stats.sign_flip_p([1.0, 2.0, 3.0, 4.0, 5.0]) == 2 / 32
+    assert stats.sign_flip_p([1.0, -1.0, 1.0, -1.0]) == 1.0
+
+
+def test_bad_input_says_what_was_expected():
+    with pytest.raises(ValueError, match="same length"):
+        stats.compare_paired([1.0, 2.0, 3.0, 4.0, 5.0], [1.0, 2.0, 3.0, 4.0])
+    with pytest.raises(ValueError, match="at least 2"):
+        stats.t_interval([1.0])
+    with pytest.raises(ValueError, match="finite"):
+        stats.t_interval([1.0, float("nan")])
+    with pytest.raises(ValueError, match="method must be"):
+        stats.false_positive_rate("bca", 5)
+    with pytest.raises(ValueError, match="shape must be one of"):
+        stats.false_positive_rate("t", 5, "skewed")
+    with pytest.raises(ValueError, match="at least one"):
+        stats.compare_family([])
+    with pytest.raises(ValueError, match="k1 <= n1"):
+        stats.fisher_exact(6, 5, 1, 5)
