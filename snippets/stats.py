@@ -367,3 +367,26 @@ def _check_pair(a, b) -> tuple[np.ndarray, np.ndarray]:
 def _check_lengths(a, b) -> None:
     if np.ndim(a) == 1 and np.ndim(b) == 1 and len(a) != len(b):
         raise ValueError(f"paired samples must have the same length (one value per seed), got {len(a)} and {len(b)}")
+
+
+# ---- ratios: two timings compared round by round ------------------------------------------------------
+
+def ratio_interval(a, b, level=LEVEL):
+    """How many times b the value a is, paired by round: the geometric mean of a[i] / b[i] and its interval.
+
+    A time's noise is a factor (a busy round makes every contender slower by some share), so the
+    comparison is made on the log scale: Student's t interval (``t_interval``) on the per-round
+    differences log a[i] - log b[i], mapped back with exp. The ratio of b to a is exactly the
+    reciprocal, interval included. Needs at least MIN_SEEDS rounds, positive values.
+
+    >>> r, lo, hi = ratio_interval([2.0, 4.1, 6.0, 8.2, 9.9], [1.0, 2.0, 3.0, 4.0, 5.0])
+    >>> round(r, 4), round(lo, 4), round(hi, 4)
+    (2.0158, 1.9764, 2.056)
+    >>> [round(x, 4) for x in ratio_interval([1.0, 2.0, 3.0, 4.0, 5.0], [2.0, 4.1, 6.0, 8.2, 9.9])]
+    [0.4961, 0.4864, 0.506]
+    """
+    a, b = _check_pair(a, b)
+    if not ((a > 0).all() and (b > 0).all()):
+        raise ValueError(f"a ratio needs positive values (times), got {a.tolist()!r} and {b.tolist()!r}")
+    mean, lo, hi = t_interval(np.log(a) - np.log(b), level)
+    return math.exp(mean), math.exp(lo), math.exp(hi)

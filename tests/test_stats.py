@@ -124,3 +124,20 @@ def test_bad_input_says_what_was_expected():
         stats.compare_family([])
     with pytest.raises(ValueError, match="k1 <= n1"):
         stats.fisher_exact(6, 5, 1, 5)
+
+
+def test_ratio_interval_is_the_t_interval_on_log_ratios():
+    """Timings: the geometric mean of the per-round ratios, and exp of the t interval on their logs."""
+    a, b = [2.0, 4.1, 6.0, 8.2, 9.9], [1.0, 2.0, 3.0, 4.0, 5.0]
+    logs = np.log(np.array(a) / np.array(b))
+    half = stats.t_quantile(0.975, 4) * logs.std(ddof=1) / math.sqrt(5)
+    want = (math.exp(logs.mean()), math.exp(logs.mean() - half), math.exp(logs.mean() + half))
+    assert stats.ratio_interval(a, b) == pytest.approx(want)
+    assert stats.ratio_interval(a, b) == pytest.approx((2.0158, 1.9764, 2.0560), abs=1e-4)
+    r, lo, hi = stats.ratio_interval(b, a)  # the other way round: exactly the reciprocal
+    assert (r, lo, hi) == pytest.approx((1 / want[0], 1 / want[2], 1 / want[1]))
+    assert stats.ratio_interval([3.0] * 5, [1.5] * 5) == pytest.approx((2.0, 2.0, 2.0))  # no noise left
+    with pytest.raises(ValueError, match="a ratio needs positive values"):
+        stats.ratio_interval([1.0, 2.0, 0.0, 1.0, 1.0], b)
+    with pytest.raises(ValueError, match=f"at least {stats.MIN_SEEDS} values"):
+        stats.ratio_interval([2.0, 4.0, 6.0], [1.0, 2.0, 3.0])
