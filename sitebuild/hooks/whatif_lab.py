@@ -1,8 +1,9 @@
 """Build hook: the §4 model lab's data files, and its words on the page that holds it.
 
 The site gets ``assets/whatif-lab/`` with the files that sitebuild.whatif_lab writes from the
-cached §4 models: an index with the held-out logs, and one file per model, which the page fetches
-only when the reader picks that model. Nothing goes into docs/ and nothing is inlined: the lab's
+cached §4 models and the second round's committed ones (results/whatif-sweeps.json): an index
+with the held-out logs, and one file per model, which the page fetches only when the reader picks
+that model. Nothing goes into docs/ and nothing is inlined: the lab's
 page carries only its empty container.
 
 The lab's container (``data-whatif-lab``) gets the lab's words in the page's language
@@ -32,14 +33,15 @@ _built: dict[str, dict[str, str]] = {}  # one export per process, shared by both
 def on_files(files, config):
     from snippets.whatif.analysis import ANALYSIS_VERSION
 
-    if ANALYSIS_VERSION not in _built:
+    key = ANALYSIS_VERSION + ":" + whatif_lab.second_digest()  # a new results/whatif-sweeps.json: export again
+    if key not in _built:
         start = time.perf_counter()
         _built.clear()
-        _built[ANALYSIS_VERSION] = whatif_lab.lab_files()
-        log.info("whatif lab: %d files in %.1f s", len(_built[ANALYSIS_VERSION]), time.perf_counter() - start)
+        _built[key] = whatif_lab.lab_files()
+        log.info("whatif lab: %d files in %.1f s", len(_built[key]), time.perf_counter() - start)
     # Like the site's other assets, the data lives once at the site root (both language builds
     # write the same bytes there); English pages reach it through the root's whatif-lab.js.
-    for name, text in _built[ANALYSIS_VERSION].items():
+    for name, text in _built[key].items():
         files.append(File.generated(config, f"{whatif_lab.FOLDER}/{name}", content=text,
                                     inclusion=InclusionLevel.NOT_IN_NAV))
     return files

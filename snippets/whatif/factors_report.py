@@ -16,6 +16,7 @@ from .analysis import HEADS, SEEDS, sweep
 from .compare import LEVEL, diff_interval, verdict
 from .factors import DEPTH, FIXED_DK, TARGET, config_label, factor_runs, layer_ablation, layer_shares
 from .model import D_MODEL, stack_parameters
+from .protocol import LAB_MODELS, SWEEPS
 from .report import fmt_offset, sentence
 from .task import OFFSETS
 from .train import build_model
@@ -411,14 +412,29 @@ def layer_tables(stacks: Sequence[tuple[str, dict]], header: Sequence[str], labe
 def lab_stats(sep: str = ", ") -> dict:
     """What §4's browser lab offers (sitebuild/whatif_lab.py exports exactly these models), for the page's
     sentence: n_models in all, n_flat one-layer models (the sweep's) with n_seeds seeds per head count,
-    n_stacks residual stacks (DEPTH) named in stacks ('2 × 2', joined by sep), each with seed stack_seed.
+    n_stacks residual stacks (DEPTH) named in stacks ('2 × 2', joined by sep), each with seed stack_seed;
+    and n_second models of the second round (protocol.LAB_MODELS, seed second_seed): the one-layer model
+    with second_heads heads of d_k = second_d_k (d_model = second_d_model), and the stacks with a
+    feed-forward layer named in ffn_stacks.
 
     >>> s = lab_stats()
-    >>> s["n_stacks"], s["stacks"], s["stack_seed"], s["n_models"] == s["n_flat"] + s["n_stacks"]
+    >>> s["n_stacks"], s["stacks"], s["stack_seed"], s["n_models"] == s["n_flat"] + s["n_stacks"] + s["n_second"]
     (4, '1 × 4, 2 × 2, 4 × 1, 2 × 1', 0, True)
+    >>> s["n_second"], s["second_heads"], s["second_d_k"], s["second_d_model"], s["ffn_stacks"], s["second_seed"]
+    (3, '3', 8, 24, '1 × 1, 1 × 2', 0)
     """
     if not isinstance(sep, str):
         raise ValueError(f"sep must be a string, got {type(sep).__name__}")
-    return {"n_models": len(HEADS) * len(SEEDS) + len(DEPTH), "n_flat": len(HEADS) * len(SEEDS),
+    second = [SWEEPS[name][i] for name, i, _ in LAB_MODELS]
+    flat2 = [c for c in second if not c.get("layers")]
+    seeds2 = sorted({s for _, _, s in LAB_MODELS})
+    if len(seeds2) != 1 or len({(c["d_model"], c["num_heads"]) for c in flat2}) > 1:
+        raise ValueError(f"expected the second round's lab models to share one seed and one width, got {LAB_MODELS!r}")
+    return {"n_models": len(HEADS) * len(SEEDS) + len(DEPTH) + len(second), "n_flat": len(HEADS) * len(SEEDS),
             "n_seeds": len(SEEDS), "n_stacks": len(DEPTH), "stack_seed": LAB_SEED,
-            "stacks": sep.join(f"{c['layers']} × {c['num_heads']}" for c in DEPTH)}
+            "stacks": sep.join(f"{c['layers']} × {c['num_heads']}" for c in DEPTH),
+            "n_second": len(second), "second_seed": seeds2[0],
+            "second_heads": sep.join(str(c["num_heads"]) for c in flat2),
+            "second_d_k": flat2[0]["d_model"] // flat2[0]["num_heads"] if flat2 else None,
+            "second_d_model": flat2[0]["d_model"] if flat2 else None,
+            "ffn_stacks": sep.join(f"{c['layers']} × {c['num_heads']}" for c in second if c.get("ffn"))}
