@@ -5,6 +5,8 @@
  *   index.json              event names, offsets, the models on offer, the held-out logs, the sample log
  *   h<h>-s<seed>.json       one model's state_dict (float32, base64), fetched when the reader picks it
  *   l<n>h<h>-s<seed>.json   the same for a residual stack of n layers of h heads
+ *   (…-d<E>-…: a one-layer model of d_model E other than the index's d_model; …-ffn<F>-…: a stack whose
+ *   blocks end in a feed-forward layer of hidden width F; the index gives each model's file and key)
  *
  * The one-layer model (snippets/whatif/model.py, TimelineModel): h = event[x] + position; one
  * multi-head attention layer (W_q, W_k, W_v, softmax(q kᵀ / √d_k) v, W_o); a linear readout to
@@ -12,12 +14,15 @@
  * snippets.whatif.analysis.heads_off does.
  *
  * The stack (StackModel): h = event[x] + position; then per block h = h + W_o(attention(LN(h)))
- * (pre-LN, heads of width d_k, no MLP); logits = readout(LN(h)). LN is nn.LayerNorm over E: biased
- * variance, the eps the build exports. A head switched off has its context zeroed before its block's
- * W_o (sitebuild.whatif_lab.stack_heads_off), so later blocks see the changed residual stream.
+ * (pre-LN, heads of width d_k), and when the model file has a feed-forward layer (ffn = F > 0, the
+ * block's ffn_norm and ffn.0 / ffn.2 weights) h = h + W_2 relu(W_1 LN'(h) + b_1) + b_2, position by
+ * position (PreLNBlock); logits = readout(LN(h)). LN is nn.LayerNorm over E: biased variance, the eps
+ * the build exports (one eps for every layer norm of the stack). A head switched off has its context
+ * zeroed before its block's W_o (sitebuild.whatif_lab.stack_heads_off), so later blocks see the
+ * changed residual stream.
  *
  * Shape letters: L log length, E = d_model, H heads per layer, N layers, D = d_k, T targets (offsets),
- * V events, C = V × L.
+ * V events, C = V × L, F the feed-forward layer's hidden width.
  */
 (function () {
   "use strict";
@@ -227,22 +232,36 @@
 
   function Stack(meta) {
     var E = meta.d_model, V = meta.vocab, L = meta.seq_len, T = meta.offsets.length, H = meta.heads;
-    var D = meta.d_k, N = meta.layers, w = decodeWeights(meta);
+    var D = meta.d_k, N = meta.layers, F = meta.ffn || 0, w = decodeWeights(meta);
     if (!(meta.norm_eps > 0)) throw new Error("a stack needs its layer norm's eps (norm_eps), got " + meta.norm_eps);
     this.meta = meta;
     this.stack = true;
-    this.E = E; this.V = V; this.L = L; this.T = T; this.H = H; this.D = D; this.N = N; this.HD = H * D;
+    this.E = E; this.V = V; this.L = L; this.T = T; this.H = H; this.D = D; this.N = N; this.HD = H * D; this.F = F;
     this.eps = meta.norm_eps;
     this.offsets = meta.offsets;
     this.roles = meta.roles; // (N, H)
     this.w = w;
     this.blocks = [];
+    function need(name, size) { // a weight the forward pass reads, at the size it reads
+      if (!w[name] || w[name].length !== size) {
+        throw new Error(name + ": expected " + size + " numbers, got " + (w[name] ? w[name].length : "none"));
+      }
+      return w[name];
+    }
     for (var b = 0; b < N; b++) {
-      var p = "blocks." + b + ".";
-      this.blocks.push({ g: w[p + "norm.weight"], beta: w[p + "norm.bias"],
-        W: [w[p + "W_q.weight"], w[p + "W_k.weight"], w[p + "W_v.weight"]],
-        bias: [w[p + "W_q.bias"], w[p + "W_k.bias"], w[p + "W_v.bias"]],
-        Wo: w[p + "W_o.weight"], bo: w[p + "W_o.bias"] });
+      var p = "blocks." + b + ".", HD = H * D;
+      var blk = { g: need(p + "norm.weight", E), beta: need(p + "norm.bias", E),
+        W: [need(p + "W_q.weight", HD * E), need(p + "W_k.weight", HD * E), need(p + "W_v.weight", HD * E)],
+        bias: [need(p + "W_q.bias", HD), need(p + "W_k.bias", HD), need(p + "W_v.bias", HD)],
+        Wo: need(p + "W_o.weight", E * HD), bo: need(p + "W_o.bias", E), ffn: null };
+      if (F) { // nn.Sequential(Linear(E, F), ReLU(), Linear(F, E)) after its own layer norm
+        blk.ffn = { g: need(p + "ffn_norm.weight", E), beta: need(p + "ffn_norm.bias", E),
+          W1: need(p + "ffn.0.weight", F * E), b1: need(p + "ffn.0.bias", F),
+          W2: need(p + "ffn.2.weight", E * F), b2: need(p + "ffn.2.bias", E) };
+      } else if (w[p + "ffn.0.weight"]) {
+        throw new Error(p + "ffn: the model file has feed-forward weights but no ffn width");
+      }
+      this.blocks.push(blk);
     }
     // scratch: the residual stream, its layer norm, q, k, v, the heads' contexts, one row of scores, the logits
     this.h = new Float64Array(L * E);
@@ -250,6 +269,7 @@
     this.qkv = [new Float64Array(L * this.HD), new Float64Array(L * this.HD), new Float64Array(L * this.HD)];
     this.ctx = new Float64Array(L * this.HD);
     this.row = new Float64Array(L);
+    this.hid = new Float64Array(F); // one position's feed-forward hidden layer
     this.out = new Float64Array(L * T * V);
   }
 
@@ -320,6 +340,7 @@
           h[l4 * E + o2] += t;
         }
       }
+      if (blk.ffn) this.feedForward(blk.ffn);
     }
     this.norm(h, z, w["norm.weight"], w["norm.bias"]);
     var R = w["readout.weight"], br = w["readout.bias"], out = this.out;
@@ -331,6 +352,27 @@
       }
     }
     return out;
+  };
+
+  /** The block's feed-forward layer on the residual stream this.h (L, E), in place, position by position:
+   *  h = h + W_2 relu(W_1 LN(h) + b_1) + b_2 (W_1: (F, E), W_2: (E, F), as nn.Linear stores them). */
+  Stack.prototype.feedForward = function (ffn) {
+    var E = this.E, L = this.L, F = this.F, h = this.h, z = this.z, hid = this.hid;
+    var W1 = ffn.W1, b1 = ffn.b1, W2 = ffn.W2, b2 = ffn.b2;
+    this.norm(h, z, ffn.g, ffn.beta);
+    for (var l = 0; l < L; l++) {
+      var zb = l * E;
+      for (var j = 0; j < F; j++) {
+        var s = b1[j];
+        for (var e = 0; e < E; e++) s += W1[j * E + e] * z[zb + e];
+        hid[j] = s > 0 ? s : 0; // ReLU
+      }
+      for (var o = 0; o < E; o++) {
+        var t = b2[o];
+        for (var j2 = 0; j2 < F; j2++) t += W2[o * F + j2] * hid[j2];
+        h[zb + o] += t; // the residual add
+      }
+    }
   };
 
   /** The forward pass on one log, as PyTorch runs it: {logits (L, T, V), attn (N, H, L, L)}. */
@@ -434,16 +476,18 @@
       return sel;
     }
     // The model menu: layers × heads, the one-layer models and the residual stacks in two groups.
-    var kinds = [], seeds = {};
+    var kinds = [], seeds = {}, kindOf = {};
     index.models.forEach(function (m) {
       var key = modelKey(m);
       if (!seeds[key]) {
         seeds[key] = [];
         kinds.push(m);
+        kindOf[key] = m;
       }
       seeds[key].push(m.seed);
     });
     this.seedsOf = seeds;
+    this.kindOf = kindOf;
     var modelWrap = el("span", { "class": "wl-control" });
     modelWrap.appendChild(el("label", { "for": uid + "-model" }, ui.model));
     this.modelSel = el("select", { id: uid + "-model" });
@@ -452,8 +496,10 @@
       if (!members.length) return;
       var og = el("optgroup", { label: group[1] });
       members.forEach(function (m) {
-        var text = m.stack ? fill(ui.stackOption, { n: m.layers, h: m.heads })
-          : fill(ui.flatOption, { h: m.heads, dk: m.d_k });
+        // a stack with a feed-forward layer says so; a one-layer model of another width names its d_model
+        var text = m.stack ? fill(m.ffn ? ui.stackFfnOption : ui.stackOption, { n: m.layers, h: m.heads })
+          : fill(m.d_model && m.d_model !== index.d_model ? ui.flatOptionWidth : ui.flatOption,
+            { h: m.heads, dk: m.d_k, dm: m.d_model });
         og.appendChild(el("option", { value: modelKey(m) }, text));
       });
       self.modelSel.appendChild(og);
@@ -585,20 +631,23 @@
     this.syncSeeds();
   }
 
-  /** 'h4' for the one-layer model with 4 heads, 'l2h2' for the stack of 2 layers of 2 heads. */
+  /** The model menu's value: the index's key ('h4' for the one-layer model with 4 heads, 'l2h2' for the
+   *  stack of 2 layers of 2 heads, 'h3-d24', 'l1h1-ffn128'), or for an index without keys its layers × heads. */
   function modelKey(m) {
-    return m.stack ? "l" + m.layers + "h" + m.heads : "h" + m.heads;
+    return m.key || (m.stack ? "l" + m.layers + "h" + m.heads : "h" + m.heads);
   }
 
-  /** The seed menu offers the seeds of the chosen model; a stack comes with one, and says so. */
+  /** The seed menu offers the seeds of the chosen model; a model with one (the stacks, a second-round
+   *  one-layer model) says so. */
   Lab.prototype.syncSeeds = function () {
-    var seeds = this.seedsOf[this.modelSel.value], old = Number(this.seedSel.value), sel = this.seedSel;
+    var key = this.modelSel.value, seeds = this.seedsOf[key], old = Number(this.seedSel.value), sel = this.seedSel;
     sel.textContent = "";
     seeds.forEach(function (s) { sel.appendChild(el("option", { value: String(s) }, String(s))); });
     sel.value = String(seeds.indexOf(old) >= 0 ? old : seeds[0]);
     var single = seeds.length === 1;
     sel.disabled = single;
-    this.seedNote.textContent = single ? fill(this.ui.oneSeed, { seed: seeds[0] }) : "";
+    var note = this.kindOf[key].stack ? this.ui.oneSeed : this.ui.oneSeedModel;
+    this.seedNote.textContent = single ? fill(note, { seed: seeds[0] }) : "";
     if (single) sel.setAttribute("aria-describedby", this.seedNote.id);
     else sel.removeAttribute("aria-describedby");
   };
