@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sitebuild.whatif_lab import FOLDER, decode_array, model_file, stack_runs
+from sitebuild.whatif_lab import FOLDER, SECOND, decode_array, model_file, second_runs, stack_runs
 from snippets.whatif.analysis import sweep
 
 from .conftest import ARTIFACTS, PHONE
@@ -20,7 +20,10 @@ from .pages import OVERFLOW_JS
 pytestmark = pytest.mark.browser
 
 ZH, EN = "article/4-what-if/", "en/article/4-what-if/"
-STACKS = ("l1h4", "l2h2", "l4h1", "l2h1")  # the model menu's values for the residual stacks
+STACKS = ("l1h4", "l2h2", "l4h1", "l2h1", "l1h1-ffn128", "l1h2-ffn128")  # the model menu's values for the stacks
+# the second round's models (results/whatif-sweeps.json): one seed each
+SECOND_FILES = ("h3-d24-s0.json", "l1h1-ffn128-s0.json", "l1h2-ffn128-s0.json")
+ONE_SEED = ("h3-d24",) + STACKS  # the models the lab offers with one seed
 LIMIT_MS = 100  # model switch or head mask change, until the new answer is on screen (on a quiet machine)
 FIRST = 64  # held-out logs the lab scores before it draws the first answer (FIRST in whatif-lab.js)
 # Wall-clock time depends on how busy the machine is, so the suite gates on the work done before the answer
@@ -102,11 +105,11 @@ def test_lab_serves_the_cached_weights(built_site: Path):
     """The files the page fetches hold exactly the trained weights the page's tables come from."""
     folder = built_site / FOLDER
     index = json.loads((folder / "index.json").read_text(encoding="utf-8"))
-    runs = sweep() + stack_runs()
-    assert [(m["layers"], m["heads"], m["seed"]) for m in index["models"]] == [
-        (r["layers"] or 1, r["num_heads"], r["seed"]) for r in runs]
-    for run in runs:
-        name = model_file(run["num_heads"], run["seed"], run["layers"])
+    runs = sweep() + stack_runs() + second_runs()  # the second round's: read from results/whatif-sweeps.json
+    files = [model_file(r["num_heads"], r["seed"], r["layers"], r["d_model"], r.get("ffn", 0)) for r in runs]
+    assert sorted(m["file"] for m in index["models"]) == sorted(files) and len(files) == len(set(files))
+    assert set(SECOND_FILES) <= set(files)
+    for run, name in zip(runs, files, strict=True):
         data = json.loads((folder / name).read_text(encoding="utf-8"))
         assert sorted(data["weights"]) == sorted(run["state_dict"])
         for name, tensor in run["state_dict"].items():
@@ -119,11 +122,14 @@ def test_lab_serves_the_cached_weights(built_site: Path):
 def test_javascript_logits_match_pytorch(page, server_url):
     open_lab(page, server_url + ZH)
     results = page.evaluate(COMPARE_JS)
-    assert len(results) == len(sweep()) + len(stack_runs())
+    assert len(results) == len(sweep()) + len(stack_runs()) + len(SECOND) == 37
     stacks = [r for r in results if r["stack"]]
-    assert [r["file"] for r in stacks] == ["l1h4-s0.json", "l2h2-s0.json", "l4h1-s0.json", "l2h1-s0.json"]
+    assert [r["file"] for r in stacks] == ["l1h4-s0.json", "l2h2-s0.json", "l4h1-s0.json", "l2h1-s0.json",
+                                           "l1h1-ffn128-s0.json", "l1h2-ffn128-s0.json"]
+    assert {r["file"] for r in results} >= set(SECOND_FILES)  # the h = 3 model (d_model = 24) and the FFN stacks
     # (masks, logs, layers, heads, queries, keys) attention weights compared for every stack
-    assert [r["nAttn"] for r in stacks] == [2 * 3 * n * h * 16 * 16 for n, h in ((1, 4), (2, 2), (4, 1), (2, 1))]
+    assert [r["nAttn"] for r in stacks] == [2 * 3 * n * h * 16 * 16
+                                            for n, h in ((1, 4), (2, 2), (4, 1), (2, 1), (1, 1), (1, 2))]
     worst32 = max(r["d32"] for r in results)
     worst64 = max(r["d64"] for r in results)
     worst_attn = max(r["dAttn"] for r in stacks)
@@ -135,6 +141,9 @@ def test_javascript_logits_match_pytorch(page, server_url):
     (ARTIFACTS / "whatif-lab-logits.md").write_text(report + "\n", encoding="utf-8")
     print(f"\nwhatif lab: max |JS - PyTorch float32| = {worst32:.2e}, max |JS - PyTorch float64| = {worst64:.2e}, "
           f"stacks' attention: max |JS - PyTorch float32| = {worst_attn:.2e}")
+    for r in results:
+        if r["file"] in SECOND_FILES:
+            print(f"{r['file']}: logits {r['d32']:.2e} (float64 {r['d64']:.2e}), attention {r['dAttn']:.2e}")
     # Each check covers all heads and a set of heads switched off (in a stack, heads of every layer).
     assert all(r["masks"][0] == [True] * len(r["masks"][0]) and not all(r["masks"][1]) for r in results)
     assert worst32 <= 1e-4, report
@@ -290,10 +299,13 @@ def test_stacks_by_keyboard(page, server_url):
     the second layer's attention but not the first's."""
     lab = open_lab(page, server_url + EN)
     menu = lab.get_by_label("Model (layers × heads)", exact=True)
-    assert menu.locator("option").all_inner_texts() == [f"1 × {h} (d_k = {32 // h})" for h in (1, 2, 4, 8, 16, 32)] + [
-        f"residual stack {n} × {h}" for n, h in ((1, 4), (2, 2), (4, 1), (2, 1))]
+    flat = [f"1 × {h} (d_k = {32 // h})" for h in (1, 2, 4, 8, 16, 32)]
+    flat.insert(2, "1 × 3 (d_k = 8, d_model = 24)")  # the second round's, among the one-layer models
+    assert menu.locator("option").all_inner_texts() == flat + [
+        f"residual stack {n} × {h}" for n, h in ((1, 4), (2, 2), (4, 1), (2, 1))] + [
+        "residual stack 1 × 1 + FFN", "residual stack 1 × 2 + FFN"]
     assert menu.locator("optgroup").evaluate_all("gs => gs.map(g => g.label)") == [
-        "One attention layer, no residual (the head sweep)", "Residual stacks (experiment 4)"]
+        "One attention layer, no residual (d_model = 32 unless shown)", "Residual stacks (d_k = 8, d_model = 32)"]
     assert menu.input_value() == "h4"
     menu.focus()
     for _ in range(5):  # 1 × 8, 1 × 16, 1 × 32, then the stacks 1 × 4 and 2 × 2
@@ -334,6 +346,41 @@ def test_stacks_by_keyboard(page, server_url):
     assert lab.locator(".wl-layer").count() == 0 and lab.locator(".wl-head").count() == 2
 
 
+@pytest.mark.parametrize("path", [ZH, EN])
+def test_second_round_models_in_the_menu(page, server_url, path):
+    """The h = 3 model and the FFN stacks: one seed each, said so; the accuracies shown are the ones the result
+    recorded (PyTorch's, on the same held-out logs); a head switched off changes them."""
+    lab = open_lab(page, server_url + path)
+    zh = path == ZH
+    menu = lab.get_by_label("模型（层 × 头）" if zh else "Model (layers × heads)", exact=True)
+    seed = lab.get_by_label("种子" if zh else "Seed", exact=True)
+    labels = dict(zip(menu.locator("option").evaluate_all("os => os.map(o => o.value)"),
+                      menu.locator("option").all_inner_texts(), strict=True))
+    assert [labels[k] for k in ("h3-d24", "l1h1-ffn128", "l1h2-ffn128")] == (
+        ["1 × 3（d_k = 8，d_model = 24）", "残差栈 1 × 1 + 前馈层", "残差栈 1 × 2 + 前馈层"] if zh
+        else ["1 × 3 (d_k = 8, d_model = 24)", "residual stack 1 × 1 + FFN", "residual stack 1 × 2 + FFN"])
+    note = "s => document.getElementById(s.getAttribute('aria-describedby')).textContent"
+    for run, key, file in zip(second_runs(), ("h3-d24", "l1h1-ffn128", "l1h2-ffn128"), SECOND_FILES, strict=True):
+        menu.select_option(key)
+        wait_done(page)
+        assert page.evaluate("WhatifLab.labs[0].state.file") == file
+        assert seed.is_disabled() and seed.locator("option").all_inner_texts() == ["0"]
+        expected = ("残差栈只放了种子 0" if zh else "stacks come with seed 0 only") if run["layers"] else (
+            "这个模型只放了种子 0" if zh else "this model comes with seed 0 only")
+        assert seed.evaluate(note) == expected
+        assert lab.locator(".wl-head").count() == run["num_heads"] * (run["layers"] or 1)
+        assert lab.locator(".wl-layer").count() == (run["layers"] or 0)
+        recorded = [f"{100 * a:.1f}%" for a in [*run["acc_by_offset"], run["accuracy"]]]
+        assert shown_accuracies(lab) == recorded, file
+        lab.locator('.wl-head[data-head="0"]').click()
+        wait_done(page)
+        assert shown_accuracies(lab) != recorded, file
+    # back to a sweep model: five seeds, no note
+    menu.select_option("h4")
+    wait_done(page)
+    assert not seed.is_disabled() and seed.get_attribute("aria-describedby") is None
+
+
 def test_model_switch_and_reevaluation_are_fast(page, server_url):
     """Time from the reader's action to the new answer on screen: predictions, attention and held-out
     accuracy on the first batch of logs (the rest are scored in the background, timed too)."""
@@ -344,7 +391,7 @@ def test_model_switch_and_reevaluation_are_fast(page, server_url):
         model_sel.select_option(f"h{h}")
         seed_sel.select_option(str(s))
         wait_done(page)
-    for key in STACKS:
+    for key in ONE_SEED:
         model_sel.select_option(key)
         wait_done(page)
     page.evaluate("WhatifLab.labs[0].timings = []")
@@ -355,7 +402,7 @@ def test_model_switch_and_reevaluation_are_fast(page, server_url):
             wait_done(page)
             lab.locator('.wl-head[data-head="0"]').click()
             wait_done(page)
-    for key in STACKS:  # the stacks (one seed each): a switch, then a head off in the first layer
+    for key in ONE_SEED:  # the models with one seed: a switch, then a head off (in a stack, in the first layer)
         model_sel.select_option("h4")
         wait_done(page)
         model_sel.select_option(key)
@@ -375,8 +422,8 @@ def test_model_switch_and_reevaluation_are_fast(page, server_url):
           f"over {len(ms)} switches; all logs: median {statistics.median(t['ms'] for t in full):.1f} ms")
     # two actions per one-layer model above, each timed; a stack's switch comes from the warm-up's results, its
     # head switched off is scored afresh
-    assert len(first) >= 24 + len(STACKS)
-    assert {t["file"] for t in first if t["kind"] == "mask"} >= {f"{key}-s0.json" for key in STACKS}
+    assert len(first) >= 24 + len(ONE_SEED)
+    assert {t["file"] for t in first if t["kind"] == "mask"} >= {f"{key}-s0.json" for key in ONE_SEED}
     js = (Path(__file__).parents[2] / "docs" / "assets" / "whatif-lab.js").read_text(encoding="utf-8")
     assert f"var FIRST = {FIRST};" in js
     assert {t["logs"] for t in first} == {min(FIRST, lab_count(page))}, report
