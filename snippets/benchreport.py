@@ -7,10 +7,15 @@ from ``snippets.i18n``). Nothing here is timed while the site builds.
 
 A contender's spread is the interquartile range of its per-round samples (``interval``), shown in the
 tables and plots; comparisons are not drawn from it. The rounds are interleaved (every contender gives
-one sample per round), so a comparison pairs them: round i of a over round i of b, and the median of
-those per-round ratios with a seeded percentile-bootstrap interval (``paired_ratio``). a is measurably
-faster or slower than b when that interval lies wholly below or above 1, and a goal's bound is judged
-the same way (``judge``); an interval that covers the bound is "no measurable difference".
+one sample per round), so a comparison pairs them: round i of a over round i of b. A time's noise is a
+factor, so the ratio is the geometric mean of those per-round ratios and its interval is exp of
+Student's t interval on their logs (``paired_ratio``, ``snippets.stats.ratio_interval``). The ratios a
+page prints together (the comparison table, the goals) are one family each, Holm-corrected
+(``ratio_family``, ``snippets.stats.compare_family``), every interval printed at the level its step used.
+The verdict is ``snippets.stats.verdict``'s, on the log scale: a is measurably faster or slower than b
+when the interval lies wholly below or above 1 and reaches past MINIMUM (5%) either way; an interval
+that excludes 1 but stays within 5% is a difference too small to matter; one that covers 1 is "no
+measurable difference". A goal's bound is judged the same way, the bound in place of 1.
 """
 
 from __future__ import annotations
@@ -20,19 +25,21 @@ import math
 import re
 import statistics
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 import resultcache
 
+from . import stats
 from .bench import FULL, IMPLS, OFFICIAL, attention_flops
 from .figures import Figure, svg_figure
 from .i18n import check_lang, text, texts
 from .tables import md_table
 
 __all__ = [
-    "Interval", "interval", "paired_ratio", "judge", "bench_sweep", "measurement", "memory_slope", "provenance_table",
+    "Interval", "interval", "paired_ratio", "Ratio", "ratio_family", "comparisons", "level_text", "judge", "bench_sweep", "measurement", "memory_slope", "provenance_table",
     "flop_table", "time_table", "throughput_table", "memory_table", "matmul_sentence", "comparison_table",
     "pair_sentence", "pair_sentences", "memory_sentence", "goals", "goals_table", "time_figure", "memory_figure",
     "full_sweep_tables", "full_sweep_figures", "build_table", "build_results_table", "which_sentences", "load",
@@ -53,8 +60,10 @@ def load(name: str, results_dir: Path | None = None) -> dict:
 PAIRS = (("mha_fastpath", "mha_no_weights"), ("mha_default", "mha_fastpath"), ("fast", "best_official"),
          ("fast", "scratch"))
 TIME_GOAL, SPEEDUP_GOAL, SPEEDUP_AT = 1.05, 1.5, 2048
-# The bootstrap behind every comparison: resamples of the rounds, its seed, and the interval's coverage.
-RESAMPLES, SEED, LEVEL = 5000, 0, 0.95
+LEVEL = stats.LEVEL  # 95%, before the correction over a family
+# The smallest difference in time that matters here: a ratio between 1 / MINIMUM and MINIMUM (under 5% either
+# way) that excludes 1 is measurable but negligible (stats.verdict's minimum, on the log scale).
+MINIMUM = 1.05
 
 
 class Interval(tuple):
@@ -91,37 +100,87 @@ def interval(samples: Sequence[float]) -> Interval:
     return Interval((statistics.median(samples), q1, q3))
 
 
-def paired_ratio(a: Sequence[float], b: Sequence[float], resamples: int = RESAMPLES, seed: int = SEED,
-                 level: float = LEVEL) -> Interval:
-    """Median over rounds of a[i] / b[i], with a percentile-bootstrap interval of that median.
-
-    a and b are the per-round samples of two contenders timed in the same interleaved rounds, so
-    round i of one is paired with round i of the other. The rounds are resampled with replacement
-    (seeded: the same data always gives the same interval). Returns Interval((median, low, high)).
-
-    >>> tuple(paired_ratio([2.0, 4.0, 6.0], [1.0, 2.0, 3.0]))
-    (2.0, 2.0, 2.0)
-    """
+def _rounds(a: Sequence[float], b: Sequence[float]) -> tuple[list[float], list[float]]:
     a, b = list(a), list(b)
     for name, s in (("a", a), ("b", b)):
-        if len(s) < 2 or any(isinstance(x, bool) or not isinstance(x, (int, float)) or not x > 0 for x in s):
-            raise ValueError(f"expected at least two positive times per round in {name}, got {s!r}")
+        if len(s) < stats.MIN_SEEDS or any(isinstance(x, bool) or not isinstance(x, (int, float)) or not x > 0
+                                           for x in s):
+            raise ValueError(f"expected at least {stats.MIN_SEEDS} positive times (one per round) in {name}, "
+                             f"got {s!r}")
     if len(a) != len(b):
         raise ValueError(f"expected the same rounds for both contenders (one sample each per round), "
                          f"got {len(a)} samples against {len(b)}")
-    if not isinstance(resamples, int) or isinstance(resamples, bool) or resamples < 100:
-        raise ValueError(f"expected at least 100 bootstrap resamples, got {resamples!r}")
+    return a, b
+
+
+def paired_ratio(a: Sequence[float], b: Sequence[float], level: float = LEVEL) -> Interval:
+    """Geometric mean over rounds of a[i] / b[i], with exp of the t interval on the log ratios.
+
+    a and b are the per-round samples of two contenders timed in the same interleaved rounds, so
+    round i of one is paired with round i of the other (``snippets.stats.ratio_interval``). Returns
+    Interval((ratio, low, high)); b over a is exactly its reciprocal.
+
+    >>> tuple(round(x, 3) for x in paired_ratio([2.0, 4.2, 6.0, 7.8, 10.0], [1.0, 2.0, 3.0, 4.0, 5.0]))
+    (2.009, 1.943, 2.078)
+    """
     if not isinstance(level, float) or not 0 < level < 1:
         raise ValueError(f"expected a coverage level between 0 and 1 such as 0.95, got {level!r}")
-    ratios = np.asarray(a, dtype=float) / np.asarray(b, dtype=float)
-    rng = np.random.default_rng(seed)
-    medians = np.median(ratios[rng.integers(0, len(ratios), size=(resamples, len(ratios)))], axis=1)
-    low, high = np.quantile(medians, [(1 - level) / 2, (1 + level) / 2])
-    return Interval((float(np.median(ratios)), float(low), float(high)))
+    return Interval(stats.ratio_interval(*_rounds(a, b), level))
+
+
+@dataclass(frozen=True)
+class Ratio:
+    """One time ratio of a family: geometric mean [interval] at `level` (Holm's level for its step), and
+    the verdict of ``snippets.stats.verdict`` on the log scale: "higher" (above its bound: a slower than b),
+    "lower", "none" (no measurable difference) or "negligible" (it excludes the bound by less than MINIMUM)."""
+
+    ratio: Interval
+    level: float
+    verdict: str
+    family: int  # how many ratios the correction covered
+    p: float
+
+
+def ratio_family(pairs: Sequence[tuple[Sequence[float], Sequence[float]]], bounds: Sequence[float] | None = None,
+                 minimum: float = MINIMUM, level: float = LEVEL) -> list[Ratio]:
+    """Paired time ratios a / b that a page prints together, Holm-corrected over them.
+
+    Each ratio is held against its bound (1 unless given: a against b; a goal's bound otherwise):
+    ``snippets.stats.compare_family`` on the per-round log a - log b - log bound. A ratio within
+    1 / minimum … minimum times its bound that still excludes it is "negligible" (minimum=1: none is).
+
+    >>> a, b = [2.0, 4.2, 6.0, 7.8, 10.0], [1.0, 2.0, 3.0, 4.0, 5.0]
+    >>> fam = ratio_family([(a, b), (b, a), (b, b)])
+    >>> [f.verdict for f in fam], [round(f.level, 4) for f in fam]
+    (['higher', 'lower', 'none'], [0.9833, 0.975, 0.95])
+    """
+    checked = [_rounds(a, b) for a, b in pairs]
+    bounds = [1.0] * len(checked) if bounds is None else list(bounds)
+    if len(bounds) != len(checked) or any(isinstance(x, bool) or not isinstance(x, (int, float)) or not x > 0
+                                          for x in bounds):
+        raise ValueError(f"expected one positive bound per ratio ({len(checked)}), got {bounds!r}")
+    if isinstance(minimum, bool) or not isinstance(minimum, (int, float)) or not minimum >= 1:
+        raise ValueError(f"minimum must be a ratio of at least 1 (1.05 = 5%), got {minimum!r}")
+    family = stats.compare_family([(np.log(b) + math.log(bound), np.log(a))
+                                   for (a, b), bound in zip(checked, bounds, strict=True)],
+                                  level, math.log(minimum))
+    return [Ratio(Interval((bound * math.exp(c.mean), bound * math.exp(c.lo), bound * math.exp(c.hi))), c.level,
+                  c.verdict, c.family, c.p) for c, bound in zip(family, bounds, strict=True)]
+
+
+def level_text(level: float) -> str:
+    """An interval's level as printed: 95%, 97.5%, 99.79%.
+
+    >>> level_text(0.95), level_text(0.975), level_text(1 - 0.05 / 24)
+    ('95%', '97.5%', '99.79%')
+    """
+    return f"{100 * level:.2f}".rstrip("0").rstrip(".") + "%"
 
 
 def judge(ratio: Interval, bound: float = 1.0) -> str:
-    """Where a ratio's interval lies against bound: "below", "above", or "covers" (no measurable difference).
+    """Where one ratio's interval lies against bound: "below", "above", or "covers" (no measurable difference),
+    as ``snippets.stats.verdict`` decides it (with no minimum). The distances to the bound are rounded to 12
+    decimals first, so that the round-off of log and exp on noiseless data (every round the same) decides nothing.
 
     >>> judge(Interval((0.96, 0.94, 0.98))), judge(Interval((1.0, 0.99, 1.02)))
     ('below', 'covers')
@@ -132,11 +191,8 @@ def judge(ratio: Interval, bound: float = 1.0) -> str:
         raise ValueError(f"bound must be a positive number, got {bound!r}")
     if not isinstance(ratio, Interval):
         raise ValueError(f"expected an Interval (median, low, high), got {ratio!r}")
-    if ratio.high < bound:
-        return "below"
-    if ratio.low > bound:
-        return "above"
-    return "covers"
+    lo, hi = (round(x / bound - 1, 12) for x in (ratio.low, ratio.high))
+    return {"lower": "below", "higher": "above", "none": "covers"}[stats.verdict(lo, hi)]
 
 
 def bench_sweep() -> dict:
@@ -332,54 +388,72 @@ def matmul_sentence(data: dict, lang: str) -> str:
                 samples=len(data["matmul"]["samples"]))
 
 
-def _pair(data: dict, a: str, b: str, L: int) -> Interval:
-    """The paired per-round time ratio a / b at length L, with its bootstrap interval."""
+def _samples(data: dict, a: str, b: str, L: int) -> tuple[list[float], list[float]]:
+    """The per-round samples of a and b at length L (b may be "best_official": the fastest nn.MHA there)."""
     b = _best_official(data, L) if b == "best_official" else b
-    return paired_ratio(measurement(data, a, L)["samples"], measurement(data, b, L)["samples"])
+    return measurement(data, a, L)["samples"], measurement(data, b, L)["samples"]
 
 
-HOW = {"below": "faster", "above": "slower", "covers": "same"}
+def comparisons(data: dict) -> dict[tuple[str, str, int], Ratio]:
+    """Every pair in PAIRS at every length: the family the comparison table prints, Holm-corrected over
+    all of its ratios, with MINIMUM as the smallest difference that matters. Keyed by (a, b, L)."""
+    keys = [(a, b, L) for a, b in PAIRS for L in data["params"]["lengths"]]
+    return dict(zip(keys, ratio_family([_samples(data, *k) for k in keys]), strict=True))
+
+
+# The order a sentence lists the verdicts in (stats.verdict's keys; the words are bench.verdict_<key>).
+VERDICTS = ("lower", "higher", "negligible", "none")
+
+
+def _verdict_word(lang: str, key: str) -> str:
+    return text(lang, f"bench.verdict_{key}", minimum=f"{MINIMUM - 1:.0%}")
 
 
 def ratio_text(lang: str, r: Interval, digits: int = 3) -> str:
-    """median [low–high] of a ratio, thousands grouped."""
+    """ratio [low–high], thousands grouped."""
     return text(lang, "bench.ratio", ratio=f"{r.median:,.{digits}f}", low=f"{r.low:,.{digits}f}",
                 high=f"{r.high:,.{digits}f}")
 
 
 def comparison_table(data: dict, lang: str) -> str:
-    """For each pair, at each length: the paired time ratio with its interval, and the verdict drawn from it."""
+    """For each pair, at each length: the paired time ratio with its interval, the level that interval is at
+    (Holm over the whole table), and the verdict drawn from it."""
     names = _names(lang)
-    t = texts(lang, "bench")
+    family = comparisons(data)
     rows = []
     for a, b in PAIRS:
         label = cjk_spacing(text(lang, "bench.pair_label", a=names[a], b=names[b]))
         for k, L in enumerate(data["params"]["lengths"]):
-            r = _pair(data, a, b, L)
-            rows.append([label if k == 0 else "", L, ratio_text(lang, r), t[HOW[judge(r)]]])
-    return md_table(t["pair_head"], rows, align="lrrl")
+            r = family[a, b, L]
+            rows.append([label if k == 0 else "", L, ratio_text(lang, r.ratio), level_text(r.level),
+                         _verdict_word(lang, r.verdict)])
+    return md_table(texts(lang, "bench")["pair_head"], rows, align="lrrrl")
 
 
 def _lengths(lang: str, items: Sequence[object]) -> str:
     return text(lang, "bench.list_sep").join(str(i) for i in items)
 
 
-def pair_sentence(data: dict, lang: str, a: str, b: str) -> str:
-    """One sentence on how a compares with b over all lengths, each length with its ratio and interval."""
+def pair_sentence(data: dict, lang: str, a: str, b: str,
+                  family: dict[tuple[str, str, int], Ratio] | None = None) -> str:
+    """One sentence on how a compares with b over all lengths, each length with its ratio and interval, as the
+    comparison table judges them (family: ``comparisons(data)``, computed when not given)."""
     names = _names(lang)
-    groups: dict[str, list[str]] = {"faster": [], "slower": [], "same": []}
+    family = comparisons(data) if family is None else family
+    groups: dict[str, list[str]] = {key: [] for key in VERDICTS}
     for L in data["params"]["lengths"]:
-        r = _pair(data, a, b, L)
-        groups[HOW[judge(r)]].append(text(lang, "bench.ratio_item", L=L, ratio=ratio_text(lang, r)))
-    parts = [text(lang, f"bench.group_{how}", items=_lengths(lang, items))
-             for how, items in groups.items() if items]
-    return cjk_spacing(text(lang, "bench.pair_sentence", a=names[a], b=names[b],
+        r = family[a, b, L]
+        groups[r.verdict].append(text(lang, "bench.ratio_item", L=L, ratio=ratio_text(lang, r.ratio)))
+    parts = [text(lang, f"bench.group_{key}", items=_lengths(lang, items), minimum=f"{MINIMUM - 1:.0%}")
+             for key, items in groups.items() if items]
+    return cjk_spacing(text(lang, "bench.pair_sentence", a=names[a], b=names[b], n=len(family),
                             groups=text(lang, "bench.group_sep").join(parts)))
 
 
 def pair_sentences(data: dict, lang: str) -> str:
     """pair_sentence for every pair in PAIRS, as a Markdown list."""
-    return "\n".join(f"- {pair_sentence(data, lang, a, b)}" for a, b in PAIRS)
+    family = comparisons(data)
+    return "\n".join(f"- {pair_sentence(data, lang, a, b, family)}" for a, b in PAIRS)
 
 
 def memory_sentence(data: dict, lang: str) -> str:
@@ -398,29 +472,36 @@ def memory_sentence(data: dict, lang: str) -> str:
                 small=names[smallest], small_mib=_mb(measurement(data, smallest, L)["peak_bytes"])))
 
 
-GOAL = {"below": "met", "above": "not_met", "covers": "undecided"}
+# A goal's verdict from stats.verdict's key for its ratio against the bound: the time goal wants the ratio below
+# TIME_GOAL, the speedup goal above SPEEDUP_GOAL; an interval that covers the bound leaves it undecided.
+TIME_GOAL_VERDICT = {"lower": "met", "higher": "not_met", "none": "undecided"}
+SPEEDUP_GOAL_VERDICT = {"higher": "met", "lower": "not_met", "none": "undecided"}
 
 
 def goals(data: dict) -> list[dict]:
     """The three goals, each judged from an interval: "met", "not_met", or "undecided" (it covers the bound).
 
-    Time: the paired ratio fused / fastest nn.MHA must lie below TIME_GOAL at every length (met when its
-    interval's upper end is below it there, not met when its lower end is above it at any length).
-    Speedup: the paired ratio from scratch / fused at SPEEDUP_AT must lie above SPEEDUP_GOAL.
-    Memory (no noise: the same allocations every run): the log-log slopes.
+    The two timed goals make one family, Holm-corrected (``ratio_family`` with no minimum: the bound is what
+    matters). Time: the paired ratio fused / fastest nn.MHA held against TIME_GOAL at every length (met when
+    its interval lies below it at every length, not met when it lies above it at any). Speedup: the paired
+    ratio from scratch / fused at SPEEDUP_AT held against SPEEDUP_GOAL. Memory (no noise: the same
+    allocations every run): the log-log slopes.
     """
     lengths = data["params"]["lengths"]
-    per_length = {L: _pair(data, "fast", "best_official", L) for L in lengths}
-    judged = {L: GOAL[judge(r, TIME_GOAL)] for L, r in per_length.items()}
+    family = ratio_family([_samples(data, "fast", "best_official", L) for L in lengths]
+                          + [_samples(data, "scratch", "fast", SPEEDUP_AT)],
+                          bounds=[TIME_GOAL] * len(lengths) + [SPEEDUP_GOAL], minimum=1.0)
+    per_length, speedup = dict(zip(lengths, family[:-1], strict=True)), family[-1]
+    judged = {L: TIME_GOAL_VERDICT[r.verdict] for L, r in per_length.items()}
     verdict = ("not_met" if "not_met" in judged.values() else "met" if set(judged.values()) == {"met"}
                else "undecided")
-    worst_L = max(lengths, key=lambda L: per_length[L].high)
-    speedup = _pair(data, "scratch", "fast", SPEEDUP_AT)
+    worst_L = max(lengths, key=lambda L: per_length[L].ratio.high)
     fast_p, naive_p = memory_slope(data, "fast"), memory_slope(data, "scratch")
     return [
-        {"goal": "time", "ratio": per_length[worst_L], "at": worst_L, "verdict": verdict, "per_length": judged},
-        {"goal": "speedup", "ratio": speedup, "at": SPEEDUP_AT,
-         "verdict": {"above": "met", "below": "not_met", "covers": "undecided"}[judge(speedup, SPEEDUP_GOAL)]},
+        {"goal": "time", "ratio": per_length[worst_L].ratio, "level": per_length[worst_L].level, "at": worst_L,
+         "verdict": verdict, "per_length": judged, "family": len(family)},
+        {"goal": "speedup", "ratio": speedup.ratio, "level": speedup.level, "at": SPEEDUP_AT,
+         "verdict": SPEEDUP_GOAL_VERDICT[speedup.verdict], "family": len(family)},
         {"goal": "memory", "ratio": fast_p, "naive": naive_p, "at": tuple(lengths[-2:]),
          "verdict": "met" if fast_p <= 1.2 and naive_p >= 1.5 else "not_met"},
     ]
@@ -433,16 +514,17 @@ def goals_table(data: dict, lang: str) -> str:
     for g in goals(data):
         verdict = t[g["verdict"]]
         if g["goal"] == "time":
-            value = text(lang, "bench.goal_time_value", ratio=ratio_text(lang, g["ratio"]), at=g["at"])
+            value = text(lang, "bench.goal_time_value", ratio=ratio_text(lang, g["ratio"]), at=g["at"],
+                         level=level_text(g["level"]))
             for v in ("undecided", "not_met"):
                 Ls = [L for L, h in g["per_length"].items() if h == v]
                 if Ls:
                     value += text(lang, f"bench.goal_time_{v}", lengths=_lengths(lang, Ls), bound=TIME_GOAL)
             rows.append([t["goal_time"], f"≤ {TIME_GOAL}", value, verdict])
         elif g["goal"] == "speedup":
-            rows.append([t["goal_speedup"], f"≥ {SPEEDUP_GOAL}", text(lang, "bench.goal_speedup_value",
-                                                                    ratio=ratio_text(lang, g["ratio"], 2), at=g["at"]),
-                         verdict])
+            rows.append([t["goal_speedup"], f"≥ {SPEEDUP_GOAL}",
+                         text(lang, "bench.goal_speedup_value", ratio=ratio_text(lang, g["ratio"], 2), at=g["at"],
+                              level=level_text(g["level"])), verdict])
         else:
             a, b = g["at"]
             rows.append([t["goal_memory"], "≈ 1 / ≈ 2",
@@ -547,12 +629,17 @@ def which_sentences(lang: str, data: dict | None = None, at: int = SPEEDUP_AT) -
         return _mb(lo) if _mb(lo) == _mb(hi) else f"{_mb(lo)}–{_mb(hi)}"
 
     scratch, fast = (measurement(data, i, at) for i in ("scratch", "fast"))
-    slower = _pair(data, "scratch", "fast", at)
+    # the speedup goal's ratio when at is its length (the goals table prints the same interval), else on its own
+    if at == SPEEDUP_AT:
+        goal = goals(data)[1]
+        slower, level = goal["ratio"], goal["level"]
+    else:
+        slower, level = paired_ratio(*_samples(data, "scratch", "fast", at)), LEVEL
     lines = [
         text(lang, "bench.which_time", sentence=pair_sentence(data, lang, "mha_fastpath", "mha_no_weights")),
         text(lang, "bench.which_memory", L=L, quad=sep.join(names[i] for i in quad) or "—", quad_mib=mib(quad),
              lin=sep.join(names[i] for i in lin) or "—", lin_mib=mib(lin)),
-        text(lang, "bench.which_scratch", L=at, x=ratio_text(lang, slower, 2),
+        text(lang, "bench.which_scratch", L=at, x=ratio_text(lang, slower, 2), level=level_text(level),
              m=scratch["peak_bytes"] / fast["peak_bytes"]),
     ]
     return "\n".join(f"- {cjk_spacing(line)}" for line in lines)

@@ -333,11 +333,11 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bench.not_met": "❌ 未达成",
         "bench.undecided": "≈ 无法判定：区间包含目标值",
         "bench.goal_time": "融合 QKV + SDPA 的用时 ÷ 最快的 nn.MHA",
-        "bench.goal_time_value": "逐轮用时之比的中位数 [95% 区间]，L={at} 时上限最高：{ratio}",
+        "bench.goal_time_value": "逐轮用时之比的几何平均 [{level} 区间]，L={at} 时上限最高：{ratio}",
         "bench.goal_time_undecided": "；L = {lengths} 时区间包含 {bound}",
         "bench.goal_time_not_met": "；L = {lengths} 时整个区间高于 {bound}",
         "bench.goal_speedup": "从零手写用时 ÷ 融合 QKV + SDPA 用时",
-        "bench.goal_speedup_value": "逐轮用时之比的中位数 [95% 区间]：{ratio}（L={at}）",
+        "bench.goal_speedup_value": "逐轮用时之比的几何平均 [{level} 区间]：{ratio}（L={at}）",
         "bench.goal_memory": "峰值内存 ∝ Lᵖ 的指数 p（融合 / 手写）",
         "bench.goal_memory_value": "{ratio:.2f} / {naive:.2f}（L={a}→{b}）",
         "bench.goals_head": ["目标", "要求", "实测", "结论"],
@@ -347,7 +347,8 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bench.same": "没有可测的差别",
         "bench.faster": "测得更快",
         "bench.slower": "测得更慢",
-        "bench.pair_head": ["比较（前者对后者）", "L", "用时之比（前者 / 后者）：逐轮之比的中位数 [95% 区间]", "结论"],
+        "bench.pair_head": ["比较（前者对后者）", "L", "用时之比（前者 / 后者）：逐轮之比的几何平均 [区间]",
+                            "区间的置信水平（Holm）", "结论"],
         "bench.ratio": "{ratio} [{low}–{high}]",
         "bench.ratio_item": "{L}（{ratio}）",
         "bench.pair_label": "{a} 对比 {b}",
@@ -355,10 +356,16 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bench.name_sep": "、",
         "bench.slope_item": "{name}（p = {p:.2f}）",
         "bench.group_sep": "；",
-        "bench.group_faster": "L = {items} 时测得更快",
-        "bench.group_slower": "L = {items} 时测得更慢",
-        "bench.group_same": "L = {items} 时没有可测的差别",
-        "bench.pair_sentence": "{a} 对比 {b}（括号里是用时之比及其 95% 区间）：{groups}。",
+        # stats.verdict's four keys, for a time ratio (first / second)
+        "bench.verdict_lower": "测得更快",
+        "bench.verdict_higher": "测得更慢",
+        "bench.verdict_none": "没有可测的差别",
+        "bench.verdict_negligible": "差别不到 {minimum}，可以忽略",
+        "bench.group_lower": "L = {items} 时测得更快",
+        "bench.group_higher": "L = {items} 时测得更慢",
+        "bench.group_negligible": "L = {items} 时差别不到 {minimum}，可以忽略",
+        "bench.group_none": "L = {items} 时没有可测的差别",
+        "bench.pair_sentence": "{a} 对比 {b}（括号里是用时之比及其区间，与上表一样按全部 {n} 组比较做了 Holm 校正）：{groups}。",
         "bench.memory_sentence": ("在 L={a}→{b} 之间，峰值内存近似按平方增长（p ≥ 1.5）的有：{quad}；"
                                   "近似线性增长（p ≤ 1.2）的有：{lin}。L={L} 时占得最多的是 {big}（{big_mib} MiB），"
                                   "最少的是 {small}（{small_mib} MiB）。"),
@@ -406,7 +413,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bench.which_time": "用时：{sentence}",
         "bench.which_memory": ("内存：L={L} 时，存下 L×L 权重的有 {quad}，峰值 {quad_mib} MiB；"
                                "没有存的有 {lin}，峰值 {lin_mib} MiB。"),
-        "bench.which_scratch": ("从零手写的代价：L={L} 时，它的用时是融合 QKV + SDPA 的 {x} 倍（逐轮之比的中位数 [95% 区间]），"
+        "bench.which_scratch": ("从零手写的代价：L={L} 时，它的用时是融合 QKV + SDPA 的 {x} 倍（逐轮之比的几何平均 [{level} 区间]），"
                                 "峰值内存是后者的 {m:.0f} 倍。"),
         # snippets.fast.equivalence_rows
         "fast.case_self": "自注意力",
@@ -955,11 +962,12 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bench.not_met": "❌ not met",
         "bench.undecided": "≈ undecided: the interval covers the target",
         "bench.goal_time": "fused QKV + SDPA time ÷ fastest nn.MHA",
-        "bench.goal_time_value": "median per-round ratio [95% interval], highest upper end at L={at}: {ratio}",
+        "bench.goal_time_value": ("geometric mean of the per-round ratios [{level} interval], highest upper end at "
+                                  "L={at}: {ratio}"),
         "bench.goal_time_undecided": "; the interval covers {bound} at L = {lengths}",
         "bench.goal_time_not_met": "; the whole interval is above {bound} at L = {lengths}",
         "bench.goal_speedup": "from-scratch time ÷ fused QKV + SDPA time",
-        "bench.goal_speedup_value": "median per-round ratio [95% interval]: {ratio} (L={at})",
+        "bench.goal_speedup_value": "geometric mean of the per-round ratios [{level} interval]: {ratio} (L={at})",
         "bench.goal_memory": "exponent p in peak ∝ Lᵖ (fused / from scratch)",
         "bench.goal_memory_value": "{ratio:.2f} / {naive:.2f} (L={a}→{b})",
         "bench.goals_head": ["Goal", "Target", "Measured", "Verdict"],
@@ -970,7 +978,8 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bench.faster": "measurably faster",
         "bench.slower": "measurably slower",
         "bench.pair_head": ["Comparison (first against second)", "L",
-                            "Time ratio, first / second: median per-round ratio [95% interval]", "Verdict"],
+                            "Time ratio, first / second: geometric mean of the per-round ratios [interval]",
+                            "Level of the interval (Holm)", "Verdict"],
         "bench.ratio": "{ratio} [{low}–{high}]",
         "bench.ratio_item": "{L} ({ratio})",
         "bench.pair_label": "{a} vs {b}",
@@ -978,10 +987,17 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bench.name_sep": ", ",
         "bench.slope_item": "{name} (p = {p:.2f})",
         "bench.group_sep": "; ",
-        "bench.group_faster": "measurably faster at L = {items}",
-        "bench.group_slower": "measurably slower at L = {items}",
-        "bench.group_same": "no measurable difference at L = {items}",
-        "bench.pair_sentence": "{a} against {b} (in brackets, the time ratio with its 95% interval): {groups}.",
+        # stats.verdict's four keys, for a time ratio (first / second)
+        "bench.verdict_lower": "measurably faster",
+        "bench.verdict_higher": "measurably slower",
+        "bench.verdict_none": "no measurable difference",
+        "bench.verdict_negligible": "under {minimum} apart: too small to matter",
+        "bench.group_lower": "measurably faster at L = {items}",
+        "bench.group_higher": "measurably slower at L = {items}",
+        "bench.group_negligible": "under {minimum} apart, too small to matter, at L = {items}",
+        "bench.group_none": "no measurable difference at L = {items}",
+        "bench.pair_sentence": ("{a} against {b} (in brackets, the time ratio with its interval, Holm-corrected over "
+                                "all {n} comparisons as in the table): {groups}."),
         "bench.memory_sentence": ("Between L={a} and L={b}, peak memory grows about quadratically (p ≥ 1.5) for "
                                   "{quad}, and about linearly (p ≤ 1.2) for {lin}. At L={L}, {big} holds the most "
                                   "({big_mib} MiB) and {small} the least ({small_mib} MiB)."),
@@ -1031,8 +1047,8 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bench.which_memory": ("Memory: at L={L}, {quad} store the L×L weights and peak at {quad_mib} MiB; "
                                "{lin} do not, and peak at {lin_mib} MiB."),
         "bench.which_scratch": ("The cost of the from-scratch version: at L={L} it takes {x} times as long as "
-                                "fused QKV + SDPA (median per-round ratio [95% interval]), and its peak memory is "
-                                "{m:.0f}× as much."),
+                                "fused QKV + SDPA (geometric mean of the per-round ratios [{level} interval]), and "
+                                "its peak memory is {m:.0f}× as much."),
         "fast.case_self": "self-attention",
         "fast.case_causal": "is_causal=True vs a causal attn_mask",
         "fast.case_cross": "cross-attention, L≠S, with key_padding_mask",

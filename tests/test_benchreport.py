@@ -1,9 +1,10 @@
 """The performance page's verdicts come from paired intervals, and every sentence it prints reads whole.
 
-Each comparison is the median of the per-round time ratios with a seeded bootstrap interval; the
-verdict is where that interval lies against 1 (or a goal's bound). The bootstrap is checked on data
-with a known ratio; the synthetic sweeps below have a known ratio per pair, a load shared by every
-contender in a round (which pairing cancels) and a little noise of each contender's own. The sentence
+Each comparison is the geometric mean of the per-round time ratios with exp of Student's t interval on
+their logs (snippets.stats); the ratios a table prints together are Holm-corrected as one family, and
+the verdict is snippets.stats.verdict's, with 5% as the smallest difference that matters. The interval
+is checked on data with a known ratio; the synthetic sweeps below have a known ratio per pair, a load
+shared by every contender in a round (which pairing cancels) and a little noise of each contender's own. The sentence
 tests spell out each printed sentence in full, in both languages: a template that loses its words (as
 "…91 GFLOP/s, which is 100% below." once did) fails here, where a reader of the test sees the whole
 sentence.
@@ -16,6 +17,7 @@ import pytest
 
 from conftest import ROOT
 from snippets import benchreport as br
+from snippets import stats
 from snippets.bench import IMPLS
 
 SHARED = (1.0, 1.25, 0.9, 1.1, 1.0, 1.3, 0.95, 1.05, 1.15)  # load in each round, the same for every contender
@@ -47,39 +49,42 @@ def flat(value: float, lengths=(1024, 2048)) -> dict[int, float]:
     return {L: value for L in lengths}
 
 
-# What the synthetic sweeps below print, worked out from SHARED and OWN (the per-round ratios are exact).
-EN_PAIR = ("nn.MHA fast path without weights against nn.MHA training → SDPA (in brackets, the time ratio with its 95% "
-           "interval): measurably slower at L = 2048 (1.515 [1.469–1.531]); no measurable difference at L = 1024 "
-           "(1.015 [0.984–1.026]).")
-ZH_PAIR = ("nn.MHA 快速路径不返回权重对比 nn.MHA 训练模式 → SDPA（括号里是用时之比及其 95% 区间）："
-           "L = 2048（1.515 [1.469–1.531]）时测得更慢；L = 1024（1.015 [0.984–1.026]）时没有可测的差别。")
-EN_SCRATCH = ("fused QKV + SDPA against from scratch (in brackets, the time ratio with its 95% interval): measurably "
-              "faster at L = 1024 (0.340 [0.317–0.351]), 2048 (0.340 [0.317–0.351]).")
-ZH_SCRATCH = ("融合 QKV + SDPA 对比从零手写（括号里是用时之比及其 95% 区间）："
-              "L = 1024（0.340 [0.317–0.351]）、2048（0.340 [0.317–0.351]）时测得更快。")
-EN_ROWS = ("| nn.MHA fast path without weights vs nn.MHA training → SDPA | 1024 | 1.015 [0.984–1.026] | "
-           "no measurable difference |\n|  | 2048 | 1.515 [1.469–1.531] | measurably slower |")
-ZH_ROWS = ("| 融合 QKV + SDPA 对比三种 nn.MHA 中最快的 | 1024 | 1.010 [0.961–1.031] | 没有可测的差别 |\n"
-           "|  | 2048 | 1.010 [0.961–1.031] | 没有可测的差别 |")
-GOAL_ROW = ("| fused QKV + SDPA time ÷ fastest nn.MHA | ≤ 1.05 | median per-round ratio [95% interval], highest upper "
-            "end at L=2048: 1.060 [1.009–1.083]; the interval covers 1.05 at L = 2048 | "
+# What the synthetic sweeps below print, worked out from SHARED and OWN (the per-round ratios are exact, and their
+# geometric mean is the ratio the sweep was built with, since OWN's rotations have the same product).
+EN_PAIR = ("nn.MHA fast path without weights against nn.MHA training → SDPA (in brackets, the time ratio with its "
+           "interval, Holm-corrected over all 8 comparisons as in the table): measurably slower at L = 2048 "
+           "(1.500 [1.457–1.544]); no measurable difference at L = 1024 (1.005 [0.980–1.030]).")
+ZH_PAIR = ("nn.MHA 快速路径不返回权重对比 nn.MHA 训练模式 → SDPA（括号里是用时之比及其区间，与上表一样按全部 8 组比较"
+           "做了 Holm 校正）：L = 2048（1.500 [1.457–1.544]）时测得更慢；L = 1024（1.005 [0.980–1.030]）时没有可测的差别。")
+EN_SCRATCH = ("fused QKV + SDPA against from scratch (in brackets, the time ratio with its interval, Holm-corrected over "
+              "all 8 comparisons as in the table): measurably faster at L = 1024 (0.333 [0.313–0.355]), 2048 "
+              "(0.333 [0.314–0.354]).")
+ZH_SCRATCH = ("融合 QKV + SDPA 对比从零手写（括号里是用时之比及其区间，与上表一样按全部 8 组比较做了 Holm 校正）："
+              "L = 1024（0.333 [0.313–0.355]）、2048（0.333 [0.314–0.354]）时测得更快。")
+EN_ROWS = ("| nn.MHA fast path without weights vs nn.MHA training → SDPA | 1024 | 1.005 [0.980–1.030] | 98.33% | "
+           "no measurable difference |\n|  | 2048 | 1.500 [1.457–1.544] | 99.17% | measurably slower |")
+ZH_ROWS = ("| 融合 QKV + SDPA 对比三种 nn.MHA 中最快的 | 1024 | 1.000 [0.964–1.037] | 98.33% | 没有可测的差别 |\n"
+           "|  | 2048 | 1.000 [0.964–1.037] | 98.33% | 没有可测的差别 |")
+GOAL_ROW = ("| fused QKV + SDPA time ÷ fastest nn.MHA | ≤ 1.05 | geometric mean of the per-round ratios [95% interval], "
+            "highest upper end at L=2048: 1.050 [1.021–1.080]; the interval covers 1.05 at L = 2048 | "
             "≈ undecided: the interval covers the target |")
-GOAL_ROW_OVER = ("| 融合 QKV + SDPA 的用时 ÷ 最快的 nn.MHA | ≤ 1.05 | 逐轮用时之比的中位数 [95% 区间]，L=2048 时上限最高："
-                 "1.212 [1.153–1.237]；L = 2048 时整个区间高于 1.05 | ❌ 未达成 |")
+GOAL_ROW_OVER = ("| 融合 QKV + SDPA 的用时 ÷ 最快的 nn.MHA | ≤ 1.05 | 逐轮用时之比的几何平均 [95% 区间]，L=2048 时上限最高："
+                 "1.200 [1.167–1.234]；L = 2048 时整个区间高于 1.05 | ❌ 未达成 |")
 WHICH_EN = [
     "- Time: nn.MHA fast path without weights against nn.MHA training → SDPA (in brackets, the time ratio with its "
-    "95% interval): measurably slower at L = 1024 (1.111 [1.078–1.123]), 2048 (1.111 [1.078–1.123]).",
+    "interval, Holm-corrected over all 8 comparisons as in the table): measurably slower at L = 1024 "
+    "(1.100 [1.069–1.132]), 2048 (1.100 [1.070–1.131]).",
     "- Memory: at L=2048, from scratch, nn.MHA fast path with weights, nn.MHA fast path without weights store "
     "the L×L weights and peak at 12.0–16.0 MiB; nn.MHA training → SDPA, fused QKV + SDPA do not, and peak at "
     "2.0 MiB.",
-    "- The cost of the from-scratch version: at L=2048 it takes 2.94 [2.85–3.15] times as long as fused QKV + SDPA "
-    "(median per-round ratio [95% interval]), and its peak memory is 8× as much."]
+    "- The cost of the from-scratch version: at L=2048 it takes 3.00 [2.85–3.16] times as long as fused QKV + SDPA "
+    "(geometric mean of the per-round ratios [98.33% interval]), and its peak memory is 8× as much."]
 WHICH_ZH = [
-    "- 用时：nn.MHA 快速路径不返回权重对比 nn.MHA 训练模式 → SDPA（括号里是用时之比及其 95% 区间）："
-    "L = 1024（1.111 [1.078–1.123]）、2048（1.111 [1.078–1.123]）时测得更慢。",
+    "- 用时：nn.MHA 快速路径不返回权重对比 nn.MHA 训练模式 → SDPA（括号里是用时之比及其区间，与上表一样按全部 8 组比较"
+    "做了 Holm 校正）：L = 1024（1.100 [1.069–1.132]）、2048（1.100 [1.070–1.131]）时测得更慢。",
     "- 内存：L=2048 时，存下 L×L 权重的有从零手写、nn.MHA 快速路径返回权重、nn.MHA 快速路径不返回权重，"
     "峰值 12.0–16.0 MiB；没有存的有 nn.MHA 训练模式 → SDPA、融合 QKV + SDPA，峰值 2.0 MiB。",
-    "- 从零手写的代价：L=2048 时，它的用时是融合 QKV + SDPA 的 2.94 [2.85–3.15] 倍（逐轮之比的中位数 [95% 区间]），"
+    "- 从零手写的代价：L=2048 时，它的用时是融合 QKV + SDPA 的 3.00 [2.85–3.16] 倍（逐轮之比的几何平均 [98.33% 区间]），"
     "峰值内存是后者的 8 倍。"]
 
 
@@ -89,23 +94,65 @@ def test_interval_is_the_spread_of_the_samples():
         br.interval([1.0])
 
 
+def test_paired_ratio_is_exp_of_the_t_interval_on_log_ratios():
+    a, b = [2.0, 4.2, 6.0, 7.8, 10.0], [1.0, 2.0, 3.0, 4.0, 5.0]
+    logs = np.log(np.array(a) / np.array(b))  # per-round log ratios
+    half = stats.t_quantile(0.975, 4) * logs.std(ddof=1) / np.sqrt(5)
+    want = np.exp([logs.mean(), logs.mean() - half, logs.mean() + half])
+    assert tuple(br.paired_ratio(a, b)) == pytest.approx(tuple(want))
+    assert tuple(br.paired_ratio(a, b)) == pytest.approx((2.0094, 1.9432, 2.0779), abs=1e-4)
+    assert tuple(br.paired_ratio(b, a)) == pytest.approx((1 / want[0], 1 / want[2], 1 / want[1]))  # reciprocal
+    assert tuple(br.paired_ratio([2.0, 4.0, 6.0, 8.0, 10.0], [1.0, 2.0, 3.0, 4.0, 5.0])) == pytest.approx((2, 2, 2))
+
+
 def test_paired_ratio_recovers_a_known_ratio():
-    assert tuple(br.paired_ratio([2.0, 4.0, 6.0], [1.0, 2.0, 3.0])) == (2.0, 2.0, 2.0)  # exact: no noise left
     rng = np.random.default_rng(1)
     load = rng.lognormal(0, 0.3, 25)  # a load shared by both in each round, far larger than the ratio's noise
     b = 0.01 * load * rng.lognormal(0, 0.03, 25)
     a = 1.2 * 0.01 * load * rng.lognormal(0, 0.03, 25)
     r = br.paired_ratio(a, b)
     assert r.low < 1.2 < r.high and r.high - r.low < 0.06 and r.median == pytest.approx(1.2, abs=0.02)
-    assert tuple(br.paired_ratio(a, b)) == tuple(r)  # seeded: the same data, the same interval
     assert br.interval(a).low < br.interval(b).high  # the spreads overlap; pairing still sees the 20%
-    # Over many data sets with the true ratio 1.2, the 95% interval covers it most of the time.
+    # Over many data sets with the true ratio 1.2, the 95% interval covers it about 95% of the time.
     covered = 0
-    for _ in range(100):
+    for _ in range(400):
         load = rng.lognormal(0, 0.3, 25)
-        r = br.paired_ratio(1.2 * load * rng.lognormal(0, 0.03, 25), load * rng.lognormal(0, 0.03, 25), resamples=1000)
+        r = br.paired_ratio(1.2 * load * rng.lognormal(0, 0.03, 25), load * rng.lognormal(0, 0.03, 25))
         covered += r.low <= 1.2 <= r.high
-    assert covered >= 88, covered
+    assert 364 <= covered <= 396, covered  # 95% of 400 is 380; this allows about ±2.9 standard errors
+
+
+def test_a_family_of_ratios_is_holm_corrected():
+    """Three ratios, all clear of 1: Holm tests them at 0.05/3, 0.05/2 and 0.05, smallest p first, and prints
+    each interval at that level (the one with the smallest p widest)."""
+    b = [1.0, 2.0, 3.0, 4.0, 5.0]
+    fam = br.ratio_family([([2.0, 4.2, 6.0, 7.8, 10.0], b),  # 2.01×, p tiny
+                           ([1.5, 3.3, 4.4, 6.3, 7.4], b),  # 1.5×, noisier
+                           ([1.1, 2.3, 3.2, 4.5, 5.4], b)])  # 1.1×, noisier still
+    assert [f.verdict for f in fam] == ["higher"] * 3
+    assert [round(f.level, 4) for f in fam] == [0.9833, 0.975, 0.95] and {f.family for f in fam} == {3}
+    assert fam[0].p < fam[1].p < fam[2].p < 0.05
+    one = br.paired_ratio([2.0, 4.2, 6.0, 7.8, 10.0], b, level=1 - 0.05 / 3)  # the same interval, on its own
+    assert tuple(fam[0].ratio) == pytest.approx(tuple(one))
+    assert br.level_text(fam[0].level) == "98.33%" and br.level_text(fam[1].level) == "97.5%"
+    # when the first step fails, every interval is printed at its level, 1 - 0.05/3, and every verdict is "none"
+    none = br.ratio_family([(b, b[::-1]), ([1.1, 1.9, 3.2, 3.9, 5.1], b)])
+    assert [f.verdict for f in none] == ["none", "none"] and {round(f.level, 4) for f in none} == {0.975}
+
+
+def test_a_difference_under_the_minimum_is_negligible():
+    """Clear of 1 but within 5% either way: measurable, too small to matter; reaching past 5%: a difference."""
+    b = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
+    small = [1.02 * x * f for x, f in zip(b, (1.001, 0.999, 1.0, 1.002, 0.998, 1.0), strict=True)]
+    big = [1.10 * x * f for x, f in zip(b, (1.001, 0.999, 1.0, 1.002, 0.998, 1.0), strict=True)]
+    fam = br.ratio_family([(small, b), (b, small), (big, b)])
+    assert [f.verdict for f in fam] == ["negligible", "negligible", "higher"]
+    assert br.ratio_family([(small, b)], minimum=1.0)[0].verdict == "higher"  # with no minimum it is a difference
+    assert br.MINIMUM == 1.05
+    data = synthetic({"scratch": flat(3.0), "mha_default": flat(1.2), "mha_no_weights": flat(1.0),
+                      "mha_fastpath": flat(1.02), "fast": flat(1.0)})
+    assert ("| nn.MHA fast path without weights vs nn.MHA training → SDPA | 1024 | 1.020 [0.993–1.047] | 98.75% | "
+            "no measurable difference |") in br.comparison_table(data, "en")  # noisier rounds: the interval covers 1
 
 
 def test_verdict_from_where_the_interval_lies():
@@ -120,12 +167,15 @@ def test_verdict_from_where_the_interval_lies():
 
 
 def test_paired_ratio_rejects_mismatched_rounds():
-    with pytest.raises(ValueError, match="same rounds for both contenders.*got 3 samples against 2"):
-        br.paired_ratio([1.0, 2.0, 3.0], [1.0, 2.0])
-    with pytest.raises(ValueError, match="at least two positive times per round in b"):
-        br.paired_ratio([1.0, 2.0], [1.0, 0.0])
-    with pytest.raises(ValueError, match="at least 100 bootstrap resamples"):
-        br.paired_ratio([1.0, 2.0], [1.0, 2.0], resamples=10)
+    five = [1.0, 2.0, 3.0, 4.0, 5.0]
+    with pytest.raises(ValueError, match="same rounds for both contenders.*got 6 samples against 5"):
+        br.paired_ratio(five + [6.0], five)
+    with pytest.raises(ValueError, match="at least 5 positive times \\(one per round\\) in b"):
+        br.paired_ratio(five, [1.0, 0.0, 1.0, 1.0, 1.0])
+    with pytest.raises(ValueError, match="at least 5 positive times"):
+        br.paired_ratio([1.0, 2.0, 3.0], [1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match="one positive bound per ratio"):
+        br.ratio_family([(five, five)], bounds=[1.0, 1.5])
     data = synthetic({i: flat(1.0) for i in IMPLS})
     data["rows"][0]["samples"] = data["rows"][0]["samples"][:-1]  # one round lost from one contender
     with pytest.raises(ValueError, match="same rounds for both contenders"):
@@ -157,7 +207,8 @@ def test_time_goal_met_missed_and_undecided():
     assert verdict({1024: 0.9, 2048: 1.05}) == "undecided"  # on the bound, within the noise
     g = br.goals(synthetic(base | {"fast": {1024: 0.9, 2048: 1.05}}))[0]
     assert g["per_length"] == {1024: "met", 2048: "undecided"} and g["at"] == 2048
-    assert g["ratio"].low < 1.05 < g["ratio"].high
+    assert g["ratio"].low < 1.05 < g["ratio"].high and g["family"] == 3  # two lengths and the speedup
+    assert g["level"] == 0.95  # Holm's last step: the other two were clear of their bounds
     assert GOAL_ROW in br.goals_table(synthetic(base | {"fast": {1024: 0.9, 2048: 1.05}}), "en")
     assert GOAL_ROW_OVER in br.goals_table(synthetic(base | {"fast": {1024: 0.9, 2048: 1.2}}), "zh")
 
@@ -166,7 +217,7 @@ def test_speedup_and_memory_goals():
     base = {"mha_default": flat(1.2), "mha_no_weights": flat(1.0), "mha_fastpath": flat(1.1), "fast": flat(1.0)}
     peaks = {"scratch": {1024: 1024**2, 2048: 2048**2}}
     speed = lambda s: br.goals(synthetic(base | {"scratch": flat(s)}, peaks))[1]  # noqa: E731
-    assert speed(3.0)["verdict"] == "met" and speed(3.0)["ratio"].median == pytest.approx(3.0, rel=0.03)
+    assert speed(3.0)["verdict"] == "met" and speed(3.0)["ratio"].median == pytest.approx(3.0)
     assert speed(1.2)["verdict"] == "not_met"
     assert speed(1.5)["verdict"] == "undecided"
     memory = br.goals(synthetic(base | {"scratch": flat(3.0)}, peaks))[2]
@@ -281,14 +332,23 @@ def test_tables_and_figures_from_the_committed_sweep():
 
 
 def test_committed_sweep_verdicts_come_from_the_paired_intervals():
-    """The committed sweep read the paired way (overlapping interquartile ranges had found no difference in these)."""
+    """The committed sweep read the paired way, Holm-corrected over the comparison table's 24 ratios."""
     data = br.bench_sweep()["data"]
-    r128, r512 = (br._pair(data, "mha_fastpath", "mha_no_weights", L) for L in (128, 512))
-    assert br.judge(r128) == "below" and br.judge(r512) == "above"
-    assert br.judge(br._pair(data, "mha_default", "mha_fastpath", 4096)) == "above"
-    assert (br.RESAMPLES, br.LEVEL) == (5000, 0.95)  # the page's method paragraph names both
-    for lang, words in (("zh", "5000 次"), ("en", "5,000 times")):
-        assert words in (ROOT / "docs" / "lab" / f"performance.{lang}.md").read_text(encoding="utf-8")
+    family = br.comparisons(data)
+    assert len(family) == 24 and {r.family for r in family.values()} == {24}
+    got = {k: r.verdict for k, r in family.items()}
+    assert got["mha_fastpath", "mha_no_weights", 128] == "lower" and got["mha_fastpath", "mha_no_weights", 512] == "higher"
+    assert got["mha_default", "mha_fastpath", 4096] == "higher"
+    # Under 5% and clear of 1: the bootstrap had called these faster / slower / faster.
+    assert [got["mha_fastpath", "mha_no_weights", 256], got["fast", "best_official", 128],
+            got["fast", "best_official", 256]] == ["negligible"] * 3
+    assert got["fast", "best_official", 1024] == got["fast", "best_official", 4096] == "none"
+    r = family["fast", "best_official", 256]
+    assert br.ratio_text("en", r.ratio) == "0.987 [0.976–0.998]" and br.level_text(r.level) == "98.33%"
+    assert [g["verdict"] for g in br.goals(data)] == ["met", "met", "met"]
+    for lang, words in (("zh", ("Holm", "几何平均", "5%")), ("en", ("Holm", "geometric mean", "5%"))):
+        page = (ROOT / "docs" / "lab" / f"performance.{lang}.md").read_text(encoding="utf-8")
+        assert all(w in page for w in words) and "bootstrap" not in page and "5000" not in page
 
 
 def test_runs_cell_lists_a_few_runs_and_summarises_many():
