@@ -528,7 +528,6 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "errata.header": ["页面 › 小节", "原文说", "实际上（点击跳到更正框）"],
         "errata.none": "本站目前没有更正原文的地方。",
         # snippets.kvheads.report: the key/value-heads page
-        "kvheads.closest": "g={g}：最接近的一对是头 {a} 和头 {b}，权重最大相差 {d:.3f}",
         "kvheads.mha": "MHA g={g}",
         "kvheads.gqa": "GQA g={g}",
         "kvheads.mqa": "MQA g={g}",
@@ -543,37 +542,66 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kvheads.check_head": ["比较", "最大绝对误差", "容差", "结论"],
         "kvheads.ok": "✅ 在容差内",
         "kvheads.bad": "❌ 超出容差",
-        "kvheads.recall_head": ["键/值头数", "KV 缓存（字节/词元/层）"],
-        "kvheads.recall_intro": "下表是每种设置的平均准确率，方括号里是 95% 自助法区间（对 {seeds} 个种子重抽样）：",
         "kvheads.pairs": "{n} 个键值对",
         "kvheads.fig_x": "KV 缓存（字节/词元/层，float32）与键/值头数 g",
         "kvheads.fig_y": "留出查询准确率（%）",
-        "kvheads.fig_alt": ("两幅图：上图是 MQAR 上的留出准确率随 KV 缓存大小（键/值头数）变化的折线图，"
-                            "每种键值对数一条线，带区间；下图是各个 g 与 MHA 的准确率之差，按种子配对，带区间"),
         "kvheads.fig_diff": "与 MHA 之差（百分点）",
-        "kvheads.fig_caption": ("上图每个点是 {seeds} 个种子的平均准确率，竖线是它的 {level:.0%} 自助法区间，"
-                                "浅色小点是各个种子；下图是各个 g 与 MHA 的准确率之差，按种子配对，竖线是区间，"
+        "kvheads.sep": "；",
+        "kvheads.closest": "{q} 个查询头、{g} 个键头：最接近的一对是头 {a} 和头 {b}，权重最大相差 {d:.3f}",
+        "kvheads.recall_head": ["键/值头数", "参数量", "KV 缓存（字节/词元/层）"],
+        "kvheads.recall_intro": "下表是每种设置在 {seeds} 个种子上的平均留出准确率，括号里是最低和最高的那个种子：",
+        "kvheads.fig_alt": ("两幅图：上图是简化 MQAR 上的留出准确率随 KV 缓存大小（键/值头数）变化的折线图，"
+                            "每种键值对数一条线，各种子画成小点；下图是各个 g 与 MHA 的准确率之差，按种子配对，"
+                            "带 Holm 校正后的区间"),
+        "kvheads.fig_caption": ("上图每条线连的是 {seeds} 个种子的平均准确率，浅色小点是各个种子；"
+                                "下图是各个 g 与 MHA 的准确率之差，按种子配对，竖线是 t 区间，"
+                                "按 Holm 方法对全部 {family} 个比较一起校正（每条竖线的置信水平是 {level:.1%}），"
                                 "整条竖线落在 0 线以下才算低于 MHA。几条线在横向上稍微错开，免得重叠；"
                                 "横轴是对数坐标。"),
-        "kvheads.lower": "低于 MHA",
-        "kvheads.higher": "高于 MHA",
-        "kvheads.same": "没有可测的差别",
-        "kvheads.verdict_part": "{name} 相差 {diff:+.2f} 个百分点 [{lo:+.2f}, {hi:+.2f}]，{verdict}",
-        "kvheads.sep": "；",
-        "kvheads.verdict": ("{n} 个键值对：MHA 平均答对 {mha:.1%}（{seeds} 个种子）。按种子配对，与 MHA 相比，{parts}。"),
-        "kvheads.separation": "在测过的 {pairs} 个键值对这几档里，{parts}。",
-        "kvheads.sep_part": "{name} {said}",
-        "kvheads.sep_lower": "在 {levels}时区间整个低于 MHA",
-        "kvheads.sep_higher": "在 {levels}时区间整个高于 MHA",
-        "kvheads.sep_level": "{n} 个键值对（差 {diff:+.2f} 个百分点）",
-        "kvheads.sep_and": "，",
-        "kvheads.sep_none": "在哪一档都没有和 MHA 分开（区间都跨过 0）",
-        "kvheads.failed": "没学会这个任务（留出准确率低于 {below:.0%}）的模型：{parts}；其余模型都在这条线以上。",
-        "kvheads.failed_at": "{n} 个键值对时，{said}",
-        "kvheads.failed_part": "{name} 有 {k} 个种子（共 {seeds} 个）",
-        "kvheads.failed_none": "每个模型的留出准确率都不低于 {below:.0%}。",
+        "kvheads.v_higher": "高于 MHA",
+        "kvheads.v_lower": "低于 MHA",
+        "kvheads.v_none": "{seeds} 个种子下没有可测的差别",
+        "kvheads.v_negligible": "有差别，但小于 {minimum:.0f} 个百分点，可以忽略",
+        "kvheads.verdict_part": "{name} 相差 {diff:+.2f} 个百分点 [{lo:+.2f}, {hi:+.2f}]（{level:.1%} 区间），{verdict}",
+        "kvheads.verdict": "{n} 个键值对：MHA 平均答对 {mha:.1%}（{seeds} 个种子）。按种子配对，与 MHA 相比，{parts}。",
+        "kvheads.family": ("整张表一共 {family} 个比较，用 Holm 方法一起校正；其中判为有差别（区间整个在 0 的一侧，"
+                           "且超出 {minimum:.0f} 个百分点）的有 {found} 个。"),
+        "kvheads.learned": ("{n} 个键值对时，学会了这个任务（留出准确率不低于 {threshold:.0%}）的种子数：{shares}。"
+                            "这 {tests} 个 Fisher 精确检验用 Holm 方法一起校正后，{said}。"
+                            "只看学会了的种子，平均准确率（括号里是最低到最高）：{among}。"),
+        "kvheads.learned_mha": "{name} {k}/{seeds}",
+        "kvheads.learned_part": "{name} {k}/{seeds}（与 MHA 比，p = {p:.2f}）",
+        "kvheads.learned_found": "有 {found} 个的学会比例与 MHA 不同",
+        "kvheads.among_part": "{name} {mean:.1%}（{lo:.1%}–{hi:.1%}）",
+        "kvheads.learned_all": "每一档的每个种子都学会了这个任务（留出准确率不低于 {threshold:.0%}）。",
+        "kvheads.history_head": ["键值对", "结构", "以前：自助法区间（95%，各自单独）", "以前的结论",
+                                 "现在：t 区间（Holm 校正后的水平）", "现在的结论"],
+        "kvheads.stored_head": ["结构", "查询（字节/词元/层，只在本步用一次）", "缓存（字节/词元/层，以后每步都读）"],
+        "kvheads.stored_step": "上下文 {context:,} 个词元时，一步要读的缓存（MiB，{layers} 层）",
+        "kvheads.dec_head": ["注意力", "预分配缓存与无缓存：生成的词元相同", "torch.cat 缓存与无缓存：生成的词元相同",
+                             "缓存下解码位置 t 与完整前向第 t 行之差（最大绝对值）", "结论"],
+        "kvheads.dec_same": "{k}/{n}",
+        "kvheads.step_flops": ("已有 {t} 个词元，生成下一个：有缓存 {cached:,} FLOPs，"
+                               "没有缓存 {full:,} FLOPs，是前者的 {ratio:.1f} 倍"),
+        "kvheads.flops_head": ["结构", "每步每层（MFLOP）", "每步每层读的缓存（MiB）", "每读 1 字节缓存的 FLOPs",
+                               "与 MHA 的 FLOPs 之比"],
+        "kvheads.flops_check_head": ["结构", "FlopCounterMode 数出的 FLOPs", "公式", "结论"],
+        "kvheads.dec_kind.MHA": "MHA g={num_kv_heads}",
+        "kvheads.dec_kind.GQA": "GQA g={num_kv_heads}",
+        "kvheads.dec_kind.MQA": "MQA g={num_kv_heads}",
+        "kvheads.dec_kind.MLA": "MLA d_c={d_latent}",
+        "kvheads.flops_kind.mha": "MHA",
+        "kvheads.flops_kind.gqa": "GQA g={g}",
+        "kvheads.flops_kind.mqa": "MQA",
+        "kvheads.flops_kind.mla_naive": "MLA 朴素式（d_c = {c}）",
+        "kvheads.flops_kind.mla_absorbed": "MLA 吸收式（d_c = {c}）",
         "kvheads.list_sep": "、",
-        "kvheads.list_and": " 和 ",
+        "kvheads.fp_part": "{rate:.1%}（{shape}）",
+        "kvheads.shape.normal": "正态",
+        "kvheads.shape.heavy-tailed": "厚尾",
+        "kvheads.shape.two-peaked": "双峰",
+        "kvheads.false_positive": ("在 {seeds} 个种子、两种设置其实没有差别的 {trials:,} 次模拟里，95% 百分位自助法区间"
+                                   "不含 0 的比例是 {boot}；t 区间是 {t}。"),
         # snippets.kvheads.report: decoding with and without the cache, measured
         "kvheads.decode_head": ["键/值头数", "L", "缓存（KiB）", "有缓存：毫秒/词元", "无缓存：毫秒/词元",
                                 "无缓存 ÷ 有缓存"],
@@ -1164,7 +1192,6 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "errata.header": ["Page › section", "The source says", "What is true (links to the box)"],
         "errata.none": "The site corrects nothing in the source at the moment.",
         # snippets.kvheads.report: the key/value-heads page
-        "kvheads.closest": "g={g}: closest pair = heads {a} and {b}, max weight difference {d:.3f}",
         "kvheads.mha": "MHA g={g}",
         "kvheads.gqa": "GQA g={g}",
         "kvheads.mqa": "MQA g={g}",
@@ -1179,41 +1206,71 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kvheads.check_head": ["comparison", "largest absolute difference", "tolerance", "result"],
         "kvheads.ok": "✅ within tolerance",
         "kvheads.bad": "❌ outside tolerance",
-        "kvheads.recall_head": ["key/value heads", "KV cache (bytes per token and layer)"],
-        "kvheads.recall_intro": "Mean accuracy per setting, with a 95% bootstrap interval over the {seeds} seeds in brackets:",
         "kvheads.pairs": "{n} pairs",
         "kvheads.fig_x": "KV cache (bytes per token and layer, float32) and key/value heads g",
         "kvheads.fig_y": "held-out query accuracy (%)",
-        "kvheads.fig_alt": ("Two charts. Top: held-out MQAR accuracy against KV-cache size (number of key/value "
-                            "heads), one line per number of pairs, with intervals. Bottom: each g's accuracy minus "
-                            "MHA's, paired by seed, with intervals"),
         "kvheads.fig_diff": "difference from MHA (points)",
-        "kvheads.fig_caption": ("Top: each point is the mean accuracy over {seeds} seeds with its {level:.0%} "
-                                "bootstrap interval; the faint dots are the seeds. Bottom: each g's accuracy minus "
-                                "MHA's, paired by seed, with its interval; only a bar wholly below the zero line means "
-                                "lower than MHA. The lines are nudged sideways so they do not overlap; the horizontal "
-                                "axis is logarithmic."),
-        "kvheads.lower": "lower than MHA",
-        "kvheads.higher": "higher than MHA",
-        "kvheads.same": "no measurable difference from MHA",
-        "kvheads.verdict_part": "{name} differs by {diff:+.2f} points [{lo:+.2f}, {hi:+.2f}], {verdict}",
         "kvheads.sep": "; ",
+        "kvheads.closest": "query heads {q}, key heads {g}: closest pair = heads {a} and {b}, max weight difference {d:.3f}",
+        "kvheads.recall_head": ["key/value heads", "parameters", "KV cache (bytes per token and layer)"],
+        "kvheads.recall_intro": "Mean held-out accuracy per setting over the {seeds} seeds, with the lowest and highest seed in parentheses:",
+        "kvheads.fig_alt": ("Two charts. Top: held-out accuracy on simplified MQAR against KV-cache size (number of "
+                            "key/value heads), one line per number of pairs, each seed a dot. Bottom: each g's "
+                            "accuracy minus MHA's, paired by seed, with Holm-corrected intervals"),
+        "kvheads.fig_caption": ("Top: each line joins the mean accuracy over {seeds} seeds; the faint dots are the "
+                                "seeds. Bottom: each g's accuracy minus MHA's, paired by seed, with its t interval, "
+                                "corrected with Holm's method over all {family} comparisons (each bar at "
+                                "{level:.1%}); only a bar wholly below the zero line means lower than MHA. The lines "
+                                "are nudged sideways so they do not overlap; the horizontal axis is logarithmic."),
+        "kvheads.v_higher": "higher than MHA",
+        "kvheads.v_lower": "lower than MHA",
+        "kvheads.v_none": "no measurable difference at {seeds} seeds",
+        "kvheads.v_negligible": "a difference, but smaller than {minimum:.0f} point, negligible",
+        "kvheads.verdict_part": "{name} differs by {diff:+.2f} points [{lo:+.2f}, {hi:+.2f}] ({level:.1%} interval), {verdict}",
         "kvheads.verdict": ("With {n} pairs, MHA answers {mha:.1%} of the queries ({seeds} seeds). Paired by seed, "
                             "against MHA: {parts}."),
-        "kvheads.separation": "Across the measured levels of {pairs} pairs: {parts}.",
-        "kvheads.sep_part": "{name} {said}",
-        "kvheads.sep_lower": "is lower than MHA, its whole interval below 0, at {levels}",
-        "kvheads.sep_higher": "is higher than MHA, its whole interval above 0, at {levels}",
-        "kvheads.sep_level": "{n} pairs ({diff:+.2f} points)",
-        "kvheads.sep_and": ", and ",
-        "kvheads.sep_none": "separates from MHA at none of them (every interval covers 0)",
-        "kvheads.failed": ("Models that did not learn the task (held-out accuracy under {below:.0%}): {parts}; every "
-                           "other model is above that line."),
-        "kvheads.failed_at": "at {n} pairs, {said}",
-        "kvheads.failed_part": "{name} on {k} of {seeds} seeds",
-        "kvheads.failed_none": "Every model's held-out accuracy is {below:.0%} or more.",
+        "kvheads.family": ("The grid holds {family} comparisons, corrected together with Holm's method; {found} of "
+                           "them come out as a difference (an interval wholly on one side of 0 and reaching past "
+                           "{minimum:.0f} point)."),
+        "kvheads.learned": ("At {n} pairs, seeds that learned the task (held-out accuracy of {threshold:.0%} or "
+                            "more): {shares}. With the {tests} Fisher exact tests corrected together (Holm), {said}. "
+                            "Among the seeds that learned, the mean accuracy (lowest to highest): {among}."),
+        "kvheads.learned_mha": "{name} {k} of {seeds}",
+        "kvheads.learned_part": "{name} {k} of {seeds} (p = {p:.2f} against MHA)",
+        "kvheads.learned_found": "{found} of them learned in a different share of seeds than MHA",
+        "kvheads.among_part": "{name} {mean:.1%} ({lo:.1%}–{hi:.1%})",
+        "kvheads.learned_all": "Every seed learned the task at every level (held-out accuracy of {threshold:.0%} or more).",
+        "kvheads.history_head": ["pairs", "layout", "before: bootstrap interval (95%, each alone)", "before",
+                                 "now: t interval (Holm's level)", "now"],
+        "kvheads.stored_head": ["layout", "query (bytes per token and layer, used at its own step)",
+                                "cache (bytes per token and layer, read at every later step)"],
+        "kvheads.stored_step": "cache read by one step at a context of {context:,} tokens (MiB, {layers} layers)",
+        "kvheads.dec_head": ["attention", "preallocated cache vs no cache: same tokens",
+                             "torch.cat cache vs no cache: same tokens",
+                             "position t decoded under a cache vs row t of the full forward (largest difference)",
+                             "result"],
+        "kvheads.dec_same": "{k} of {n}",
+        "kvheads.step_flops": ("{t} tokens so far, the next one: {cached:,} FLOPs with the cache, {full:,} "
+                               "without, {ratio:.1f} times as many"),
+        "kvheads.flops_head": ["layout", "MFLOP per step and layer", "cache read per step and layer (MiB)",
+                               "FLOPs per byte of cache read", "FLOPs relative to MHA"],
+        "kvheads.flops_check_head": ["layout", "FLOPs counted by FlopCounterMode", "formula", "result"],
+        "kvheads.dec_kind.MHA": "MHA g={num_kv_heads}",
+        "kvheads.dec_kind.GQA": "GQA g={num_kv_heads}",
+        "kvheads.dec_kind.MQA": "MQA g={num_kv_heads}",
+        "kvheads.dec_kind.MLA": "MLA d_c={d_latent}",
+        "kvheads.flops_kind.mha": "MHA",
+        "kvheads.flops_kind.gqa": "GQA g={g}",
+        "kvheads.flops_kind.mqa": "MQA",
+        "kvheads.flops_kind.mla_naive": "MLA naive (d_c = {c})",
+        "kvheads.flops_kind.mla_absorbed": "MLA absorbed (d_c = {c})",
         "kvheads.list_sep": ", ",
-        "kvheads.list_and": " and ",
+        "kvheads.fp_part": "{rate:.1%} ({shape})",
+        "kvheads.shape.normal": "normal",
+        "kvheads.shape.heavy-tailed": "heavy-tailed",
+        "kvheads.shape.two-peaked": "two-peaked",
+        "kvheads.false_positive": ("In {trials:,} simulated comparisons at {seeds} seeds with no true difference, a 95% "
+                                   "percentile-bootstrap interval excluded 0 in {boot} of them; the t interval in {t}."),
         # snippets.kvheads.report: decoding with and without the cache, measured
         "kvheads.decode_head": ["key/value heads", "L", "cache (KiB)", "with cache: ms per token",
                                 "without: ms per token", "without ÷ with"],
@@ -1253,6 +1310,8 @@ SAME_IN_BOTH = frozenset({
     "fast.ref_official", "bert.sep", "bert.cls", "bert.short.prev", "bert.short.next", "bert.short.sep",
     "bert.short.cls", "bert.short.broad", "bert.short.other",
     "kvheads.mha", "kvheads.gqa", "kvheads.mqa", "kvheads.mla", "kvheads.decode_speedup_part",
+    "kvheads.flops_kind.mha", "kvheads.flops_kind.gqa", "kvheads.flops_kind.mqa",
+    "kvheads.dec_kind.MHA", "kvheads.dec_kind.GQA", "kvheads.dec_kind.MQA", "kvheads.dec_kind.MLA",
     "figs.path.split", "figs.path.merge", "figs.params.dk", "figs.params.h", "figs.widget.sharpness",
 })
 

@@ -190,7 +190,7 @@ def test_recall_model_is_causal():
     (lambda: mqar.make_recall_batch(2, 65, 0), r"num_pairs must be at most 64 \(keys are distinct\), got 65"),
     (lambda: mqar.make_recall_batch(0, 4, 0), r"batch_size must be a positive integer, got 0"),
     (lambda: mqar.RecallModel(8, 3), r"num_kv_heads must divide num_heads"),
-    (lambda: report.mean_interval([0.5]), r"values must be 1-D with at least 2 seeds"),
+    (lambda: report.learned_sentence("en", threshold=50), r"threshold must be a share between 0 and 1, got 50"),
 ])
 def test_recall_argument_errors(call, message):
     with pytest.raises(ValueError, match=message):
@@ -213,65 +213,109 @@ def _result(acc: dict) -> dict:
     return {"provenance": {}, "data": {"sweep": sweep, "models": models}}
 
 
-def test_verdicts_come_from_the_paired_interval():
+def test_verdicts_are_holm_corrected_t_intervals_over_the_grid():
     base = [0.90, 0.92, 0.95, 0.91, 0.93]
     acc = {(n, g): base for n in (4, 8) for g in (8, 4, 2)}
     acc[4, 1] = [a - 0.001 * (-1) ** i for i, a in enumerate(base)]  # noise around MHA: covers 0
-    acc[8, 1] = [a - 0.2 for a in base]  # every seed 20 points lower
+    acc[8, 1] = [a - 0.2 + 0.001 * (-1) ** i for i, a in enumerate(base)]  # every seed about 20 points lower
     result = _result(acc)
+    family = report.recall_family(result)
+    assert list(family) == [(4, 4), (4, 2), (4, 1), (8, 4), (8, 2), (8, 1)]
+    assert all(c.family == 6 for c in family.values())
+    # the one difference is tested first, at 0.05 / 6; the next step fails, so the rest are printed at 0.05 / 5
+    assert family[8, 1].level == pytest.approx(1 - 0.05 / 6) and family[8, 1].verdict == "lower"
+    assert all(family[k].level == pytest.approx(1 - 0.05 / 5) for k in family if k != (8, 1))
+    assert family[4, 1].verdict == "none" and family[8, 4].verdict == "none"  # identical seeds: no difference
     en = report.verdict_sentences("en", result).split("\n\n")
     assert en[0].startswith("With 4 pairs, MHA answers 92.2% of the queries (5 seeds).")
-    assert "MQA g=1 differs by -0.02 points [-0.10, +0.06]" in en[0]  # ±0.1 around MHA, mean -0.02
-    assert en[0].endswith("no measurable difference from MHA.")
-    assert "MQA g=1 differs by -20.00 points [-20.00, -20.00], lower than MHA." in en[1]
-    assert "GQA g=4 differs by +0.00 points [+0.00, +0.00], no measurable difference from MHA" in en[1]
+    lo, hi = (round(v * 100, 2) for v in (family[4, 1].lo, family[4, 1].hi))
+    assert f"MQA g=1 differs by -0.02 points [{lo:+.2f}, {hi:+.2f}] (99.0% interval), no measurable difference " \
+           "at 5 seeds." in en[0]
+    assert en[1].endswith("MQA g=1 differs by -19.98 points [-20.22, -19.74] (99.2% interval), lower than MHA.")
     zh = report.verdict_sentences("zh", result)
-    assert "MQA g=1 相差 -20.00 个百分点 [-20.00, -20.00]，低于 MHA。" in zh
+    assert "MQA g=1 相差 -19.98 个百分点 [-20.22, -19.74]（99.2% 区间），低于 MHA。" in zh
+    assert "5 个种子下没有可测的差别" in zh
+    assert report.family_sentence("en", result) == (
+        "The grid holds 6 comparisons, corrected together with Holm's method; 1 of them come out as a difference "
+        "(an interval wholly on one side of 0 and reaching past 1 point).")
     rows = report.recall_rows("en", result)
-    assert rows[0][:2] == ["MHA g=8", 512] and rows[-1][:2] == ["MQA g=1", 64]  # 2·g·8·4 bytes
-    assert rows[-1][3].startswith("72.2% [") and rows[0][2] == rows[0][3]  # MQA at 8 pairs; MHA alike at both
-    assert report.recall_header("en", result)[2:] == ["4 pairs", "8 pairs"]
+    assert rows[0][:3] == ["MHA g=8", "61,824", 512] and rows[-1][:3] == ["MQA g=1", "47,488", 64]
+    assert rows[-1][4] == "72.2% (70.1%–75.1%)"  # MQA at 8 pairs: mean (lowest–highest seed)
+    assert report.recall_header("en", result)[3:] == ["4 pairs", "8 pairs"]
     assert report.cost_sentence("en", result) == ("Each of these 40 models takes 10 to 14 CPU seconds to train on "
                                                   "one thread, 8 CPU minutes in all.")
     assert "<svg" in report.recall_figure("en", result)
-    assert report.separation_sentence("en", result) == (
-        "Across the measured levels of 4 and 8 pairs: GQA g=4 separates from MHA at none of them (every interval "
-        "covers 0); GQA g=2 separates from MHA at none of them (every interval covers 0); MQA g=1 is lower than "
-        "MHA, its whole interval below 0, at 8 pairs (-20.00 points).")
-    assert report.separation_sentence("zh", result) == (
-        "在测过的 4 和 8 个键值对这几档里，GQA g=4 在哪一档都没有和 MHA 分开（区间都跨过 0）；"
-        "GQA g=2 在哪一档都没有和 MHA 分开（区间都跨过 0）；"
-        "MQA g=1 在 8 个键值对（差 -20.00 个百分点）时区间整个低于 MHA。")
+    assert report.learned_sentence("en", result) == ("Every seed learned the task at every level (held-out accuracy "
+                                                     "of 50% or more).")
 
 
-def test_separation_lists_every_level_where_an_interval_excludes_0():
+def test_negligible_is_a_difference_inside_one_point():
     base = [0.90, 0.92, 0.95, 0.91, 0.93]
-    pairs = (4, 8, 12)
-    acc = {(n, g): base for n in pairs for g in (8, 4, 2, 1)}
-    acc[8, 1] = acc[12, 1] = [a - 0.1 for a in base]
-    acc[12, 4] = [a + 0.02 for a in base]
-    result = _result(acc)
-    result["data"]["sweep"]["pairs"] = pairs
-    assert report.separation_sentence("en", result).endswith(
-        "GQA g=4 is higher than MHA, its whole interval above 0, at 12 pairs (+2.00 points); GQA g=2 separates "
-        "from MHA at none of them (every interval covers 0); MQA g=1 is lower than MHA, its whole interval below 0, "
-        "at 8 pairs (-10.00 points) and 12 pairs (-10.00 points).")
-    assert report.separation_sentence("zh", result).startswith("在测过的 4、8 和 12 个键值对这几档里，")
-    assert report.recall_header("en", result)[2:] == ["4 pairs", "8 pairs", "12 pairs"]
-    assert report.recall_figure("en", result).count("<svg") == 1
-    assert report.failed_sentence("en", result) == "Every model's held-out accuracy is 50% or more."
-    acc[12, 8] = [0.13, *base[1:]]
-    acc[12, 1] = [0.1, 0.2, *base[2:]]
-    failed = _result(acc)
-    failed["data"]["sweep"]["pairs"] = pairs
-    assert report.failed_sentence("en", failed) == (
-        "Models that did not learn the task (held-out accuracy under 50%): at 12 pairs, MHA g=8 on 1 of 5 seeds, "
-        "MQA g=1 on 2 of 5 seeds; every other model is above that line.")
-    assert report.failed_sentence("zh", failed, below=0.15) == (
-        "没学会这个任务（留出准确率低于 15%）的模型：12 个键值对时，MHA g=8 有 1 个种子（共 5 个）、"
-        "MQA g=1 有 1 个种子（共 5 个）；其余模型都在这条线以上。")
-    with pytest.raises(ValueError, match=r"below must be a share between 0 and 1, got 50"):
-        report.failed_sentence("en", failed, below=50)
+    acc = {(n, g): base for n in (4, 8) for g in (8, 4, 2, 1)}
+    acc[4, 1] = [a - 0.002 + 0.0001 * (-1) ** i for i, a in enumerate(base)]  # 0.2 points lower, every seed
+    family = report.recall_family(_result(acc))
+    assert family[4, 1].verdict == "negligible" and family[4, 1].hi < 0
+    assert "a difference, but smaller than 1 point, negligible" in report.verdict_sentences("en", _result(acc))
+
+
+@pytest.mark.parametrize("g", [1, 2, 4, 8])
+def test_parameter_count_is_counted_from_the_model(g):
+    torch.manual_seed(0)
+    E, layers, V = 64, 2, 128
+    attention = 2 * E * E + 2 * E * (g * 8)  # W_q, W_o; W_k, W_v of g heads of d_k = 8
+    expected = V * E + 3 * 64 * E + layers * (2 * E + attention) + E * V + V  # embeddings, norms, readout
+    assert report.parameter_count(8, g) == expected
+    assert {8: 61_824, 1: 47_488}.get(g, expected) == expected
+
+
+def test_learned_share_and_accuracy_among_learned_are_counted_apart():
+    base = [0.99, 0.98, 0.97, 0.99, 0.98]
+    acc = {(n, g): base for n in (4, 8) for g in (8, 4, 2, 1)}
+    acc[8, 8] = [0.99, 0.98, 0.13, 0.99, 0.98]  # MHA: 4 of 5 learned
+    acc[8, 1] = [0.99, 0.12, 0.13, 0.94, 0.11]  # MQA: 2 of 5
+    en = report.learned_sentence("en", _result(acc))
+    assert en.startswith("At 8 pairs, seeds that learned the task (held-out accuracy of 50% or more): MHA g=8 4 of 5; "
+                         "GQA g=4 5 of 5 (p = 1.00 against MHA); GQA g=2 5 of 5 (p = 1.00 against MHA); MQA g=1 2 of 5 "
+                         "(p = 0.52 against MHA).")
+    assert "With the 3 Fisher exact tests corrected together (Holm), no measurable difference at 5 seeds." in en
+    assert en.endswith("MHA g=8 98.5% (98.0%–99.0%); GQA g=4 98.2% (97.0%–99.0%); GQA g=2 98.2% (97.0%–99.0%); "
+                       "MQA g=1 96.5% (94.0%–99.0%).")
+    zh = report.learned_sentence("zh", _result(acc))
+    assert zh.startswith("8 个键值对时，学会了这个任务（留出准确率不低于 50%）的种子数：MHA g=8 4/5；")
+    assert "MQA g=1 2/5（与 MHA 比，p = 0.52）" in zh
+
+
+def test_history_table_puts_the_old_bootstrap_beside_the_holm_t_interval():
+    rows = report.history_rows("en")
+    assert [r[:2] for r in rows[:3]] == [["4 pairs", "GQA g=4"], ["4 pairs", "GQA g=2"], ["4 pairs", "MQA g=1"]]
+    before = [r[3] for r in rows]
+    assert before.count("lower than MHA") == 3  # what the page used to say
+    assert [r[5] for r in rows] == [report.text("en", "kvheads.v_none", seeds=10)] * 9  # what it says now
+    assert rows[2][1:] == ["MQA g=1", "[-0.32, +0.01]", "no measurable difference at 10 seeds",
+                           "[-0.48, +0.27] (99.4%)", "no measurable difference at 10 seeds"]
+
+
+def test_committed_verdicts_and_learned_split():
+    """The numbers the page's prose relies on: no difference in the Holm-corrected grid; at 12 pairs 8 of 10 MHA
+    seeds learned against 6 of 10 for MQA (Fisher p = 0.63); those that learned are all above 88%."""
+    family = report.recall_family()
+    assert len(family) == 9 and {c.verdict for c in family.values()} == {"none"}
+    assert all(c.level == pytest.approx(1 - 0.05 / 9) for c in family.values())
+    sweep, acc = report._grid(report.load_recall())
+    from snippets import stats
+
+    split = stats.learned_split(acc[12, 8], acc[12, 1], report.LEARNED)
+    assert (split.learned_a, split.learned_b, round(split.p_share, 2)) == (8, 6, 0.63)
+    assert all(stats.learned_split(acc[12, 8], acc[12, g], report.LEARNED).among_b[1] > 0.88 for g in (4, 2, 1))
+    assert "no measurable difference at 10 seeds" in report.learned_sentence("en")
+    assert all(min(acc[n, g]) >= 0.95 for n in (4, 8) for g in (8, 4, 2, 1))  # the easier levels: all learned
+
+
+def test_false_positive_sentence_measures_both_methods():
+    en = report.false_positive_sentence("en", seeds=10, trials=400)
+    assert en.startswith("In 400 simulated comparisons at 10 seeds with no true difference, a 95% percentile-bootstrap "
+                         "interval excluded 0 in ")
+    assert en.count("(normal)") == 2 and "; the t interval in " in en
 
 
 def test_committed_sweep_is_complete():

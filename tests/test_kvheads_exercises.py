@@ -36,7 +36,28 @@ def test_max_context_grows_as_g_shrinks():
 @pytest.mark.parametrize("g", [1, 2, 8])
 def test_query_heads_keep_their_own_distributions_when_keys_are_shared(g):
     r = ex.closest_heads(8, g)
-    assert r["pairs"] == 28 and r["closest"] > 1e-3  # no two query heads attend alike
+    assert r["pairs"] == 28 and r["q_heads"] == 8 and r["closest"] > 0.05  # no two query heads attend alike
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_one_shared_query_against_h_key_heads_still_gives_h_distributions(seed):
+    """The control: if the queries alone set the distributions, one W_q would give h identical ones. It does not."""
+    r = ex.closest_heads(8, shared_query=True, seed=seed)
+    assert (r["q_heads"], r["g"], r["pairs"]) == (1, 8, 28) and r["closest"] > 0.05
+    assert r["closest"] > 0.5 * ex.closest_heads(8, 1, seed=seed)["closest"]  # about as far apart as in MQA
+
+
+def test_shared_query_weights_are_softmaxes_of_one_query_against_each_key_head():
+    torch.manual_seed(0)
+    x = torch.randn(2, 6, 32)
+    w = ex.shared_query_weights(4, x, d_k=8)
+    assert w.shape == (2, 4, 6, 6) and torch.allclose(w.sum(-1), torch.ones(2, 4, 6))
+    assert bool((w.triu(1) == 0).all())
+    torch.manual_seed(0)
+    one = ex.shared_query_weights(1, x, d_k=8)  # one query and one key head: nothing to differ
+    assert one.shape == (2, 1, 6, 6)
+    same = one.expand(2, 3, 6, 6)[0]
+    assert ex.closest_pair(same) == (0.0, 0, 1)
 
 
 def test_head_weights_are_the_layers_weights():
@@ -87,5 +108,10 @@ def test_page_helpers_print_what_the_functions_compute():
     assert len(tokens.split()) == len(targets.split()) == 12 and targets.split()[:8] == ["·"] * 8
     assert mha_difference_lines(8, (2,)) == f"h=8, g=2: max |GQA - MHA| = {mha_difference(8, 2):.1e}"
     r = closest_heads(num_heads=8, num_kv_heads=1)
-    assert closest_heads_lines("zh", 8, (1,)) == f"g=1：最接近的一对是头 {r['a']} 和头 {r['b']}，权重最大相差 {r['closest']:.3f}"
-    assert closest_heads_lines("en", 8, (1,)).startswith(f"g=1: closest pair = heads {r['a']} and {r['b']}")
+    c = closest_heads(num_heads=8, shared_query=True)
+    zh = closest_heads_lines("zh", 8, (1,)).splitlines()
+    assert zh == [f"8 个查询头、1 个键头：最接近的一对是头 {r['a']} 和头 {r['b']}，权重最大相差 {r['closest']:.3f}",
+                  f"1 个查询头、8 个键头：最接近的一对是头 {c['a']} 和头 {c['b']}，权重最大相差 {c['closest']:.3f}"]
+    en = closest_heads_lines("en", 8, (1,), control=False)
+    assert en == f"query heads 8, key heads 1: closest pair = heads {r['a']} and {r['b']}, max weight difference " \
+                 f"{r['closest']:.3f}"

@@ -10,7 +10,7 @@ from ..i18n import text
 from ..kvheads.attention import GroupedQueryAttention, KVCache, cache_bytes_per_token
 
 __all__ = ["as_mha", "mha_difference", "mha_difference_lines", "max_context", "context_rows", "head_weights",
-           "closest_heads", "closest_heads_lines"]
+           "shared_query_weights", "closest_pair", "closest_heads", "closest_heads_lines"]
 
 
 # --8<-- [start:as_mha]
@@ -81,16 +81,51 @@ def head_weights(layer: GroupedQueryAttention, x: Tensor) -> Tensor:
 # --8<-- [end:head_weights]
 
 
-def closest_heads(num_heads: int = 8, num_kv_heads: int = 1, d_k: int = 8, L: int = 10, seed: int = 0) -> dict:
-    """In one layer, the two query heads whose weights are most alike: how far apart they still are."""
-    check_positive_int(L, "L")
-    torch.manual_seed(seed)
-    layer = GroupedQueryAttention(num_heads * d_k, num_heads, num_kv_heads)
-    w = head_weights(layer, torch.randn(1, L, num_heads * d_k))[0]  # (h, L, L)
+# --8<-- [start:shared_query]
+@torch.no_grad()
+def shared_query_weights(num_key_heads: int, x: Tensor, d_k: int) -> Tensor:
+    """The control: one query head (one W_q) against num_key_heads key
+    heads. If the query alone set the distribution, all would be equal."""
+    N, L, E = x.shape
+    h = num_key_heads
+    W_q = nn.Linear(E, d_k, bias=False)  # one query head, shared
+    W_k = nn.Linear(E, h * d_k, bias=False)  # h key heads
+    q = W_q(x).view(N, 1, L, d_k)  # (N, 1, L, d_k): the same for all
+    k = W_k(x).view(N, L, h, d_k).transpose(1, 2)  # (N, h, L, d_k)
+    scores = q @ k.transpose(-2, -1) / d_k ** 0.5  # (N, h, L, L)
+    future = torch.ones(L, L, dtype=torch.bool).triu(1)
+    return scores.masked_fill(future, float("-inf")).softmax(-1)
+# --8<-- [end:shared_query]
+
+
+# --8<-- [start:closest_pair]
+def closest_pair(w: Tensor) -> tuple[float, int, int]:
+    """w (h, L, L): the two heads whose weights are most alike, and the
+    largest difference between their weights (0: identical)."""
     h = w.shape[0]
-    pairs = [(float((w[i] - w[j]).abs().max()), i, j) for i in range(h) for j in range(i + 1, h)]
-    d, i, j = min(pairs)
-    return {"h": h, "g": num_kv_heads, "closest": d, "a": i, "b": j, "pairs": len(pairs)}
+    return min((float((w[i] - w[j]).abs().max()), i, j)
+               for i in range(h) for j in range(i + 1, h))
+# --8<-- [end:closest_pair]
+
+
+def closest_heads(num_heads: int = 8, num_kv_heads: int | None = 1, d_k: int = 8, L: int = 10, seed: int = 0,
+                  shared_query: bool = False) -> dict:
+    """In one freshly initialised layer, the two heads whose attention weights are most alike: how far apart
+    they still are. shared_query: the control, one query head against num_heads key heads."""
+    check_positive_int(L, "L")
+    check_positive_int(num_heads, "num_heads")
+    torch.manual_seed(seed)
+    x = torch.randn(1, L, num_heads * d_k)
+    if shared_query:
+        w = shared_query_weights(num_heads, x, d_k)[0]  # (h, L, L)
+        q_heads, kv_heads = 1, num_heads
+    else:
+        layer = GroupedQueryAttention(num_heads * d_k, num_heads, num_kv_heads)
+        w = head_weights(layer, x)[0]  # (h, L, L)
+        q_heads, kv_heads = num_heads, num_kv_heads
+    d, i, j = closest_pair(w)
+    return {"h": num_heads, "q_heads": q_heads, "g": kv_heads, "closest": d, "a": i, "b": j,
+            "pairs": num_heads * (num_heads - 1) // 2}
 
 
 def mha_difference_lines(num_heads: int = 8, kv_heads=(8, 4, 2, 1)) -> str:
@@ -99,10 +134,11 @@ def mha_difference_lines(num_heads: int = 8, kv_heads=(8, 4, 2, 1)) -> str:
                      for g in kv_heads)
 
 
-def closest_heads_lines(lang: str, num_heads: int = 8, kv_heads=(1, 8)) -> str:
-    """closest_heads for each g, one line each, in lang."""
-    lines = []
-    for g in kv_heads:
-        r = closest_heads(num_heads=num_heads, num_kv_heads=g)
-        lines.append(text(lang, "kvheads.closest", g=r["g"], a=r["a"], b=r["b"], d=r["closest"]))
-    return "\n".join(lines)
+def closest_heads_lines(lang: str, num_heads: int = 8, kv_heads=(8, 1), control: bool = True) -> str:
+    """closest_heads for each g, then (control) for one shared query head against num_heads key heads, one
+    line each, in lang."""
+    runs = [closest_heads(num_heads=num_heads, num_kv_heads=g) for g in kv_heads]
+    if control:
+        runs.append(closest_heads(num_heads=num_heads, shared_query=True))
+    return "\n".join(text(lang, "kvheads.closest", q=r["q_heads"], g=r["g"], a=r["a"], b=r["b"], d=r["closest"])
+                     for r in runs)

@@ -15,21 +15,28 @@ from pathlib import Path
 import numpy as np
 import torch
 import torch.nn.functional as F
+from torch import Tensor
+from torch.utils.flop_counter import FlopCounterMode
 
 import resultcache
 
-from .. import benchreport
+from .. import benchreport, stats
 from ..figures import Figure, svg_figure
 from ..i18n import check_lang, text
-from ..whatif.compare import LEVEL, diff_interval, verdict
+from ..whatif.compare import diff_interval, verdict  # the page's old method, for its history table
 from .attention import GroupedQueryAttention, KVCache, cache_bytes_per_token, decode, formula_bytes_per_token
+from . import cost
 from .decode_bench import METHODS
+from .decoder import TinyDecoder, generate
 from .mla import LatentAttention, LatentCache
-from .recall import D_MODEL, IGNORE, KEYS, make_recall_batch
+from .recall import D_MODEL, IGNORE, KEYS, RecallModel, make_recall_batch
 
-__all__ = ["decode_demo", "show_sequence", "cache_rows", "cache_header", "check_rows", "load_recall", "recall_header", "recall_rows", "recall_figure", "verdict_sentences",
-           "mean_interval", "cost_sentence", "recall_intro", "separation_sentence", "failed_sentence", "load_decode", "decode_row",
-           "decode_header", "decode_rows", "growth", "decode_sentences", "decode_figure"]
+__all__ = ["decode_demo", "show_sequence", "cache_rows", "cache_header", "check_rows", "load_recall", "recall_header",
+           "recall_rows", "recall_figure", "recall_family", "verdict_sentences", "family_sentence", "learned_sentence",
+           "history_rows", "parameter_count", "cost_sentence", "recall_intro", "load_decode", "decode_row",
+           "decode_header", "decode_rows", "growth", "decode_sentences", "decode_figure", "stored_rows", "stored_header",
+           "decoder_rows", "row_difference", "step_flops", "step_flops_lines", "flops_header", "flops_check_rows",
+           "false_positive_sentence"]
 
 RESULT_NAME = "kvheads-recall.json"
 
@@ -68,6 +75,38 @@ def cache_rows(lang: str, d_model: int = 4096, num_heads: int = 32,
                      f"{total * context / 2**30:,.1f}"])
     return rows
 # --8<-- [end:cache_rows]
+
+
+# --8<-- [start:stored_rows]
+def stored_rows(lang: str, d_model: int = 4096, num_heads: int = 32,
+                num_layers: int = 32, kv_heads: Sequence[int] = (32, 8, 1),
+                d_latent: int = 512, dtype=torch.bfloat16,
+                context: int = 4096) -> list[list[str]]:
+    """Per token and layer: the query's bytes (used at its own step only)
+    and what the cache keeps (read again at every later step), both read
+    off the tensors of one forward on the meta device."""
+    x = torch.empty(1, 1, d_model, device="meta", dtype=dtype)
+    f = {"device": "meta", "dtype": dtype}
+    layers = [(_kv_label(lang, num_heads, g),
+               GroupedQueryAttention(d_model, num_heads, g, **f), KVCache())
+              for g in kv_heads]
+    layers.append((text(lang, "kvheads.mla"),
+                   LatentAttention(d_model, num_heads, d_latent, **f),
+                   LatentCache()))
+    rows = []
+    for name, layer, cache in layers:
+        q = layer.W_q(x)  # the query: this step's scores, then dropped
+        layer(x, cache)
+        kept = cache_bytes_per_token(cache)  # stays for every later step
+        step = kept * context * num_layers  # one step at this context
+        rows.append([name, f"{q.numel() * q.element_size():,}",
+                     f"{kept:,.0f}", f"{step / 2**20:,.0f}"])
+    return rows
+# --8<-- [end:stored_rows]
+
+
+def stored_header(lang: str, num_layers: int = 32, context: int = 4096) -> list[str]:
+    return [*text(lang, "kvheads.stored_head"), text(lang, "kvheads.stored_step", context=context, layers=num_layers)]
 
 
 # --8<-- [start:decode_demo]
@@ -143,17 +182,6 @@ def load_recall(path: Path | None = None) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def mean_interval(values: Sequence[float], level: float = LEVEL, n_boot: int = 10_000,
-                  seed: int = 0) -> tuple[float, float, float]:
-    """Mean over seeds and a bootstrap interval for it."""
-    v = np.asarray(values, dtype=float)
-    if v.ndim != 1 or len(v) < 2:
-        raise ValueError(f"values must be 1-D with at least 2 seeds, got shape {v.shape}")
-    boots = v[np.random.default_rng(seed).integers(len(v), size=(n_boot, len(v)))].mean(1)
-    lo, hi = np.quantile(boots, [(1 - level) / 2, (1 + level) / 2])
-    return float(v.mean()), float(lo), float(hi)
-
-
 def _grid(result: dict) -> tuple[dict, dict[tuple[int, int], list[float]]]:
     data = result["data"]
     sweep, acc = data["sweep"], {}
@@ -167,16 +195,37 @@ def _bytes(sweep: dict, g: int) -> int:
     return formula_bytes_per_token(g, D_MODEL // sweep["num_heads"], torch.float32)
 
 
+def parameter_count(num_heads: int, num_kv_heads: int) -> int:
+    """Parameters of the recall model with g key/value heads, counted from the model itself."""
+    return sum(p.numel() for p in RecallModel(num_heads, num_kv_heads).parameters())
+
+
+MINIMUM = 0.01  # one percentage point of accuracy: a smaller difference is called negligible
+LEARNED = 0.5  # a seed whose held-out accuracy reaches this has learned the task (the rest sit near 13%)
+
+
+# --8<-- [start:family]
+def recall_family(result: dict | None = None) -> dict[tuple[int, int], stats.Comparison]:
+    """Every g < h against MHA at every number of pairs, paired by seed:
+    one family, Holm-corrected (snippets.stats.compare_family)."""
+    sweep, acc = _grid(load_recall() if result is None else result)
+    h = sweep["num_heads"]
+    cells = [(n, g) for n in sweep["pairs"] for g in sweep["kv_heads"] if g != h]
+    family = stats.compare_family([(acc[n, h], acc[n, g]) for n, g in cells],
+                                  minimum=MINIMUM)
+    return dict(zip(cells, family, strict=True))
+# --8<-- [end:family]
+
+
 def recall_rows(lang: str, result: dict | None = None) -> list[list[str]]:
-    """One row per g: cache bytes, then mean accuracy [interval] for each number of pairs."""
+    """One row per g: parameters (counted from the model), cache bytes, then the mean accuracy and the lowest and
+    highest seed for each number of pairs."""
     sweep, acc = _grid(load_recall() if result is None else result)
     rows = []
     for g in sweep["kv_heads"]:
-        cells = []
-        for n in sweep["pairs"]:
-            m, lo, hi = mean_interval(acc[n, g])
-            cells.append(f"{m:.1%} [{lo:.1%}, {hi:.1%}]")
-        rows.append([_kv_label(lang, sweep["num_heads"], g), _bytes(sweep, g), *cells])
+        cells = [f"{np.mean(acc[n, g]):.1%} ({min(acc[n, g]):.1%}–{max(acc[n, g]):.1%})" for n in sweep["pairs"]]
+        rows.append([_kv_label(lang, sweep["num_heads"], g), f"{parameter_count(sweep['num_heads'], g):,}",
+                     _bytes(sweep, g), *cells])
     return rows
 
 
@@ -192,9 +241,11 @@ def recall_intro(lang: str, result: dict | None = None) -> str:
 
 
 def recall_figure(lang: str, result: dict | None = None) -> str:
-    """Top: accuracy against KV-cache bytes per token, one line per number of pairs, seeds as dots, mean with
-    interval. Bottom: each g's difference from MHA, paired by seed, with its interval (0 = MHA)."""
-    sweep, acc = _grid(load_recall() if result is None else result)
+    """Top: accuracy against KV-cache bytes per token, one line per number of pairs, seeds as dots, the mean as
+    a line. Bottom: each g's difference from MHA, paired by seed, with its Holm-corrected interval (0 = MHA)."""
+    result = load_recall() if result is None else result
+    sweep, acc = _grid(result)
+    family = recall_family(result)
     gs, pairs, h = list(sweep["kv_heads"]), list(sweep["pairs"]), sweep["num_heads"]
     xs = [_bytes(sweep, g) for g in gs]
     spread = lambda i: 2 ** (0.1 * (i - (len(pairs) - 1) / 2))  # noqa: E731  lines side by side
@@ -203,13 +254,12 @@ def recall_figure(lang: str, result: dict | None = None) -> str:
         fig = Figure(figsize=(5.4, 6.0), layout="constrained")
         top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=(3, 2))
         for i, n in enumerate(pairs):
-            stats = np.array([mean_interval(acc[n, g]) for g in gs]) * 100
             shift = [x * spread(i) for x in xs]
             for x, g in zip(shift, gs, strict=True):
                 top.scatter([x] * len(acc[n, g]), np.array(acc[n, g]) * 100, s=10, color=f"C{i}", alpha=0.45)
-            top.errorbar(shift, stats[:, 0], yerr=_bars(stats),
-                         fmt="o-", color=f"C{i}", capsize=3, label=text(lang, "kvheads.pairs", n=n))
-            diffs = np.array([diff_interval(acc[n, h], acc[n, g], paired=True) for g in gs[1:]]) * 100
+            top.plot(shift, [np.mean(acc[n, g]) * 100 for g in gs], "o-", color=f"C{i}",
+                     label=text(lang, "kvheads.pairs", n=n))
+            diffs = np.array([(c.mean, c.lo, c.hi) for c in (family[n, g] for g in gs[1:])]) * 100
             bottom.errorbar(shift[1:], diffs[:, 0], yerr=_bars(diffs), fmt="o", color=f"C{i}", capsize=3)
         bottom.axhline(0, color="0.3", linewidth=0.8)
         bottom.set_xscale("log", base=2)
@@ -223,34 +273,101 @@ def recall_figure(lang: str, result: dict | None = None) -> str:
         fig.legend(*top.get_legend_handles_labels(), loc="outside upper center", ncols=len(pairs), frameon=False)
         return fig
 
-    return svg_figure(draw, alt=text(lang, "kvheads.fig_alt"), caption=text(lang, "kvheads.fig_caption",
-                                                                             level=LEVEL, seeds=len(sweep["seeds"])))
+    level = next(iter(family.values())).level
+    return svg_figure(draw, alt=text(lang, "kvheads.fig_alt"),
+                      caption=text(lang, "kvheads.fig_caption", seeds=len(sweep["seeds"]), family=len(family),
+                                   level=level))
 
 
-def _bars(stats: np.ndarray) -> np.ndarray:
+def _bars(stats_: np.ndarray) -> np.ndarray:
     """Rows (mean, lo, hi) as errorbar's (2, k) distances below and above, rounding below 0 clipped."""
-    return np.clip([stats[:, 0] - stats[:, 1], stats[:, 2] - stats[:, 0]], 0, None)
+    return np.clip([stats_[:, 0] - stats_[:, 1], stats_[:, 2] - stats_[:, 0]], 0, None)
+
+
+def _points(*values: float) -> list[float]:
+    return [round(v * 100, 2) + 0.0 for v in values]  # + 0.0: no "-0.00"
+
+
+def _verdict_words(lang: str, c: stats.Comparison) -> str:
+    """The verdict's words in lang; the verdict itself comes from snippets.stats.verdict alone."""
+    return text(lang, f"kvheads.v_{c.verdict}", seeds=c.n, minimum=MINIMUM * 100)
 
 
 def verdict_sentences(lang: str, result: dict | None = None) -> str:
-    """For each number of pairs and each g < h: the accuracy difference to MHA, paired by seed, and the verdict."""
-    sweep, acc = _grid(load_recall() if result is None else result)
+    """For each number of pairs and each g < h: the accuracy difference to MHA, paired by seed, its interval at
+    the level Holm's procedure tested it at (over the whole grid), and the verdict."""
+    result = load_recall() if result is None else result
+    sweep, acc = _grid(result)
+    family = recall_family(result)
     h = sweep["num_heads"]
-    words = (text(lang, "kvheads.lower"), text(lang, "kvheads.higher"), text(lang, "kvheads.same"))
     out = []
     for n in sweep["pairs"]:
         parts = []
         for g in sweep["kv_heads"]:
             if g == h:
                 continue
-            d, lo, hi = diff_interval(acc[n, h], acc[n, g], paired=True)
-            points = [round(v * 100, 2) + 0.0 for v in (d, lo, hi)]  # + 0.0: no "-0.00"
-            parts.append(text(lang, "kvheads.verdict_part", name=_kv_label(lang, h, g), diff=points[0],
-                              lo=points[1], hi=points[2], verdict=verdict(lo, hi, words)))
-        mha = mean_interval(acc[n, h])[0]
-        out.append(text(lang, "kvheads.verdict", n=n, mha=mha, seeds=len(acc[n, h]),
+            c = family[n, g]
+            d, lo, hi = _points(c.mean, c.lo, c.hi)
+            parts.append(text(lang, "kvheads.verdict_part", name=_kv_label(lang, h, g), diff=d, lo=lo, hi=hi,
+                              level=c.level, verdict=_verdict_words(lang, c)))
+        out.append(text(lang, "kvheads.verdict", n=n, mha=float(np.mean(acc[n, h])), seeds=len(acc[n, h]),
                         parts=text(lang, "kvheads.sep").join(parts)))
     return "\n\n".join(out)
+
+
+def family_sentence(lang: str, result: dict | None = None) -> str:
+    """How many comparisons the correction covered, and how many of them are a difference."""
+    family = recall_family(result)
+    found = [c for c in family.values() if c.verdict in ("higher", "lower")]
+    return text(lang, "kvheads.family", family=len(family), found=len(found), minimum=MINIMUM * 100)
+
+
+def learned_sentence(lang: str, result: dict | None = None, threshold: float = LEARNED) -> str:
+    """At each number of pairs where some seed did not learn the task: how many seeds of each g learned it
+    against MHA (Fisher's exact test, Holm-corrected over the g), and the accuracy among those that learned."""
+    if not 0 < threshold < 1:
+        raise ValueError(f"threshold must be a share between 0 and 1, got {threshold!r}")
+    sweep, acc = _grid(load_recall() if result is None else result)
+    h, out = sweep["num_heads"], []
+    for n in sweep["pairs"]:
+        if all(a >= threshold for g in sweep["kv_heads"] for a in acc[n, g]):
+            continue
+        others = [g for g in sweep["kv_heads"] if g != h]
+        splits = {g: stats.learned_split(acc[n, h], acc[n, g], threshold) for g in others}
+        reject, _ = stats.holm([s.p_share for s in splits.values()])
+        mha = next(iter(splits.values()))
+        shares = [text(lang, "kvheads.learned_mha", name=_kv_label(lang, h, h), k=mha.learned_a, seeds=mha.n_a)]
+        shares += [text(lang, "kvheads.learned_part", name=_kv_label(lang, h, g), k=s.learned_b, seeds=s.n_b,
+                        p=s.p_share) for g, s in splits.items()]
+        found = int(reject.sum())
+        among = [(h, mha.among_a)] + [(g, s.among_b) for g, s in splits.items()]
+        out.append(text(lang, "kvheads.learned", n=n, threshold=threshold, shares=text(lang, "kvheads.sep").join(shares),
+                        tests=len(others), said=(text(lang, "kvheads.learned_found", found=found) if found
+                                                 else text(lang, "kvheads.v_none", seeds=mha.n_a)),
+                        among=text(lang, "kvheads.sep").join(
+                            text(lang, "kvheads.among_part", name=_kv_label(lang, h, g), mean=m, lo=lo, hi=hi)
+                            for g, (m, lo, hi) in among)))
+    if not out:
+        return text(lang, "kvheads.learned_all", threshold=threshold)
+    return "\n\n".join(out)
+
+
+def history_rows(lang: str, result: dict | None = None) -> list[list[str]]:
+    """What the page said before (percentile bootstrap, 95%, each comparison alone) and what it says now
+    (t interval at the Holm step's level, over the grid), cell by cell."""
+    result = load_recall() if result is None else result
+    sweep, acc = _grid(result)
+    family, h = recall_family(result), sweep["num_heads"]
+    old_words = (text(lang, "kvheads.v_lower", seeds=0), text(lang, "kvheads.v_higher", seeds=0), "none")
+    rows = []
+    for (n, g), c in family.items():
+        d, lo, hi = diff_interval(acc[n, h], acc[n, g], paired=True)
+        old = verdict(lo, hi, old_words)
+        old = text(lang, "kvheads.v_none", seeds=len(acc[n, h])) if old == "none" else old
+        rows.append([text(lang, "kvheads.pairs", n=n), _kv_label(lang, h, g),
+                     "[{:+.2f}, {:+.2f}]".format(*_points(lo, hi)), old,
+                     "[{:+.2f}, {:+.2f}] ({:.1%})".format(*_points(c.lo, c.hi), c.level), _verdict_words(lang, c)])
+    return rows
 
 
 def cost_sentence(lang: str, result: dict | None = None) -> str:
@@ -258,44 +375,6 @@ def cost_sentence(lang: str, result: dict | None = None) -> str:
     result = load_recall() if result is None else result
     secs = [m["cpu_seconds"] for m in result["data"]["models"]]
     return text(lang, "kvheads.cost", models=len(secs), lo=min(secs), hi=max(secs), total=sum(secs) / 60)
-
-
-def separation_sentence(lang: str, result: dict | None = None) -> str:
-    """For each g < h, the numbers of pairs at which its paired interval on the difference from MHA lies wholly
-    below 0 (or wholly above), with the difference there, or that it does so at none of them."""
-    sweep, acc = _grid(load_recall() if result is None else result)
-    h, pairs = sweep["num_heads"], list(sweep["pairs"])
-    parts = []
-    for g in sweep["kv_heads"]:
-        if g == h:
-            continue
-        found = {"lower": [], "higher": []}
-        for n in pairs:
-            d, lo, hi = diff_interval(acc[n, h], acc[n, g], paired=True)
-            if hi < 0 or lo > 0:
-                found["lower" if hi < 0 else "higher"].append(text(lang, "kvheads.sep_level", n=n, diff=d * 100))
-        said = [text(lang, f"kvheads.sep_{key}", levels=_and(lang, ns)) for key, ns in found.items() if ns]
-        parts.append(text(lang, "kvheads.sep_part", name=_kv_label(lang, h, g),
-                          said=text(lang, "kvheads.sep_and").join(said) if said else text(lang, "kvheads.sep_none")))
-    return text(lang, "kvheads.separation", pairs=_and(lang, pairs), parts=text(lang, "kvheads.sep").join(parts))
-
-
-def failed_sentence(lang: str, result: dict | None = None, below: float = 0.5) -> str:
-    """Which models did not learn the task (held-out accuracy under `below`): how many seeds of each g at each
-    number of pairs, or that none did."""
-    if not 0 < below < 1:
-        raise ValueError(f"below must be a share between 0 and 1, got {below!r}")
-    sweep, acc = _grid(load_recall() if result is None else result)
-    h, parts = sweep["num_heads"], []
-    for n in sweep["pairs"]:
-        counts = [(g, sum(a < below for a in acc[n, g])) for g in sweep["kv_heads"]]
-        said = [text(lang, "kvheads.failed_part", name=_kv_label(lang, h, g), k=k, seeds=len(acc[n, g]))
-                for g, k in counts if k]
-        if said:
-            parts.append(text(lang, "kvheads.failed_at", n=n, said=text(lang, "kvheads.list_sep").join(said)))
-    if not parts:
-        return text(lang, "kvheads.failed_none", below=below)
-    return text(lang, "kvheads.failed", below=below, parts=text(lang, "kvheads.sep").join(parts))
 
 
 def _and(lang: str, values: Sequence) -> str:
@@ -451,3 +530,100 @@ def decode_figure(lang: str, result: dict | None = None) -> str:
 
     return svg_figure(draw, alt=text(lang, "kvheads.decode_alt"),
                       caption=text(lang, "kvheads.decode_caption", rounds=p["rounds"]))
+
+
+# The decoder with a real KV cache (snippets.kvheads.decoder): cached generation against uncached, positions.
+DECODER_KINDS = {"MHA": {"num_kv_heads": 4}, "GQA": {"num_kv_heads": 2}, "MQA": {"num_kv_heads": 1},
+                 "MLA": {"d_latent": 16}}
+
+
+def _tiny(kw: dict, seed: int = 0, max_len: int = 48) -> TinyDecoder:
+    torch.manual_seed(seed)
+    return TinyDecoder(vocab=64, d_model=32, num_heads=4, max_len=max_len, **kw).double().eval()
+
+
+@torch.no_grad()
+def row_difference(model: TinyDecoder, tokens: Tensor, t: int) -> float:
+    """Prefill the first t tokens into a cache, decode token t alone: its logits against row t of one
+    full forward over all of tokens (largest absolute difference)."""
+    caches = model.new_caches(tokens.shape[0])
+    model(tokens[:, :t], caches)  # prefill: positions 0 … t - 1
+    step = model(tokens[:, t:t + 1], caches)  # position t, under the cache
+    return float((step[:, 0] - model(tokens)[:, t]).abs().max())
+
+
+def decoder_rows(lang: str, prompt_len: int = 6, steps: int = 30, seed: int = 0) -> list[list[str]]:
+    """Per attention kind, a two-layer TinyDecoder in float64: greedy tokens with the preallocated cache and
+    with the torch.cat cache against generation without a cache (how many of the generated tokens agree), and
+    the largest difference of position t decoded under a cache from row t of the full forward."""
+    check_lang(lang)
+    rows = []
+    for name, kw in DECODER_KINDS.items():
+        model = _tiny(kw, seed)
+        prompt = torch.randint(64, (2, prompt_len), generator=torch.Generator().manual_seed(seed))
+        plain = generate(model, prompt, steps, cache=None)
+        same = []
+        for how in ("preallocated", "cat"):
+            got = generate(model, prompt, steps, cache=how)
+            new = got[:, prompt_len:] == plain[:, prompt_len:]
+            same.append(text(lang, "kvheads.dec_same", k=int(new.sum()), n=new.numel()))
+        t = prompt_len + steps // 2
+        err = max(row_difference(model, plain, u) for u in (1, t, plain.shape[1] - 1))
+        rows.append([text(lang, f"kvheads.dec_kind.{name}", **kw), *same, f"{err:.1e}",
+                     text(lang, "kvheads.ok") if err <= 1e-6 else text(lang, "kvheads.bad")])
+    return rows
+
+
+@torch.no_grad()
+def step_flops(model: TinyDecoder, tokens: Tensor) -> tuple[int, int]:
+    """FLOPs of the next token after tokens (N, t): with a cache holding the t - 1 earlier positions (one
+    position through every layer), and without one (all t positions through every layer again)."""
+    caches = model.new_caches(tokens.shape[0])
+    model(tokens[:, :-1], caches)  # the past, cached: not counted
+    with FlopCounterMode(display=False) as cached:
+        model(tokens[:, -1:], caches)
+    with FlopCounterMode(display=False) as full:
+        model(tokens)
+    return cached.get_total_flops(), full.get_total_flops()
+
+
+def step_flops_lines(lang: str, lengths: Sequence[int] = (8, 16, 32, 48), seed: int = 0) -> str:
+    """step_flops of the MHA TinyDecoder at several lengths, one line each."""
+    model = _tiny(DECODER_KINDS["MHA"], seed)
+    tokens = torch.randint(64, (1, max(lengths)), generator=torch.Generator().manual_seed(seed))
+    lines = []
+    for t in lengths:
+        with_cache, without = step_flops(model, tokens[:, :t])
+        lines.append(text(lang, "kvheads.step_flops", t=t, cached=with_cache, full=without,
+                          ratio=without / with_cache))
+    return "\n".join(lines)
+
+
+def flops_header(lang: str) -> list[str]:
+    return text(lang, "kvheads.flops_head")
+
+
+def flops_check_rows(lang: str, S: int = 9) -> list[list[str]]:
+    """At a small shape (d_model = 32, 4 heads, GQA g = 2, d_c = 12): FLOPs counted on the modules by
+    FlopCounterMode against the formula, per kind."""
+    rows = []
+    for kind in cost.KINDS:
+        kw = {"num_kv_heads": 2 if kind == "gqa" else None, "d_latent": 12 if kind.startswith("mla") else None}
+        counted = cost.counted_flops(kind, 32, 4, S, **kw)
+        formula = cost.formula_flops(kind, 32, 4, S, **kw)
+        rows.append([text(lang, f"kvheads.flops_kind.{kind}", g=2, c=12), f"{counted:,}", f"{formula:,}",
+                     text(lang, "kvheads.ok") if counted == formula else text(lang, "kvheads.bad")])
+    return rows
+
+
+def false_positive_sentence(lang: str, seeds: int = 10, trials: int = 4000) -> str:
+    """How often a 95% interval excludes 0 when there is no difference, at this many seeds, for the old method
+    (percentile bootstrap) and the new one (t), measured by simulation (snippets.stats.false_positive_rate)."""
+    parts = {}
+    for method in ("percentile-bootstrap", "t"):
+        rates = [stats.false_positive_rate(method, seeds, shape, trials=trials) for shape in stats.NULL_SHAPES]
+        parts[method] = text(lang, "kvheads.list_sep").join(
+            text(lang, "kvheads.fp_part", shape=text(lang, f"kvheads.shape.{shape}"), rate=r)
+            for shape, r in zip(stats.NULL_SHAPES, rates, strict=True))
+    return text(lang, "kvheads.false_positive", seeds=seeds, trials=trials, boot=parts["percentile-bootstrap"],
+                t=parts["t"])
