@@ -596,6 +596,10 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kvheads.flops_kind.mla_naive": "MLA 朴素式（d_c = {c}）",
         "kvheads.flops_kind.mla_absorbed": "MLA 吸收式（d_c = {c}）",
         "kvheads.list_sep": "、",
+        "kvheads.list_and": " 和 ",
+        "kvheads.summary": ("在简化 MQAR 上（{pairs} 个键值对，每种设置 {seeds} 个种子），与 MHA 的 {family} 个比较经 Holm "
+                            "校正后，判为有差别的有 {found} 个；{hardest} 个键值对时，{mha} 的 {seeds} 个种子里"
+                            "有 {k_a} 个学会了任务，{small} 有 {k_b} 个（Fisher 精确检验 p = {p:.2f}）。"),
         "kvheads.fp_part": "{rate:.1%}（{shape}）",
         "kvheads.shape.normal": "正态",
         "kvheads.shape.heavy-tailed": "厚尾",
@@ -1265,6 +1269,10 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kvheads.flops_kind.mla_naive": "MLA naive (d_c = {c})",
         "kvheads.flops_kind.mla_absorbed": "MLA absorbed (d_c = {c})",
         "kvheads.list_sep": ", ",
+        "kvheads.list_and": " and ",
+        "kvheads.summary": ("On simplified MQAR ({pairs} pairs, {seeds} seeds per setting), {found} of the {family} "
+                            "Holm-corrected comparisons with MHA come out as a difference; at {hardest} pairs, {mha} "
+                            "learned the task on {k_a} of {seeds} seeds and {small} on {k_b} (Fisher's exact test, p = {p:.2f})."),
         "kvheads.fp_part": "{rate:.1%} ({shape})",
         "kvheads.shape.normal": "normal",
         "kvheads.shape.heavy-tailed": "heavy-tailed",

@@ -461,3 +461,18 @@ def test_committed_decoding_result_is_complete():
         assert len(r["samples"]) == p["rounds"] and all(s > 0 for s in r["samples"])
         assert r["cache_bytes"] == 2 * r["g"] * p["d_k"] * r["L"] * 4  # float32, one sequence
     assert [x["run"] for x in result["provenance"]["runs"]] == [f"rounds {5 * i + 1}-{5 * i + 5}" for i in range(6)]
+
+
+def test_summary_sentence_for_the_faq_comes_from_the_committed_results():
+    assert report.summary_sentence("en") == (
+        "On simplified MQAR (4, 8 and 12 pairs, 10 seeds per setting), 0 of the 9 Holm-corrected comparisons with MHA "
+        "come out as a difference; at 12 pairs, MHA g=8 learned the task on 8 of 10 seeds and MQA g=1 on 6 (Fisher's "
+        "exact test, p = 0.63).")
+    assert report.summary_sentence("zh").endswith("MHA g=8 的 10 个种子里有 8 个学会了任务，MQA g=1 有 6 个（Fisher 精确检验 p = 0.63）。")
+    for lang in ("zh", "en"):  # the FAQ and the roadmap no longer give the old reason
+        from conftest import ROOT
+
+        for page in ("faq", "roadmap"):
+            text = (ROOT / "docs" / f"{page}.{lang}.md").read_text(encoding="utf-8")
+            assert "summary_sentence" in text or page == "roadmap"
+            assert "cannot be shared" not in text and "不能共享" not in text

@@ -627,3 +627,19 @@ def false_positive_sentence(lang: str, seeds: int = 10, trials: int = 4000) -> s
             for shape, r in zip(stats.NULL_SHAPES, rates, strict=True))
     return text(lang, "kvheads.false_positive", seeds=seeds, trials=trials, boot=parts["percentile-bootstrap"],
                 t=parts["t"])
+
+
+def summary_sentence(lang: str, result: dict | None = None, threshold: float = LEARNED) -> str:
+    """The recall sweep in one sentence, for pages that point to it (FAQ Q20): the grid, how many of its
+    Holm-corrected comparisons are a difference, and at the hardest level how many seeds of MHA and of MQA learned
+    the task (Fisher's exact test). Printed from the committed results, so it cannot go stale."""
+    result = load_recall() if result is None else result
+    sweep, acc = _grid(result)
+    family = recall_family(result)
+    h, hardest, g = sweep["num_heads"], max(sweep["pairs"]), min(sweep["kv_heads"])
+    found = sum(c.verdict in ("higher", "lower") for c in family.values())
+    split = stats.learned_split(acc[hardest, h], acc[hardest, g], threshold)
+    return text(lang, "kvheads.summary", pairs=_and(lang, sweep["pairs"]), seeds=len(sweep["seeds"]),
+                family=len(family), found=found, hardest=hardest, mha=_kv_label(lang, h, h), k_a=split.learned_a,
+                small=_kv_label(lang, h, g), k_b=split.learned_b, p=split.p_share)
+
