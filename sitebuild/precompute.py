@@ -147,14 +147,15 @@ def _factor_cost(config: dict) -> float:
 
 
 def _factor_jobs() -> list[Job]:
-    """The heads / width / depth sweeps' runs that §4's main sweep does not already train."""
+    """The residual stacks of §4's per-layer ablation (the second round's sweeps are committed results, not
+    trained at build)."""
     from snippets.whatif.analysis import HEADS, SEEDS
-    from snippets.whatif.factors import DEPTH, FACTOR_SEEDS, FIXED_DK, WIDTH, config_label
+    from snippets.whatif.factors import DEPTH, FACTOR_SEEDS, config_label
     from snippets.whatif.model import D_MODEL
 
     out: list[Job] = []
     seen = {(h, D_MODEL, s) for h in HEADS for s in SEEDS}  # trained by whatif_run
-    for config in (*FIXED_DK, *WIDTH, *DEPTH):
+    for config in DEPTH:
         for s in FACTOR_SEEDS:
             if config.get("layers"):  # the page ablates the single-head stacks layer by layer
                 measures = ("layer_ablation", "layer_shares") if config["num_heads"] == 1 else ()

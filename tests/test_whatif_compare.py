@@ -1,4 +1,5 @@
-"""§4's comparison rule: an interval on the difference over seeds, and the verdicts and pruning counts built on it."""
+"""§4's first comparison rule (compare.py, the percentile bootstrap, kept for the key/value page's history table),
+and the pruning counts, now built on snippets.stats."""
 
 from __future__ import annotations
 
@@ -6,9 +7,8 @@ import pytest
 
 from snippets.whatif.analysis import sweep
 from snippets.whatif.compare import diff_interval, verdict
-from snippets.whatif.regime import regime_sweep
 from snippets.whatif.report import (
-    ablation_sentence, pruning_interval_stats, regime_interval_stats, role_drop_stats, roleless_stats,
+    ablation_sentence, pruning_interval_stats, role_drop_stats, roleless_stats,
     specialisation_rows, sweep_stats,
 )
 from snippets.whatif.train import train_run
@@ -44,16 +44,6 @@ def test_interval_rejects_bad_input():
         diff_interval([0.1], [0.2])
     with pytest.raises(ValueError, match="same length"):
         diff_interval([0.1, 0.2], [0.2, 0.3, 0.4])
-
-
-def test_source_regime_verdict_on_the_cached_runs():
-    s = regime_interval_stats(regime_sweep(), WORDS)
-    assert s["n_pairs"] == 3 and s["level_pct"] == 95
-    assert s["diff_lo_pts"] <= s["diff_pts"] <= s["diff_hi_pts"]
-    assert s["diff_pts"] == pytest.approx(100 * (s["mean_8"] - s["mean_4"]))
-    assert s["verdict"] == verdict(s["diff_lo_pts"], s["diff_hi_pts"], WORDS)
-    with pytest.raises(ValueError, match="verdicts must be"):
-        regime_interval_stats(regime_sweep(), ("a", "b"))
 
 
 def test_pruning_counts_follow_the_interval_rule():

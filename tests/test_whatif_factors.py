@@ -124,7 +124,9 @@ def test_edit_to_the_model_changes_the_cache_key(tmp_path):
 @pytest.mark.parametrize("kwargs, match", [
     ({"layers": 0}, "layers must be a positive integer"),
     ({"layers": 2, "d_k": 0}, "d_k must be a positive integer"),
-    ({"d_k": 3}, "d_k = d_model / num_heads"),
+    ({"ffn": 8}, "0 for the one-layer model"),
+    ({"offsets": (0, 1)}, "distinct non-zero integers"),
+    ({"offsets": (-1, 1, 1)}, "distinct non-zero integers"),
     ({"eval_every": -1}, "eval_every must be a non-negative integer"),
 ])
 def test_train_run_rejects_bad_shapes(kwargs, match):
@@ -167,9 +169,7 @@ def test_layer_measures_reject_one_layer_runs():
 
 
 def test_configs_vary_one_thing():
-    assert {c["num_heads"] * 8 for c in factors.FIXED_DK} == {c["d_model"] for c in factors.FIXED_DK}
-    assert {c["num_heads"] for c in factors.WIDTH} == {4}
-    assert [factors.config_label(c) for c in factors.WIDTH] == [f"h=4, d_k={d}" for d in (1, 2, 4, 8, 16)]
+    assert factors.config_label({"num_heads": 4, "d_model": 8}) == "h=4, d_k=2"
     assert [factors.config_label(c) for c in factors.DEPTH] == ["1x4", "2x2", "4x1", "2x1"]
     with pytest.raises(ValueError, match="config must be a dict"):
         factors.config_label({"layers": 2})
@@ -219,28 +219,18 @@ def test_compare_steps_uses_seeds_where_both_learn():
 
 
 def test_comparison_sentences_one_paragraph_each():
-    a = [fake(s, 0.5) for s in range(3)]
-    b = [fake(s, 0.6) for s in range(3)]
+    a = [fake(s, 0.5) for s in range(5)]
+    b = [fake(s, 0.6) for s in range(5)]
     out = fr.comparison_sentences([("A", a, "B", b), ("B", b, "A", a)], "{b} − {a}: {diff_pts:+.0f}, {verdict}", V)
     assert out == "B − A: +10, higher\n\nA − B: -10, lower"
 
 
-def test_spread_interval():
-    d, lo, hi = fr.spread_interval([100, 100, 100, 100], [0, 200, 0, 200])
-    assert d == pytest.approx(np.std([0, 200, 0, 200], ddof=1)) and lo >= 0 and hi <= 120
-    with pytest.raises(ValueError, match="at least 2 values"):
-        fr.spread_interval([1], [1, 2])
-
-
 def test_rows_from_small_runs():
-    runs = [fake(s, 0.9 + 0.05 * s) for s in range(3)]
-    rows = fr.one_layer_rows([{"num_heads": 1, "d_model": 8}], [runs])
-    assert rows == [[1, 8, 8, f"{fr.parameters({'num_heads': 1, 'd_model': 8}):,}", "95.0%", "90.0% – 100.0%", "1/3"]]
     stack = [fake(s, 1.0, [(25, 0.5), (50 + 25 * s, 0.97)], layers=2) for s in range(3)]
     rows = fr.depth_rows([{"layers": 2, "num_heads": 1, "d_k": 8}], [stack])
     assert rows[0][:3] == ["2 × 1", "5,488", "100.0%"] and rows[0][-2:] == ["75 (50–100)", "0/3"]
     with pytest.raises(ValueError, match="one non-empty list"):
-        fr.one_layer_rows([{"num_heads": 1, "d_model": 8}], [[]])
+        fr.depth_rows([{"layers": 2, "num_heads": 1, "d_k": 8}], [[]])
 
 
 def test_layer_rows_and_stats(monkeypatch):

@@ -1,17 +1,12 @@
-"""Heads, head width or depth: the three sweeps that take §4's confound apart, and the per-layer ablation.
+"""The residual stacks of §4's per-layer ablation, trained at build, and the ablation itself.
 
-Every run is train_run (the same task, data, optimiser and steps as §4's sweep); only the model's shape
-changes. Three sweeps, each varying one thing:
-
-- heads at a fixed head width: h = 1, 2, 4, 8 with d_k = 8 (one layer, d_model = 8h);
-- head width at a fixed head count: h = 4 with d_k = 1, 2, 4, 8, 16 (one layer, d_model = 4 d_k);
-- depth at a matched attention budget: pre-LN residual stacks of layers x heads = 1x4, 2x2, 4x1 and 2x1,
-  every head 8 wide, d_model = 32 (the first three have 4 heads and 4·32·32 attention weights in all).
+Every run is train_run (the same task, data and optimiser as §4's sweep): pre-LN residual stacks of
+layers x heads = 1x4, 2x2, 4x1 and 2x1, every head 8 wide, d_model = 32, 600 steps, five seeds. The
+second round's sweeps (heads, width, heads x layers with and without a feed-forward layer) are committed
+results (snippets.whatif.protocol, snippets.whatif.round2), not trained here.
 
 Shape letters: N batch, layers n, h heads, L queries, S keys, O offsets, T targets.
 
->>> [(c["num_heads"], c["d_model"]) for c in FIXED_DK]
-[(1, 8), (2, 16), (4, 32), (8, 64)]
 >>> [(c["layers"], c["num_heads"]) for c in DEPTH]
 [(1, 4), (2, 2), (4, 1), (2, 1)]
 """
@@ -31,7 +26,7 @@ from .task import make_batch
 from .train import EVAL_SEED, EVAL_SIZE, evaluate, load_model, train_run
 
 __all__ = [
-    "FACTOR_SEEDS", "FIXED_DK", "WIDTH", "DEPTH", "DEPTH_STEPS", "EVAL_EVERY", "TARGET", "config_label",
+    "FACTOR_SEEDS", "DEPTH", "DEPTH_STEPS", "EVAL_EVERY", "TARGET", "config_label",
     "factor_runs", "layer_off", "layer_ablation", "layer_shares", "FACTORS_VERSION",
 ]
 
@@ -41,8 +36,6 @@ TARGET = 0.95  # "learned": held-out accuracy at or above 95%
 DEPTH_STEPS = 600  # every 4-head stack is past 95% by step 350 in 1000-step runs, and flat after
 
 # train_run's arguments for each configuration
-FIXED_DK = tuple({"num_heads": h, "d_model": 8 * h} for h in (1, 2, 4, 8))
-WIDTH = tuple({"num_heads": 4, "d_model": 4 * d_k} for d_k in (1, 2, 4, 8, 16))
 DEPTH = tuple({"layers": n, "num_heads": h, "d_k": 8, "eval_every": EVAL_EVERY, "steps": DEPTH_STEPS}
               for n, h in ((1, 4), (2, 2), (4, 1), (2, 1)))
 

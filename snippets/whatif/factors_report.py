@@ -13,8 +13,9 @@ import numpy as np
 from ..figures import Figure, svg_figure
 from ..tables import md_table
 from .analysis import HEADS, SEEDS, sweep
-from .compare import LEVEL, diff_interval, verdict
-from .factors import DEPTH, FIXED_DK, TARGET, config_label, factor_runs, layer_ablation, layer_shares
+from .. import stats as _stats
+from ..stats import LEVEL
+from .factors import DEPTH, TARGET, config_label, factor_runs, layer_ablation, layer_shares
 from .model import D_MODEL, stack_parameters
 from .protocol import LAB_MODELS, SWEEPS
 from .report import fmt_offset, sentence
@@ -22,9 +23,8 @@ from .task import OFFSETS
 from .train import build_model
 
 __all__ = [
-    "parameters", "steps_to_target", "one_layer_rows", "depth_rows", "compare_stats", "comparison_sentences",
-    "spread_interval", "depth_stats", "summary_stats", "layer_rows", "layer_stats", "summary_rows", "width_figure",
-    "curve_figure", "layer_figure", "sweep_by_heads", "layer_tables", "LAB_SEED", "lab_stats",
+    "parameters", "steps_to_target", "depth_rows", "compare_stats", "comparison_sentences",
+    "layer_rows", "layer_stats", "curve_figure", "layer_figure", "sweep_by_heads", "layer_tables", "LAB_SEED", "lab_stats",
 ]
 
 LAB_SEED = 0  # the one seed of each stack that §4's browser lab offers: the seed of the per-layer table and figure
@@ -88,17 +88,6 @@ def _steps_cell(runs: list[dict], none: str) -> str:
     return f"{int(np.median(steps))} ({min(steps)}–{max(steps)})"
 
 
-def one_layer_rows(configs: Sequence[dict], groups: list[list[dict]]) -> list[list[object]]:
-    """One-layer model: h, d_k, d_model, parameters, mean held-out accuracy, lowest–highest, seeds below TARGET."""
-    _check_groups(groups)
-    rows = []
-    for c, runs in zip(configs, groups, strict=True):
-        acc = np.array([r["accuracy"] for r in runs])
-        rows.append([c["num_heads"], c["d_model"] // c["num_heads"], c["d_model"], f"{parameters(c):,}",
-                     _pct(acc.mean()), f"{_pct(acc.min())} – {_pct(acc.max())}", f"{_fails(runs)}/{len(runs)}"])
-    return rows
-
-
 def depth_rows(configs: Sequence[dict], groups: list[list[dict]], none: str = "—") -> list[list[object]]:
     """Stacks: layers × heads, parameters, mean held-out accuracy, mean accuracy per offset,
     median steps to TARGET (lowest–highest, seeds that reach it), seeds below TARGET at the end."""
@@ -129,11 +118,10 @@ def compare_stats(a: list[dict], b: list[dict], verdicts: Sequence[str], key: st
     if len(seeds) < 2:
         raise ValueError(f"need at least 2 seeds with a value of {key!r} in both settings, got {len(seeds)}")
     x, y = [va[s] for s in seeds], [vb[s] for s in seeds]
-    diff, lo, hi = diff_interval(x, y, paired=True, level=level)
+    diff, lo, hi = _stats.t_interval(np.subtract(y, x), level)
     scale = 100 if key == "accuracy" else 1
-    word = verdict(lo, hi, verdicts[:3])
-    if tolerance > 0 and (lo > 0 or hi < 0) and -tolerance <= lo and hi <= tolerance:
-        word = verdicts[3]
+    v = _stats.verdict(lo, hi, tolerance)  # the one place verdicts are decided
+    word = {"lower": verdicts[0], "higher": verdicts[1], "none": verdicts[2]}.get(v) or verdicts[3]
     return {"mean_a": float(np.mean(x)), "mean_b": float(np.mean(y)), "diff": diff, "lo": lo, "hi": hi,
             "diff_pts": scale * diff, "lo_pts": scale * lo, "hi_pts": scale * hi, "n": len(seeds),
             "level_pct": 100 * level, "verdict": word}
@@ -159,51 +147,6 @@ def comparison_sentences(pairs: Sequence[tuple[str, list[dict], str, list[dict]]
         stats["verdict"] = stats["verdict"].replace("{a}", name_a).replace("{b}", name_b)
         out.append(sentence(template, {"a": name_a, "b": name_b, **stats}))
     return "\n\n".join(out)
-
-
-def spread_interval(a: Sequence[float], b: Sequence[float], level: float = LEVEL, n_boot: int = 10_000,
-                    seed: int = 0) -> tuple[float, float, float]:
-    """Standard deviation over seeds of b minus that of a, with a bootstrap interval (seeds resampled within each
-    setting, unpaired). With five seeds per setting the interval is wide; it is a lower bound on the uncertainty.
-
-    >>> d, lo, hi = spread_interval([100, 100, 100], [50, 150, 100])
-    >>> round(d, 1), lo >= 0
-    (50.0, True)
-    """
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    if a.ndim != 1 or b.ndim != 1 or len(a) < 2 or len(b) < 2:
-        raise ValueError(f"a and b must be 1-D with at least 2 values each, got shapes {a.shape} and {b.shape}")
-    rng = np.random.default_rng(seed)
-    sa = a[rng.integers(len(a), size=(n_boot, len(a)))].std(1, ddof=1)
-    sb = b[rng.integers(len(b), size=(n_boot, len(b)))].std(1, ddof=1)
-    lo, hi = np.quantile(sb - sa, [(1 - level) / 2, (1 + level) / 2])
-    return float(b.std(ddof=1) - a.std(ddof=1)), float(lo), float(hi)
-
-
-def depth_stats(groups: list[list[dict]], verdicts: tuple[str, str, str], level: float = LEVEL) -> dict:
-    """For DEPTH's four stacks (1x4, 2x2, 4x1, 2x1): acc_<label> (mean), fails_<label>, median steps_<label>,
-    sd_<label> (steps, over the seeds that reach TARGET), worst_offset_<label> and its acc; and the spread of
-    steps of 4x1 minus 1x4: spread, spread_lo, spread_hi, spread_verdict."""
-    _check_groups(groups)
-    if len(groups) != len(DEPTH):
-        raise ValueError(f"expected one group of runs per DEPTH configuration ({len(DEPTH)}), got {len(groups)}")
-    stats: dict = {"n_seeds": len(groups[0]), "target_pct": 100 * TARGET, "level_pct": 100 * level,
-                   "steps": groups[0][0]["steps"]}
-    steps = {}
-    for c, runs in zip(DEPTH, groups, strict=True):
-        key = config_label(c)
-        reached = [s for s in (steps_to_target(r) for r in runs) if s is not None]
-        steps[key] = reached
-        by = np.array([r["acc_by_offset"] for r in runs]).mean(0)
-        worst = int(np.argmin(by))
-        stats.update({f"acc_{key}": float(np.mean([r["accuracy"] for r in runs])), f"fails_{key}": _fails(runs),
-                      f"steps_{key}": float(np.median(reached)) if reached else float("nan"),
-                      f"sd_{key}": float(np.std(reached, ddof=1)) if len(reached) > 1 else float("nan"),
-                      f"worst_offset_{key}": fmt_offset(OFFSETS[worst]), f"worst_acc_{key}": float(by[worst]),
-                      f"params_{key}": parameters(c)})
-    d, lo, hi = spread_interval(steps["1x4"], steps["4x1"], level=level)
-    stats.update({"spread": d, "spread_lo": lo, "spread_hi": hi, "spread_verdict": verdict(lo, hi, verdicts)})
-    return stats
 
 
 def layer_rows(run: dict, labels: dict[str, str]) -> list[list[str]]:
@@ -258,86 +201,8 @@ def layer_stats(groups: list[list[dict]], threshold: float = 0.5) -> dict:
     return stats
 
 
-def summary_rows(labels: dict[str, str], none: str = "—") -> list[list[object]]:
-    """What the evidence supports, on this task: one row per model family, each with layers, heads in all,
-    parameters, mean held-out accuracy, median steps to TARGET and seeds that fail. The one-layer rows are the
-    fewest heads at d_k = 8 with no failing seed, and the next fewer. labels: 'flat' (with {h}), 'stack' (with
-    {label})."""
-    if set(labels) != {"flat", "stack"}:
-        raise ValueError(f"labels must have keys 'flat' and 'stack', got {sorted(labels)}")
-    flat = factor_runs(FIXED_DK)
-    ok = [i for i, runs in enumerate(flat) if _fails(runs) == 0]
-    first = ok[0] if ok else len(flat) - 1
-    rows = []
-    for i in sorted({max(first - 1, 0), first}):
-        c, runs = FIXED_DK[i], flat[i]
-        rows.append([labels["flat"].format(h=c["num_heads"]), 1, c["num_heads"], f"{parameters(c):,}",
-                     _pct(np.mean([r["accuracy"] for r in runs])), none, f"{_fails(runs)}/{len(runs)}"])
-    for c, runs in zip(DEPTH, factor_runs(DEPTH), strict=True):
-        rows.append([labels["stack"].format(label=config_label(c).replace("x", " × ")), c["layers"],
-                     c["layers"] * c["num_heads"], f"{parameters(c):,}",
-                     _pct(np.mean([r["accuracy"] for r in runs])), _steps_cell(runs, none),
-                     f"{_fails(runs)}/{len(runs)}"])
-    return rows
-
-
-def summary_stats(verdicts: tuple[str, str, str], level: float = LEVEL) -> dict:
-    """depth_stats of the DEPTH runs, plus the one-layer answer at d_k = 8: heads_needed (the fewest heads with no
-    seed below TARGET, 0 if none), fewer (the next fewer head count), fewer_fails, fewer_acc, needed_acc."""
-    stats = depth_stats(factor_runs(DEPTH), verdicts, level=level)
-    flat = factor_runs(FIXED_DK)
-    ok = [i for i, runs in enumerate(flat) if _fails(runs) == 0]
-    i = ok[0] if ok else len(flat) - 1
-    j = max(i - 1, 0)
-    stats.update({"heads_needed": FIXED_DK[i]["num_heads"] if ok else 0, "needed_acc": _mean_acc(flat[i]),
-                  "fewer": FIXED_DK[j]["num_heads"], "fewer_fails": _fails(flat[j]), "fewer_acc": _mean_acc(flat[j])})
-    return stats
-
-
 def _mean_acc(runs: list[dict]) -> float:
     return float(np.mean([r["accuracy"] for r in runs]))
-
-
-def width_figure(fixed_dk: list[list[dict]], fixed_dmodel: list[list[dict]], width: list[list[dict]],
-                 labels: dict[str, str], alt: str, caption: str | None = None) -> str:
-    """Left: accuracy against h, at d_k = 8 and at d_model = 32; right: accuracy against d_k at h = 4. Seeds as
-    dots, means as lines. labels: 'heads', 'dk', 'acc', 'fixed_dk', 'fixed_dmodel', 'fixed_h'."""
-    need = {"heads", "dk", "acc", "fixed_dk", "fixed_dmodel", "fixed_h"}
-    if set(labels) != need:
-        raise ValueError(f"labels must have keys {sorted(need)}, got {sorted(labels)}")
-    for g in (fixed_dk, fixed_dmodel, width):
-        _check_groups(g)
-
-    def series(ax, groups, x_of, color, marker, label):
-        xs = [x_of(runs[0]) for runs in groups]
-        for x, runs in zip(xs, groups, strict=True):
-            ax.scatter([x] * len(runs), [100 * r["accuracy"] for r in runs], s=12, color=color, alpha=0.6, zorder=3)
-        ax.plot(xs, [100 * np.mean([r["accuracy"] for r in runs]) for runs in groups], marker + "-", color=color,
-                label=label, zorder=4)
-        return xs
-
-    def draw():
-        fig = Figure(figsize=(8.4, 3.3), layout="constrained")
-        left, right = fig.subplots(1, 2, sharey=True)
-        xs = series(left, fixed_dmodel, lambda r: r["num_heads"], "C0", "o", labels["fixed_dmodel"])
-        xs = sorted(set(xs) | set(series(left, fixed_dk, lambda r: r["num_heads"], "C1", "s", labels["fixed_dk"])))
-        left.set_xscale("log", base=2)
-        left.set_xticks(xs, [str(x) for x in xs])
-        left.set_xlabel(labels["heads"])
-        left.set_ylabel(labels["acc"])
-        left.legend(loc="lower right", frameon=False)
-        ks = series(right, width, lambda r: r["d_model"] // r["num_heads"], "C2", "D", labels["fixed_h"])
-        right.set_xscale("log", base=2)
-        right.set_xticks(ks, [str(k) for k in ks])
-        right.set_xlabel(labels["dk"])
-        right.legend(loc="lower right", frameon=False)
-        for ax in (left, right):
-            ax.minorticks_off()
-            ax.grid(alpha=0.3)
-            ax.set_ylim(0, 105)
-        return fig
-
-    return svg_figure(draw, alt=alt, caption=caption)
 
 
 def curve_figure(groups: list[list[dict]], labels: dict[str, str], alt: str, caption: str | None = None) -> str:

@@ -12,8 +12,8 @@ import numpy as np
 
 from ..figures import Figure, heatmap_grid, svg_figure
 from ..heads import parameter_table
-from .analysis import ablation, attention_maps, pruning, specialisation
-from .compare import LEVEL, diff_interval, verdict
+from .analysis import SHARE_OFFSETS, ablation, attention_maps, pruning, specialisation
+from ..stats import LEVEL, t_interval
 from .regime import regime_stats
 from .task import EVENTS, OFFSETS, event_names, make_batch
 
@@ -21,7 +21,7 @@ __all__ = [
     "SAMPLE_SEED", "VASWANI_TABLE3A", "fmt_offset", "sweep_rows", "sweep_stats", "sweep_figure", "width_rows",
     "vaswani_rows", "share_rows", "role_rows", "sample_heatmaps", "ablation_rows", "ablation_stats",
     "pruning_rows", "pruning_stats", "share_stats", "role_stats", "roleless_stats", "sentence", "timeline_rows",
-    "ablation_sentence", "pruning_interval_stats", "role_drop_stats", "specialisation_rows", "regime_interval_stats",
+    "ablation_sentence", "pruning_interval_stats", "role_drop_stats", "specialisation_rows", "one_head_stats",
 ]
 
 SAMPLE_SEED = 7  # the stream drawn in the heatmaps
@@ -106,6 +106,23 @@ def sweep_stats(runs: list[dict]) -> dict:
     stats.update({"best": best, "best_h": max(hs, key=lambda h: stats[f"acc_{h}"]),
                   "plateau": hs[start], "plateau_end": hs[end], "widest": max(groups)})
     return stats
+
+
+def one_head_stats(runs: list[dict]) -> dict:
+    """How the one-head models (h = 1 in runs) spend their single attention distribution: the mean share on the
+    four target offsets, sorted largest first (w1 ... w4, averaged over seeds), the share left for the rest of
+    the stream (w_rest), and in how many seeds (match of n_seeds) the direction answered best is the one the head
+    weights most."""
+    rs = _by_heads(runs).get(1)
+    if not rs:
+        raise ValueError("runs must include the one-head models (num_heads = 1)")
+    cols = [SHARE_OFFSETS.index(o) for o in OFFSETS]
+    w = np.array([specialisation(r)[0][0, cols] for r in rs])  # (seeds, T): share on each target offset
+    acc = np.array([r["acc_by_offset"] for r in rs])  # (seeds, T)
+    sw = np.sort(w, axis=1)[:, ::-1].mean(0)
+    return {"w1": float(sw[0]), "w2": float(sw[1]), "w3": float(sw[2]), "w4": float(sw[3]),
+            "w_rest": float(1 - w.sum(1).mean()), "match": int((acc.argmax(1) == w.argmax(1)).sum()),
+            "n_seeds": len(rs)}
 
 
 def sweep_figure(runs: list[dict], xlabel: str, acc_label: str, loss_label: str,
@@ -336,27 +353,9 @@ def ablation_sentence(run: dict, template: str, others: tuple[str, str]) -> str:
     return sentence(template, {**stats, "others": sentence(clause, stats)})
 
 
-def regime_interval_stats(runs: list[dict], verdicts: tuple[str, str, str], level: float = LEVEL) -> dict:
-    """regime_stats without its min–max verdict, plus the held-out accuracy of the most heads minus the fewest,
-    paired by seed (same seed, same training pool): mean_<h>, diff / diff_lo / diff_hi (in points, *_pts),
-    level_pct, and verdict = verdicts[0] (lower), [1] (higher) or [2] (the interval covers 0)."""
-    if len(verdicts) != 3:
-        raise ValueError(f"verdicts must be (lower, higher, no measurable difference), got {verdicts!r}")
-    stats = {k: v for k, v in regime_stats(runs, verdicts=("", "", "")).items() if k != "verdict"}
-    few, many = stats["few"], stats["many"]
-    acc = {h: {r["seed"]: r["held_out"]["accuracy"] for r in runs if r["num_heads"] == h} for h in (few, many)}
-    seeds = sorted(set(acc[few]) & set(acc[many]))
-    a, b = [acc[few][s] for s in seeds], [acc[many][s] for s in seeds]
-    diff, lo, hi = diff_interval(a, b, paired=True, level=level)
-    stats.update({f"mean_{few}": float(np.mean(a)), f"mean_{many}": float(np.mean(b)), "n_pairs": len(seeds),
-                  "diff_pts": 100 * diff, "diff_lo_pts": 100 * lo, "diff_hi_pts": 100 * hi,
-                  "level_pct": 100 * level, "verdict": verdict(lo, hi, verdicts)})
-    return stats
-
-
 def pruning_interval_stats(runs: list[dict], tolerance: float = 0.01, level: float = LEVEL) -> dict:
     """Per head count h, removing heads in pruning order, with the drop in accuracy from all heads taken over seeds
-    (paired: each seed against its own full model) as a bootstrap interval. removable_<h>: the most heads that can go
+    (paired: each seed against its own full model) as a t interval (snippets.stats). removable_<h>: the most heads that can go
     while the upper end of every interval so far stays within tolerance; removable_pct_<h> the same as a share of h;
     drop_<h> / drop_lo_<h> / drop_hi_<h>: the interval (points) at removable_<h>; next_<h> / next_lo_<h> /
     next_hi_<h>: at one head more. Also tolerance_points, level_pct, n_seeds."""
@@ -364,7 +363,9 @@ def pruning_interval_stats(runs: list[dict], tolerance: float = 0.01, level: flo
     for h, rs in _by_heads(runs).items():
         curves = np.array([pruning(r) for r in rs])  # (seeds, h): accuracy with h, h-1, ... heads
         stats["n_seeds"] = len(rs)
-        intervals = [diff_interval(curves[:, k], curves[:, 0], paired=True, level=level) for k in range(h)]
+        # b - a paired by seed, Student's t interval (snippets.stats); tested in a fixed order, one more head
+        # each time, stopping at the first that fails: a fixed-sequence procedure needs no further correction
+        intervals = [t_interval(curves[:, 0] - curves[:, k], level) for k in range(h)]
         k = 0
         while k + 1 < h and intervals[k + 1][2] <= tolerance:
             k += 1

@@ -26,7 +26,8 @@ from .report import fmt_offset
 __all__ = ["RESULT_NAME", "load_sweeps", "groups", "config_of", "heads_rows", "fewest_learned", "heads_family",
            "family_sentences", "lookups_stats", "width_stats", "one_head_stats", "phase_grid", "phase_rows",
            "phase_stats", "regime_stats", "protocol_stats", "unconverged", "heads_figure", "phase_figure",
-           "width_figure2", "verdict_word", "false_positive_stats"]
+           "width_figure2", "verdict_word", "false_positive_stats", "regime_rows",
+           "family_rows", "evidence_stats"]
 
 RESULT_NAME = "whatif-sweeps.json"
 
@@ -130,6 +131,15 @@ def family_sentences(family: Sequence[tuple[object, object, stats.Comparison]], 
                                    lo=100 * c.lo, hi=100 * c.hi, level=100 * c.level, n=c.n, m=c.family,
                                    verdict=verdict_word(c, words, a=a, b=b)))
     return sep.join(out)
+
+
+def family_rows(family: Sequence[tuple[object, object, stats.Comparison]], words: dict[str, str],
+                label: str = "{b} vs {a}") -> list[list[str]]:
+    """A Holm family as table rows: comparison, mean a, mean b, b - a [interval] in points, the interval's level
+    (Holm's step), verdict."""
+    return [[label.format(a=a, b=b), _pct(c.mean_a), _pct(c.mean_b),
+             f"{100 * c.mean:+.1f} [{100 * c.lo:+.1f}, {100 * c.hi:+.1f}]", f"{100 * c.level:.1f}%",
+             verdict_word(c, words, a=a, b=b)] for a, b, c in family]
 
 
 def lookups_stats(data: dict) -> dict:
@@ -237,14 +247,33 @@ def phase_stats(data: dict) -> dict:
     return out
 
 
+def evidence_stats(data: dict) -> dict:
+    """The numbers of the page's summary: lookups_stats, phase_stats, and acc_dk1 (4 heads of d_k = 1)."""
+    return {**lookups_stats(data), **phase_stats(data), "acc_dk1": width_stats(data)["acc_1"]}
+
+
 def regime_stats(data: dict) -> dict:
     """The source's regime, 10 seeds: 8 heads (d_k = 8) minus 4 heads (d_k = 16), held-out accuracy, paired."""
     few, many = groups(data, "regime")
     c = stats.compare_paired(_acc(few), _acc(many), minimum=MINIMUM)
     tr = lambda runs: float(np.mean([r["train_accuracy"] for r in runs]))  # noqa: E731
-    return {"n_seeds": c.n, "mean_4": c.mean_a, "mean_8": c.mean_b, "diff_pts": 100 * c.mean,
+    from .regime import POOL, STEPS
+
+    return {"n_seeds": c.n, "mean_4": c.mean_a, "mean_8": c.mean_b, "diff_pts": 100 * c.mean, "pool": POOL,
+            "steps": STEPS,
             "lo_pts": 100 * c.lo, "hi_pts": 100 * c.hi, "level_pct": 100 * c.level, "p": c.p,
             "train_4": tr(few), "train_8": tr(many), "verdict": c.verdict, "d_model": few[0]["d_model"]}
+
+
+def regime_rows(data: dict) -> list[list[object]]:
+    """Per head count of the regime sweep: h, d_k, training-set accuracy (mean), held-out accuracy (mean [95%
+    interval]), held-out lowest – highest."""
+    rows = []
+    for runs in groups(data, "regime"):
+        h, a = config_of("regime", runs[0]["index"])["num_heads"], _acc(runs)
+        rows.append([h, runs[0]["d_model"] // h, _pct(float(np.mean([r["train_accuracy"] for r in runs]))),
+                     _mean_ci(runs), f"{_pct(a.min())} – {_pct(a.max())}"])
+    return rows
 
 
 def protocol_stats(data: dict) -> dict:
@@ -259,7 +288,7 @@ def protocol_stats(data: dict) -> dict:
             "date": prov.get("date", "")}
 
 
-def false_positive_stats(ns: Sequence[int] = (3, 5, 10), trials: int = 20_000) -> dict:
+def false_positive_stats(ns: Sequence[int] = (3, 5, 10), trials: int = 10_000) -> dict:
     """The interval's measured false-positive rate under no true difference, normal and two-peaked
     differences, for the t interval and the percentile bootstrap: t_<n>, boot_<n>, t2_<n> (two-peaked)."""
     out: dict = {"trials": trials}
