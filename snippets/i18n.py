@@ -267,30 +267,38 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                                 "一条日志和它的改写，句向量夹角的中位数是 {pair:.0f}°；不成对的两段文本之间是 {other:.0f}°。"
                                 "去掉一个头，句向量转得最多的是 {head}：{texts} 段文本上转角的中位数为 {med:.1f}°"
                                 "（10%–90% 分位数：{p10:.1f}°–{p90:.1f}°）；全部 {n} 个头的中位数只有 {all_med:.1f}°。"),
-        "bert.layers": ["层", "转角中位数：最小", "层内中位数", "最大（层-头）", "检索下降最多的头：变化 [95% 区间]（百分点）",
-                        "95% 区间在 0 以下的头数"],
+        "bert.layers": ["层", "转角中位数：最小", "层内中位数", "最大（层-头）",
+                        "检索下降最多的头：变化 [Holm 校正后的区间]（百分点）", "测得降低检索的头数（Holm 校正）"],
         "bert.layer_summary": ("第 {last} 层每个头的转角中位数都不小于 {last_min:.1f}°，前面各层的头最多只有 {before_max:.1f}°："
                                "句向量取自最后一层，这一层的头直接写进句向量；跨层比较时，离读出位置近本身就占便宜。"
                                "第 {last} 层的 {heads} 个头里又有 {other} 个属于“其他”类，所以跨层排名也说明不了类别。"),
         "bert.verdict_head": "{head}（{cat}，{iv}）",
         "bert.angle_head": "{a:.1f}°（{h}）",
         "bert.list_sep": "、",
-        "bert.verdict_drop": "按每个头各自的 95% 区间，{n} 个头里有 {k} 个去掉后检索准确率的区间整个在 0 以下：{heads}。",
-        "bert.verdict_no_drop": "按每个头各自的 95% 区间，没有哪个头去掉后检索准确率的区间整个在 0 以下。",
-        "bert.verdict_gain": "区间整个在 0 以上的有 {k} 个：{heads}。",
-        "bert.verdict_rest": "其余 {k} 个头（共 {n} 个）的区间覆盖 0：在这 {pairs} 对文本上测不出差别。",
-        "bert.verdict_chance": ("不过，一次检验 {n} 个头，即使哪个头都不起作用，单凭偶然也预计有约 {expected:.1f} 个 "
-                                "95% 区间整个落在 0 以下（{n} 的 2.5%）。"),
-        "bert.verdict_level": "按同时检验 {n} 个头校正的区间（Bonferroni：置信水平 1 − 0.05/{n} ≈ {level:.2%}，自助重采样 {boot} 次）",
-        "bert.verdict_corrected_none": "改用{level}，没有一个区间整个在 0 以下或 0 以上：单独去掉哪一个头对检索的影响，都经不起多重检验校正。",
-        "bert.verdict_corrected": "改用{level}，仍有 {k_drop} 个区间整个在 0 以下、{k_gain} 个整个在 0 以上：{heads}。",
-        "bert.takeaway_none": ("在日志检索上，按每个头各自的 95% 区间，{n} 个头里有 {k} 个去掉后区间整个在 0 以下，"
-                               "而单凭偶然预计就有约 {expected:.1f} 个；按同时检验 {n} 个头校正后，一个也不剩："
-                               "在这 {pairs} 对文本上，单独去掉哪个头都测不出对检索的影响。"),
-        "bert.takeaway_some": ("在日志检索上，按每个头各自的 95% 区间，{n} 个头里有 {k} 个去掉后区间整个在 0 以下"
-                               "（单凭偶然预计约 {expected:.1f} 个）；按同时检验 {n} 个头校正后，仍有 {survive} 个"
-                               "区间不覆盖 0（在这 {pairs} 对文本上）。"),
-        "bert.heads_table": ["层-头", "类别", "转角中位数", "10%–90% 分位", "检索准确率变化 [95% 区间]（百分点）"],
+        "bert.verdict_family": "{n} 个头是一起检验的，所以区间按这 {n} 个头一起做了 Holm 校正（各个区间的置信水平见下面全部头的表）。",
+        "bert.verdict_lower": "去掉其中 {k} 个头，检索准确率测得下降：{heads}。",
+        "bert.verdict_higher": "去掉 {k} 个头，检索准确率测得上升：{heads}。",
+        "bert.verdict_negligible": "{k} 个头的变化小于值得在意的幅度：{heads}。",
+        "bert.verdict_rest": "其余 {k} 个头（共 {n} 个）的区间包含 0：在这 {pairs} 对文本上测不出差别。",
+        "bert.verdict_all_none": ("所有区间都包含 0：在这 {pairs} 对文本上，单独去掉哪一个头，检索都没有可测的变化。"
+                                  "就连 p 值最小的 {head}（{cat}，{iv} 个百分点，p = {p:.3f}）也没有通过 Holm 的第一步"
+                                  "（p 要小于 0.05/{n}），所以每个区间都按这一步的置信水平 {level} 打印。"),
+        "bert.verdict_alone": ("如果不做校正，每个头各按 95% 单独判断，{n} 个区间里会有 {k} 个不含 0：{heads}；"
+                               "而即使哪个头都不起作用，单凭偶然也预计有约 {expected:.1f} 个（{n} 的 5%）。"),
+        "bert.verdict_alone_none": "即使不做校正，每个头各按 95% 单独判断，{n} 个区间也没有一个不含 0。",
+        "bert.takeaway_none": ("在日志检索上，{n} 个头一起检验、做 Holm 校正之后，在这 {pairs} 对文本上，"
+                               "单独去掉哪个头都测不出对准确率的影响。"),
+        "bert.takeaway_some": ("在日志检索上，{n} 个头一起检验、做 Holm 校正之后，在这 {pairs} 对文本上，"
+                               "去掉其中 {survive} 个头对准确率有可测的影响。"),
+        "bert.takeaway_alone": "如果每个头各按 95% 单独判断，会有 {k} 个看似有影响，而单凭偶然预计就有约 {expected:.1f} 个。",
+        # stats.verdict's four keys, for removing one head (the head table)
+        "bert.effect_lower": "检索测得变差",
+        "bert.effect_higher": "检索测得变好",
+        "bert.effect_none": "没有可测的变化",
+        "bert.effect_negligible": "变化小到可以忽略",
+        "bert.effect_cell": "{verdict}（{level}）",
+        "bert.heads_table": ["层-头", "类别", "转角中位数", "10%–90% 分位", "检索准确率变化 [区间]（百分点）",
+                             "结论（区间的置信水平，Holm 校正）"],
         "bert.broad_vs_clark": ("第 0 层的 {first} 个头里有 {broad_first} 个是宽泛的，全模型共有 {heads} 个宽泛头。"
                                 "它们放在 [CLS] 上的平均份额在 {cls_min:.0%} 到 {cls_max:.0%} 之间；"
                                 "平均 {over_10:.0%} 的查询行里，权重最大的那个词元拿到了 10% 以上。"),
@@ -914,7 +922,8 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                                 "{med:.1f}° over the {texts} texts (10th–90th percentile {p10:.1f}°–{p90:.1f}°); the "
                                 "median over all {n} heads is {all_med:.1f}°."),
         "bert.layers": ["layer", "median angle: smallest", "layer median", "largest (layer-head)",
-                        "largest retrieval drop: change [95% interval] (points)", "heads with a 95% interval below 0"],
+                        "largest retrieval drop: change [Holm-corrected interval] (points)",
+                        "heads that measurably lower retrieval (Holm)"],
         "bert.layer_summary": ("Every head of layer {last} turns the embedding by a median of at least {last_min:.1f}°; "
                                "no head of an earlier layer reaches more than {before_max:.1f}°. The embedding is "
                                "pooled from the last layer and last-layer heads write straight into it, so a ranking "
@@ -923,30 +932,36 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bert.verdict_head": "{head} ({cat}, {iv})",
         "bert.angle_head": "{a:.1f}° ({h})",
         "bert.list_sep": ", ",
-        "bert.verdict_drop": ("With a 95% interval for each head on its own, removing {k} of the {n} heads lowers "
-                              "retrieval accuracy with an interval wholly below 0: {heads}. "),
-        "bert.verdict_no_drop": ("With a 95% interval for each head on its own, no single head's removal lowers "
-                                 "retrieval accuracy with an interval wholly below 0. "),
-        "bert.verdict_gain": "{k} raise it with an interval wholly above 0: {heads}. ",
+        "bert.verdict_family": ("All {n} heads are tested together, so their intervals are Holm-corrected over the {n} "
+                                "(the level of each is in the table of all heads below). "),
+        "bert.verdict_lower": "Removing {k} of them measurably lowers retrieval accuracy: {heads}. ",
+        "bert.verdict_higher": "Removing {k} measurably raises it: {heads}. ",
+        "bert.verdict_negligible": "{k} change it by less than the minimum that matters: {heads}. ",
         "bert.verdict_rest": ("For the other {k} of the {n} heads the interval covers 0: no measurable difference on "
                               "these {pairs} pairs."),
-        "bert.verdict_chance": (" But with {n} heads tested, about {expected:.1f} such intervals are expected wholly "
-                                "below 0 by chance alone (2.5% of {n}), even if no head mattered. "),
-        "bert.verdict_level": ("intervals corrected for testing {n} heads (Bonferroni: level 1 − 0.05/{n} ≈ {level:.2%}, "
-                               "{boot:,} bootstrap resamples)"),
-        "bert.verdict_corrected_none": ("With {level}, none lies wholly below or wholly above 0: no single head's effect "
-                                        "on retrieval survives the correction."),
-        "bert.verdict_corrected": ("With {level}, {k_drop} still lie wholly below 0 and {k_gain} wholly above: "
-                                   "{heads}."),
-        "bert.takeaway_none": ("On log retrieval, {k} of the {n} heads have a 95% interval wholly below 0, where "
-                               "chance alone would give about {expected:.1f}; corrected for testing all {n} heads, "
-                               "none does: on these {pairs} pairs, no single head's removal measurably changes "
-                               "retrieval."),
-        "bert.takeaway_some": ("On log retrieval, {k} of the {n} heads have a 95% interval wholly below 0 (chance alone "
-                               "would give about {expected:.1f}); corrected for testing all {n} heads, {survive} "
-                               "intervals still exclude 0 (on these {pairs} pairs)."),
+        "bert.verdict_all_none": ("Every interval covers 0: on these {pairs} pairs, removing any one head makes no "
+                                  "measurable difference to retrieval. Not even the head with the smallest p-value, "
+                                  "{head} ({cat}, {iv} points, p = {p:.3f}), passes Holm's first step, which needs p below "
+                                  "0.05/{n}, so every interval is printed at that step's level, {level}."),
+        "bert.verdict_alone": (" Judged one head at a time at 95%, without the correction, {k} of the {n} intervals "
+                               "would exclude 0: {heads}; even if no head mattered, chance alone would give about "
+                               "{expected:.1f} of {n} (5%)."),
+        "bert.verdict_alone_none": (" Judged one head at a time at 95%, without the correction, none of the {n} "
+                                    "intervals would exclude 0 either."),
+        "bert.takeaway_none": ("On log retrieval, with all {n} heads tested together (Holm), removing any single head "
+                               "makes no measurable difference to accuracy on these {pairs} pairs."),
+        "bert.takeaway_some": ("On log retrieval, with all {n} heads tested together (Holm), removing {survive} of them "
+                               "measurably changes accuracy on these {pairs} pairs."),
+        "bert.takeaway_alone": (" Judged one head at a time at 95%, {k} would seem to matter, where chance alone would "
+                                "give about {expected:.1f}."),
+        # stats.verdict's four keys, for removing one head (the head table)
+        "bert.effect_lower": "measurably lowers retrieval",
+        "bert.effect_higher": "measurably raises retrieval",
+        "bert.effect_none": "no measurable change",
+        "bert.effect_negligible": "a change too small to matter",
+        "bert.effect_cell": "{verdict} ({level})",
         "bert.heads_table": ["layer-head", "category", "median angle", "10th–90th percentile",
-                             "retrieval accuracy change [95% interval] (points)"],
+                             "retrieval accuracy change [interval] (points)", "verdict (level of the interval, Holm)"],
         "bert.broad_vs_clark": ("{broad_first} of the {first} heads in layer 0 are broad, and {heads} in the "
                                 "whole model. They put between {cls_min:.0%} and {cls_max:.0%} of their attention on "
                                 "[CLS] on average; in {over_10:.0%} of their query rows, on average, the most-attended "

@@ -303,3 +303,5 @@ def test_built_page_has_the_results_and_stays_light(built_site, lang):
     assert html.count("data-headview") == 1 and html.count('<figure class="mha-fig') == 2
     assert "Traceback" not in html  # markdown-exec renders a failing block's traceback into the page
     assert "headview.js" in html and "headview.css" in html
+    # the ablation verdicts are Holm-corrected t intervals (snippets.bert.effects), and the method box says so
+    assert html.count("Holm") >= 4 and "bootstrap" not in html and "Bonferroni" not in html

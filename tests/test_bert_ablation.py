@@ -1,18 +1,21 @@
-"""Head ablation on the pretrained model (snippets/bert/ablation.py, retrieval.py) and the page's sentences."""
+"""Head ablation on the pretrained model (snippets/bert/ablation.py, retrieval.py), the verdicts on it
+(effects.py, from snippets.stats: t intervals on the per-pair changes, Holm over the heads) and the page's sentences."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 import torch
 from torch.testing import assert_close
 
 from snippets.attention import scaled_dot_product_attention
+from snippets import stats
 from snippets.bert import report
 from snippets.bert.ablation import embedding_shift, head_mask, length_baseline, sentence_embedding
 from snippets.bert.logdata import LONG_LOG, PAIRS
 from snippets.bert.loader import encode, load_model
-from snippets.bert.retrieval import (CORPUS, ablation_results, angle_deg, bootstrap_mean, full_embeddings,
-                                     layer_ablation, pair_scores)
+from snippets.bert.effects import head_effects, retrieval_effects
+from snippets.bert.retrieval import CORPUS, ablation_results, angle_deg, full_embeddings, layer_ablation, pair_scores
 from snippets.multihead import MultiHeadAttention, merge_heads, split_heads
 
 
@@ -64,24 +67,58 @@ def test_layer_ablation_matches_a_direct_ablation():
         layer_ablation(6)
 
 
-def test_pair_scores_and_bootstrap():
+def test_pair_scores():
     e = torch.tensor([[1.0, 0.0], [0.0, 1.0], [1.0, 0.1], [0.1, 1.0]])  # 0 ~ 2, 1 ~ 3
     assert pair_scores(e).tolist() == [1.0, 1.0]
     swapped = e[[0, 1, 3, 2]]  # partners crossed: every lookup misses
     assert pair_scores(swapped).tolist() == [0.0, 0.0]
-    mean, lo, hi = bootstrap_mean(torch.tensor([0.0, -1.0, 0.0, -1.0]))
-    assert mean.item() == -0.5 and -1.0 <= lo.item() < -0.5 < hi.item() <= 0.0
-    assert bootstrap_mean(torch.zeros(2, 5))[1].tolist() == [0.0, 0.0]
     assert angle_deg(torch.tensor([1.0, 0.0]), torch.tensor([-1.0, 0.0])).item() == pytest.approx(180.0)
     with pytest.raises(ValueError, match=r"expected \(2P, E\) embeddings"):
         pair_scores(torch.zeros(3, 2))
+
+
+def fake_ablation(changes: list[list[float]]) -> dict:
+    """ablation_results' scores for one layer of len(changes) heads: every pair scores 0.5 with the full model,
+    and 0.5 + changes[head][pair] with that head removed."""
+    P = len(changes[0])
+    return {"scores": torch.full((P,), 0.5, dtype=torch.float64),
+            "ablated_scores": 0.5 + torch.tensor([changes], dtype=torch.float64), "pairs": P}
+
+
+def test_head_effects_are_t_intervals_holm_corrected_over_the_heads():
+    """A known input: three heads that each clearly lower retrieval. Holm tests the smallest p at 0.05/3, the
+    next at 0.05/2, the last at 0.05, and prints each interval at that level."""
+    changes = [[-0.5, -0.5, -0.5, -0.5, -0.5, -0.5, -0.5, 0.0],   # mean -0.4375, p = 0.0002 < 0.05/3
+               [-0.5, -0.5, -0.5, -0.5, -0.5, 0.0, 0.0, 0.0],     # mean -0.3125, p = 0.011 < 0.05/2
+               [-0.5, -0.5, -0.5, -0.5, 0.0, 0.0, 0.0, 0.0]]      # mean -0.25, p = 0.033 < 0.05
+    eff = head_effects(fake_ablation(changes))
+    assert eff["verdict"] == [["lower", "lower", "lower"]] and eff["family"] == 3
+    assert [round(x, 4) for x in eff["level"][0].tolist()] == [0.9833, 0.975, 0.95]
+    assert eff["p"][0, 0] < eff["p"][0, 1] < eff["p"][0, 2] < 0.05
+    # the last head's interval, at 95%: mean -0.25, sd of four -0.5 and four 0 = 0.2673, t(0.975, 7) = 2.3646
+    half = stats.t_quantile(0.975, 7) * float(np.std([-0.5] * 4 + [0.0] * 4, ddof=1)) / np.sqrt(8)
+    assert (eff["delta"][0, 2].item(), eff["lo"][0, 2].item(), eff["hi"][0, 2].item()) == pytest.approx(
+        (-0.25, -0.25 - half, -0.25 + half))
+    assert (eff["lo"][0, 2].item(), eff["hi"][0, 2].item()) == pytest.approx((-0.4735, -0.0265), abs=1e-4)
+    # judged on its own at 95%, the first head's interval is narrower than its Holm interval at 98.33%
+    assert eff["lo"][0, 0] < eff["lo_95"][0, 0] and eff["hi_95"][0, 0] < eff["hi"][0, 0]
+    # no change at all: an interval of [0, 0] that covers 0, and no verdict of a change
+    quiet = head_effects(fake_ablation([[0.0] * 8, changes[0]]))
+    assert quiet["verdict"] == [["none", "lower"]] and quiet["lo"][0, 0] == quiet["hi"][0, 0] == 0.0
+    assert [round(x, 4) for x in quiet["level"][0].tolist()] == [0.95, 0.975]
+    # p = 0.033 passes at 0.05 alone but not at Holm's first step of two, 0.05/2: then neither is a change
+    both = head_effects(fake_ablation([[0.0] * 8, changes[2]]))
+    assert both["verdict"] == [["none", "none"]] and both["verdict_95"] == [["none", "lower"]]
+    assert [round(x, 4) for x in both["level"][0].tolist()] == [0.975, 0.975]
 
 
 def test_ablation_results_on_the_page_pairs():
     res = ablation_results()
     assert len(PAIRS) >= 30 and res["pairs"] == len(PAIRS)
     assert tuple(res["angles"].shape) == (6, 12, 2 * len(PAIRS))
-    assert bool((res["lo"] <= res["delta"]).all()) and bool((res["delta"] <= res["hi"]).all())
+    assert tuple(res["ablated_scores"].shape) == (6, 12, len(PAIRS)) and res["scores"].mean() == res["accuracy"]
+    eff = retrieval_effects()
+    assert bool((eff["lo"] <= eff["delta"]).all()) and bool((eff["delta"] <= eff["hi"]).all())
     assert 0.5 < res["accuracy"] <= 1.0
     # paraphrases are closer than unrelated texts, and one head turns an embedding far less than either
     assert res["pair_angle"].median() < res["other_angle"].median()
@@ -96,29 +133,37 @@ def test_pair_examples_lists_the_first_pairs():
             report.pair_examples(bad)
 
 
-def test_retrieval_verdicts_account_for_testing_every_head():
-    res = ablation_results()
-    n_heads = res["delta"].numel()
-    assert n_heads == 72 and res["level_corrected"] == pytest.approx(1 - 0.05 / 72)
-    # the corrected intervals are the wider ones, and contain the 95% ones
-    assert bool((res["lo_corrected"] <= res["lo"]).all()) and bool((res["hi_corrected"] >= res["hi"]).all())
-    drop = [f"{i}-{j}" for i in range(6) for j in range(12) if res["hi"][i, j] < 0]
-    drop_corrected = int((res["hi_corrected"] < 0).sum() + (res["lo_corrected"] > 0).sum())
-    # what the page says today: two 95% intervals below 0 (about the 1.8 chance gives), none after correction
-    assert drop == ["5-4", "5-7"] and drop_corrected == 0
+def test_retrieval_verdicts_are_holm_corrected_over_every_head():
+    eff = retrieval_effects()
+    assert eff["family"] == 72 and eff["pairs"] == 34
+    # what the page says today: no step of Holm's procedure rejects, so every interval is at 1 - 0.05/72
+    assert {v for row in eff["verdict"] for v in row} == {"none"}
+    assert bool((eff["level"] == 1 - 0.05 / 72).all())
+    # the head with the smallest p: 5-7, -10.3 points; on its own at 95% its interval would exclude 0
+    assert int(eff["p"].argmin()) == 5 * 12 + 7 and eff["p"][5, 7].item() == pytest.approx(0.0172, abs=1e-4)
+    alone = [f"{i}-{j}" for i in range(6) for j in range(12) if eff["verdict_95"][i][j] != "none"]
+    assert alone == ["5-7"]  # the old bootstrap at 95% had 5-4 and 5-7
     en = report.retrieval_verdicts("en")
-    assert en.startswith("With a 95% interval for each head on its own, removing 2 of the 72 heads lowers retrieval "
-                         "accuracy with an interval wholly below 0: 5-4 (other, ")
-    assert ("about 1.8 such intervals are expected wholly below 0 by chance alone (2.5% of 72)" in en
-            and "level 1 − 0.05/72 ≈ 99.93%, 20,000 bootstrap resamples), none lies wholly below or wholly above 0"
-            in en)
+    assert en == (
+        "All 72 heads are tested together, so their intervals are Holm-corrected over the 72 (the level of each is "
+        "in the table of all heads below). Every interval covers 0: on these 34 pairs, removing any one head makes "
+        "no measurable difference to retrieval. Not even the head with the smallest p-value, 5-7 (other, -10.3 "
+        "[-25.7, +5.1] points, p = 0.017), passes Holm's first step, which needs p below 0.05/72, so every interval "
+        "is printed at that step's level, 99.93%. Judged one head at a time at 95%, without the correction, 1 of "
+        "the 72 intervals would exclude 0: 5-7 (other, -10.3 [-18.6, -1.9]); even if no head mattered, chance alone "
+        "would give about 3.6 of 72 (5%).")
     zh = report.retrieval_verdicts("zh")
-    assert "72 个头里有 2 个" in zh and "约 1.8 个 95% 区间" in zh and "没有一个区间整个在 0 以下或 0 以上" in zh
+    assert "所有区间都包含 0" in zh and "99.93%" in zh and "72 个区间里会有 1 个不含 0：5-7（其他，-10.3 [-18.6, -1.9]）；而即使" in zh
     assert report.retrieval_takeaway("en") == (
-        "On log retrieval, 2 of the 72 heads have a 95% interval wholly below 0, where chance alone would give "
-        "about 1.8; corrected for testing all 72 heads, none does: on these 34 pairs, no single head's removal "
-        "measurably changes retrieval.")
-    assert "72 个头里有 2 个" in report.retrieval_takeaway("zh") and "一个也不剩" in report.retrieval_takeaway("zh")
+        "On log retrieval, with all 72 heads tested together (Holm), removing any single head makes no measurable "
+        "difference to accuracy on these 34 pairs. Judged one head at a time at 95%, 1 would seem to matter, where "
+        "chance alone would give about 3.6.")
+    assert report.retrieval_takeaway("zh") == (
+        "在日志检索上，72 个头一起检验、做 Holm 校正之后，在这 34 对文本上，单独去掉哪个头都测不出对准确率的影响。"
+        "如果每个头各按 95% 单独判断，会有 1 个看似有影响，而单凭偶然预计就有约 3.6 个。")
+    assert "| 5-7 | other | 12.9° | 9.1°–17.9° | -10.3 [-25.7, +5.1] | no measurable change (99.93%) |" in \
+        report.head_table("en")
+    assert "| 5 | 7.4° | 11.1° | 15.5°（5-10） | 5-7: -10.3 [-25.7, +5.1] | 0 |" in report.layer_table("zh")
 
 
 def test_length_baseline_has_the_long_text():

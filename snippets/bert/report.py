@@ -1,7 +1,7 @@
 """The real-model page's tables and sentences, in the page's language, from the measurements in ``snippets.bert``.
 
-The measuring modules (analysis, headstats, ablation, retrieval) compute; this one only formats,
-with the words from ``snippets.i18n``. The page calls these functions in the blocks a reader sees.
+The measuring modules (analysis, headstats, ablation, retrieval) compute, ``effects`` judges with
+``snippets.stats``; this one only formats, with the words from ``snippets.i18n``. The page calls these functions in the blocks a reader sees.
 """
 
 from __future__ import annotations
@@ -13,10 +13,11 @@ from ..logline import LOG_LINE
 from ..tables import md_table
 from .ablation import broad_heads_vs_clark, length_baseline
 from .analysis import TEXTS, all_stats, wordpiece_rows
+from .effects import retrieval_effects
 from .headstats import CATEGORIES, STAT_OF, THRESHOLDS
 from .loader import encode
 from .logdata import PAIRS
-from .retrieval import CORRECTED_RESAMPLES, ablation_results
+from .retrieval import ablation_results
 
 __all__ = ["wordpiece_table", "pair_examples", "text_table", "stats_table", "category_grid", "category_rows",
            "category_table",
@@ -174,8 +175,14 @@ def _pct(x: float) -> str:
     return f"{100 * x:+.1f}"
 
 
-def _interval(res, layer: int, head: int, lo: str = "lo", hi: str = "hi") -> str:
-    return f"{_pct(res['delta'][layer, head])} [{_pct(res[lo][layer, head])}, {_pct(res[hi][layer, head])}]"
+def _level(level: float) -> str:
+    """An interval's level as printed: 95%, 97.5%, 99.93%."""
+    return f"{100 * level:.2f}".rstrip("0").rstrip(".") + "%"
+
+
+def _interval(eff, layer: int, head: int, lo: str = "lo", hi: str = "hi") -> str:
+    """change [lo, hi] in points: the Holm-corrected interval, or with lo_95 / hi_95 the head's own 95% one."""
+    return f"{_pct(eff['delta'][layer, head])} [{_pct(eff[lo][layer, head])}, {_pct(eff[hi][layer, head])}]"
 
 
 def ablation_scale(lang: str) -> str:
@@ -194,15 +201,15 @@ def ablation_scale(lang: str) -> str:
 def layer_table(lang: str) -> str:
     """Per layer: the spread of its heads' median angles, and the head whose removal costs most retrieval."""
     lab = i18n.texts(lang, "bert")
-    res = ablation_results()
+    res, eff = ablation_results(), retrieval_effects()
     med = res["angles"].median(dim=-1).values  # (n, h)
     rows = []
     for layer in range(med.size(0)):
         m = med[layer]
-        top, worst = int(m.argmax()), int(res["delta"][layer].argmin())
-        drops = int((res["hi"][layer] < 0).sum())
+        top, worst = int(m.argmax()), int(eff["delta"][layer].argmin())
+        drops = eff["verdict"][layer].count("lower")  # Holm-corrected over every head of the model
         rows.append((layer, f"{m.min():.1f}°", f"{m.median():.1f}°", i18n.text(lang, "bert.angle_head", a=m.max().item(), h=f"{layer}-{top}"),
-                     f"{layer}-{worst}: {_interval(res, layer, worst)}", drops))
+                     f"{layer}-{worst}: {_interval(eff, layer, worst)}", drops))
     return md_table(lab["layers"], rows, align="rrrlll")
 
 
@@ -217,62 +224,72 @@ def layer_summary(lang: str) -> str:
                      heads=len(cats[last]))
 
 
+# The order a paragraph lists the verdicts in (snippets.stats.verdict's keys; "none" is the rest).
+_EFFECTS = ("lower", "higher", "negligible")
+
+
 def retrieval_verdicts(lang: str) -> str:
-    """Verdicts from the bootstrap intervals: at 95% per head (drop, gain, no measurable change), how many
-    intervals below 0 chance alone would give among this many heads, and what survives intervals corrected
-    for testing every head (Bonferroni)."""
+    """The verdicts on retrieval, Holm-corrected over every head (``effects``): which heads' removal measurably
+    lowers or raises accuracy, and, for scale, how many heads' own 95% intervals would exclude 0 against what
+    chance alone gives among that many heads."""
     lab = i18n.texts(lang, "bert")
-    res = ablation_results()
+    eff = retrieval_effects()
     _, cats = all_stats(TEXTS)
-    n, h = res["delta"].shape
+    n, h = eff["delta"].shape
     heads = [(layer, head) for layer in range(n) for head in range(h)]
 
     def refs(which, lo="lo", hi="hi"):
         return lab["list_sep"].join(i18n.text(lang, "bert.verdict_head", head=f"{layer}-{head}",
-                                              cat=lab[cats[layer][head]], iv=_interval(res, layer, head, lo, hi))
+                                              cat=lab[cats[layer][head]], iv=_interval(eff, layer, head, lo, hi))
                                     for layer, head in which)
 
-    drop = [lh for lh in heads if res["hi"][lh] < 0]
-    gain = [lh for lh in heads if res["lo"][lh] > 0]
-    parts = [i18n.text(lang, "bert.verdict_drop", k=len(drop), n=len(heads), heads=refs(drop)) if drop
-             else i18n.text(lang, "bert.verdict_no_drop")]
-    if gain:
-        parts.append(i18n.text(lang, "bert.verdict_gain", k=len(gain), heads=refs(gain)))
-    parts.append(i18n.text(lang, "bert.verdict_rest", k=len(heads) - len(drop) - len(gain), n=len(heads),
-                           pairs=res["pairs"]))
-    # Each 95% interval misses on the low side 2.5% of the time: among many heads, some will by chance.
-    parts.append(i18n.text(lang, "bert.verdict_chance", n=len(heads), expected=0.025 * len(heads)))
-    drop_c = [lh for lh in heads if res["hi_corrected"][lh] < 0]
-    gain_c = [lh for lh in heads if res["lo_corrected"][lh] > 0]
-    level = i18n.text(lang, "bert.verdict_level", n=len(heads), level=res["level_corrected"],
-                      boot=CORRECTED_RESAMPLES)
-    if not drop_c and not gain_c:
-        parts.append(i18n.text(lang, "bert.verdict_corrected_none", level=level))
+    parts = [i18n.text(lang, "bert.verdict_family", n=len(heads))]
+    found = {key: [lh for lh in heads if eff["verdict"][lh[0]][lh[1]] == key] for key in _EFFECTS}
+    if not any(found.values()):
+        layer, head = divmod(int(eff["p"].argmin()), h)
+        parts.append(i18n.text(lang, "bert.verdict_all_none", pairs=eff["pairs"], n=len(heads),
+                               head=f"{layer}-{head}", cat=lab[cats[layer][head]], iv=_interval(eff, layer, head),
+                               p=eff["p"][layer, head].item(), level=_level(eff["level"][layer, head].item())))
     else:
-        parts.append(i18n.text(lang, "bert.verdict_corrected", level=level, k_drop=len(drop_c),
-                               k_gain=len(gain_c), heads=refs(drop_c + gain_c, "lo_corrected", "hi_corrected")))
+        parts += [i18n.text(lang, f"bert.verdict_{key}", k=len(which), heads=refs(which))
+                  for key, which in found.items() if which]
+        parts.append(i18n.text(lang, "bert.verdict_rest", k=len(heads) - sum(map(len, found.values())), n=len(heads),
+                               pairs=eff["pairs"]))
+    # Each head's own 95% interval excludes 0 5% of the time by chance: among many heads, some will.
+    alone = [lh for lh in heads if eff["verdict_95"][lh[0]][lh[1]] != "none"]
+    if alone:
+        parts.append(i18n.text(lang, "bert.verdict_alone", k=len(alone), n=len(heads), expected=0.05 * len(heads),
+                               heads=refs(alone, "lo_95", "hi_95")))
+    else:
+        parts.append(i18n.text(lang, "bert.verdict_alone_none", n=len(heads)))
     return "".join(parts)
 
 
 def retrieval_takeaway(lang: str) -> str:
-    """The takeaway on retrieval, with the counts of retrieval_verdicts: per head at 95%, what chance
-    alone would give, and what survives the correction for testing every head."""
-    res = ablation_results()
-    n_heads = res["delta"].numel()
-    k = int((res["hi"] < 0).sum())
-    survive = int((res["hi_corrected"] < 0).sum() + (res["lo_corrected"] > 0).sum())
+    """The takeaway on retrieval, with the counts of retrieval_verdicts: how many heads' removal measurably changes
+    accuracy with all heads tested together (Holm), and how many would seem to, judged one at a time."""
+    eff = retrieval_effects()
+    n_heads = eff["family"]
+    flat = [v for row in eff["verdict"] for v in row]
+    survive = sum(v in ("lower", "higher") for v in flat)
+    k = sum(v != "none" for row in eff["verdict_95"] for v in row)
     key = "bert.takeaway_none" if survive == 0 else "bert.takeaway_some"
-    return i18n.text(lang, key, k=k, n=n_heads, expected=0.025 * n_heads, survive=survive, pairs=res["pairs"])
+    out = i18n.text(lang, key, n=n_heads, survive=survive, pairs=eff["pairs"])
+    if k:
+        out += i18n.text(lang, "bert.takeaway_alone", k=k, expected=0.05 * n_heads)
+    return out
 
 
 def head_table(lang: str) -> str:
     """Every head: category, median angle with its 10–90% spread over the texts, retrieval change."""
     lab = i18n.texts(lang, "bert")
-    res = ablation_results()
+    res, eff = ablation_results(), retrieval_effects()
     ang = res["angles"].double()  # (n, h, N)
     q = torch.quantile(ang, torch.tensor([0.1, 0.5, 0.9], dtype=torch.float64), dim=-1)  # (3, n, h)
     _, cats = all_stats(TEXTS)
     rows = [(f"{layer}-{head}", lab[cats[layer][head]], f"{q[1, layer, head]:.1f}°",
-             f"{q[0, layer, head]:.1f}°–{q[2, layer, head]:.1f}°", _interval(res, layer, head))
+             f"{q[0, layer, head]:.1f}°–{q[2, layer, head]:.1f}°", _interval(eff, layer, head),
+             i18n.text(lang, "bert.effect_cell", verdict=lab[f"effect_{eff['verdict'][layer][head]}"],
+                       level=_level(eff["level"][layer, head].item())))
             for layer in range(ang.size(0)) for head in range(ang.size(1))]
-    return md_table(lab["heads_table"], rows, align="llrrl")
+    return md_table(lab["heads_table"], rows, align="llrrll")

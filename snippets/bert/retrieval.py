@@ -6,8 +6,8 @@
 2. **Retrieval**: every text looks for its partner (message -> rewording, rewording -> message)
    among all the other texts by cosine similarity. A pair scores the mean of its two lookups
    (0, 0.5 or 1); accuracy is the mean over pairs. A head's effect is the change in accuracy when
-   it is removed, with a bootstrap interval over the pairs (paired: the same pairs with and
-   without the head).
+   it is removed, pair by pair (the same pairs with and without the head); whether it is a
+   measurable change is decided in ``snippets.bert.effects``, with ``snippets.stats``.
 
 Removing a head of layer l changes nothing before layer l, so each ablation reruns layers l … n-1
 only, on all texts at once (padded, mean-pooled over the real tokens).
@@ -32,10 +32,9 @@ from .ablation import head_mask
 from .loader import BERT_PACKAGES, encode, load_model
 from .logdata import PAIRS
 
-__all__ = ["CORPUS", "CORRECTED_RESAMPLES", "encode_batch", "pooled_embedding", "angle_deg", "pair_scores", "bootstrap_mean",
-           "layer_ablation", "full_embeddings", "ablation_embeddings", "ablation_results"]
+__all__ = ["CORPUS", "encode_batch", "pooled_embedding", "angle_deg", "pair_scores", "layer_ablation",
+           "full_embeddings", "ablation_embeddings", "ablation_results"]
 
-CORRECTED_RESAMPLES = 20_000  # bootstrap resamples for the intervals corrected for testing every head
 CORPUS = tuple(m for m, _ in PAIRS) + tuple(r for _, r in PAIRS)  # P messages, then their P rewordings
 
 
@@ -78,18 +77,6 @@ def pair_scores(emb: Tensor) -> Tensor:
     partner = torch.arange(2 * P).add(P).remainder(2 * P)  # (N,)
     hit = (sim.argmax(-1) == partner).double()  # (N,)
     return (hit[:P] + hit[P:]) / 2
-
-
-def bootstrap_mean(x: Tensor, n_boot: int = 2000, seed: int = 0, level: float = 0.95):
-    """Mean over the last dimension and a percentile bootstrap interval, resampling that dimension."""
-    if x.size(-1) < 2:
-        raise ValueError(f"need at least 2 values to resample, got {x.size(-1)}")
-    g = torch.Generator().manual_seed(seed)
-    idx = torch.randint(x.size(-1), (n_boot, x.size(-1)), generator=g)  # (B, P)
-    means = x.double()[..., idx].mean(-1)  # (..., B)
-    q = torch.tensor([(1 - level) / 2, (1 + level) / 2], dtype=torch.float64)
-    lo, hi = torch.quantile(means, q, dim=-1)
-    return x.double().mean(-1), lo, hi
 
 
 @memory.cache
@@ -147,26 +134,19 @@ def ablation_results(texts=CORPUS) -> dict[str, Tensor | float]:
 
     angles (n, h, N): how far removing the head turns each text's embedding;
     pair_angle (P,): message vs its rewording; other_angle: every two texts that are not a pair;
-    accuracy: the full model's; delta, lo, hi (n, h): change in accuracy and its 95% bootstrap interval;
-    lo_corrected, hi_corrected (n, h): the interval at level_corrected = 1 - 0.05 / (n·h) (Bonferroni for
-    testing every head), from CORRECTED_RESAMPLES resamples.
+    scores (P,): each pair's retrieval score with the full model, accuracy their mean;
+    ablated_scores (n, h, P): each pair's score with that head removed (the verdicts: ``effects``).
     """
     full, ablated = ablation_embeddings(texts)
     P = full.size(0) // 2
     base = pair_scores(full)  # (P,)
     n, h = ablated.shape[:2]
-    diff = torch.stack([torch.stack([pair_scores(ablated[i, j]) - base for j in range(h)]) for i in range(n)])
-    delta, lo, hi = bootstrap_mean(diff)  # (n, h) each
-    # n·h heads are tested at once: Bonferroni-corrected intervals hold for all of them together at 95%.
-    # Their tails are 0.05 / (2·n·h) wide, so they take many more resamples (one layer at a time: memory).
-    level = 1 - 0.05 / (n * h)
-    corrected = [bootstrap_mean(diff[i], n_boot=CORRECTED_RESAMPLES, level=level)[1:] for i in range(n)]
-    lo_c, hi_c = (torch.stack([c[k] for c in corrected]) for k in (0, 1))  # (n, h) each
+    scores = torch.stack([torch.stack([pair_scores(ablated[i, j]) for j in range(h)]) for i in range(n)])
     sims = angle_deg(full.unsqueeze(1), full.unsqueeze(0))  # (N, N)
     partner = torch.arange(2 * P).add(P).remainder(2 * P)
     other = ~torch.eye(2 * P, dtype=torch.bool)
     other[torch.arange(2 * P), partner] = False
     other = other.triu()
     return {"angles": angle_deg(ablated, full), "pair_angle": sims[torch.arange(P), torch.arange(P) + P],
-            "other_angle": sims[other], "accuracy": base.mean().item(), "delta": delta, "lo": lo, "hi": hi,
-            "lo_corrected": lo_c, "hi_corrected": hi_c, "level_corrected": level, "pairs": P}
+            "other_angle": sims[other], "accuracy": base.mean().item(), "scores": base, "ablated_scores": scores,
+            "pairs": P}
