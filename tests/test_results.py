@@ -59,6 +59,8 @@ def edit(root: Path, rel: str) -> None:
     ("kvheads-recall", "snippets/kvheads/attention.py", "snippets/kvheads/report.py"),  # the layer, not the table
     ("kvheads-decode", "snippets/bench.py", "snippets/kvheads/report.py"),  # time_rounds times it; the page's table
     ("kvheads-decode", "snippets/kvheads/attention.py", "snippets/kvheads/train.py"),  # the layer timed, not training
+    ("whatif-sweeps", "snippets/multihead.py", "snippets/whatif/round2.py"),  # the layer trained, not the report
+    ("whatif-sweeps", "snippets/whatif/regime.py", "snippets/stats.py"),  # the regime's training, not the verdicts
 ])
 def test_editing_what_a_result_came_from_makes_it_stale(copy, name, deep_dependency, unrelated):
     check = lambda: results.stale(name, root=copy, results_dir=copy / "results")  # noqa: E731

@@ -1,0 +1,102 @@
+"""§4's second-round report on a small made-up result (known values), and on the committed one."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from snippets import stats
+from snippets.whatif import protocol, round2
+
+
+def _fake() -> dict:
+    """Accuracy = min(1, 0.3 + 0.2 h) + a per-seed wiggle; every run converged but one."""
+    models = []
+    for sweep, configs in protocol.SWEEPS.items():
+        for i, c in enumerate(configs):
+            for s in protocol.SEEDS:
+                acc = min(1.0, 0.3 + 0.2 * c["num_heads"]) - 0.001 * s
+                m = {"sweep": sweep, "index": i, "seed": s, "accuracy": acc, "loss": 1 - acc,
+                     "acc_by_offset": [acc] * len(c.get("offsets", (1, 2, 3, 4))), "d_k": c.get("d_k", 8),
+                     "d_model": c.get("d_model", 64), "steps": 1000, "params": 100 * c["num_heads"],
+                     "converged": not (sweep == "fixed_dk" and i == 0 and s == 0), "cpu_seconds": 1.0,
+                     "acc_curve": [[100, 0.1], [1000, acc]]}
+                if c.get("regime"):
+                    m["train_accuracy"] = 0.99
+                if not c.get("layers"):
+                    m["offset_profile"] = [[0.0, 0.1, 0.4, 0.0, 0.3, 0.2, 0.0]] * c["num_heads"]
+                models.append(m)
+    from sitebuild.results import _protocol_record
+
+    return {"protocol": _protocol_record(), "models": models, "provenance": {"commit": "abc", "date": "d"}}
+
+
+def test_groups_fewest_and_rows():
+    d = _fake()
+    g = round2.groups(d, "fixed_dk")
+    assert [len(x) for x in g] == [10] * 8 and [r["seed"] for r in g[0]] == list(range(10))
+    # 0.3 + 0.2 h - 0.001 s >= 0.95 for every seed from h = 4 on (h = 3: 0.9 - 0.001 s)
+    assert round2.fewest_learned(d, "fixed_dk") == 4
+    rows = round2.heads_rows(d, "fixed_dk")
+    assert rows[0][:4] == [1, 8, 8, "100"] and rows[0][-2:] == ["0/10", 1] and rows[3][-2:] == ["10/10", 0]
+    st = round2.lookups_stats(d)
+    assert (st["fewest_2"], st["fewest_4"], st["below_h_4"], st["below_learned_4"]) == (4, 4, 3, 0)
+
+
+def test_heads_family_is_holm_corrected():
+    fam = round2.heads_family(_fake(), "fixed_dk")
+    assert [(a, b) for a, b, _ in fam] == [(h, h + 1) for h in range(1, 8)]
+    assert all(c.family == 7 for _, _, c in fam)
+    # h=1..3 -> next: +20 points at every seed (zero spread: p = 0), then 1.0 vs 1.0 (no difference)
+    assert [c.verdict for _, _, c in fam] == ["higher"] * 3 + ["none"] * 4
+    words = {"higher": "up", "lower": "down", "none": "none at {n}", "negligible": "tiny"}
+    rows = round2.family_rows(fam, words, label="{b} vs {a}")
+    assert rows[0][0] == "2 vs 1" and rows[0][3] == "+20.0 [+20.0, +20.0]" and rows[-1][-1] == "none at 10"
+
+
+def test_phase_and_regime_and_protocol():
+    d = _fake()
+    assert round2.phase_grid(d, 0).shape == (4, 4, 10)
+    s = round2.phase_stats(d)
+    assert s["cells"] == 16 and s["ffn_none"] == 16 and s["all_learned_no"] == 4 * 1  # only 4 heads per layer
+    r = round2.regime_stats(d)
+    assert r["n_seeds"] == 10 and r["verdict"] == "none" and r["diff_pts"] == pytest.approx(0.0)  # both at 100%
+    p = round2.protocol_stats(d)
+    assert (p["n_models"], p["unconverged"], p["max_steps"]) == (660, 1, protocol.MAX_STEPS)
+    o = round2.one_head_stats(d)
+    assert (o["w1"], o["w2"], o["w3"], o["w4"]) == pytest.approx((0.4, 0.3, 0.2, 0.1))
+
+
+def test_figures_draw_every_cell():
+    d = _fake()
+    svg = round2.phase_figure(d, {"layers": "L", "heads": "H", "no_ffn": "A", "ffn": "B", "acc": "acc",
+                                  "learned": "{k}/{n}"}, alt="x")
+    assert svg.count("/10") == 32  # 16 cells in each of the two panels
+    with pytest.raises(ValueError, match="labels must have keys"):
+        round2.phase_figure(d, {"layers": "L"}, alt="x")
+
+
+def test_verdict_words_come_from_stats():
+    c = stats.compare_paired([0.5] * 5, [0.5, 0.51, 0.49, 0.5, 0.5])
+    assert round2.verdict_word(c, {"higher": "h", "lower": "l", "none": "no difference at {n} seeds",
+                                   "negligible": "under {minimum:.0f} point"}) == "no difference at 5 seeds"
+    with pytest.raises(ValueError, match="words must have keys"):
+        round2.verdict_word(c, {"higher": "h"})
+
+
+def test_missing_result_names_its_command(tmp_path):
+    with pytest.raises(ValueError, match="python -m sitebuild.results whatif"):
+        round2.load_sweeps(tmp_path / "nope.json")
+
+
+def test_committed_result_is_the_protocol():
+    d = round2.load_sweeps()
+    from sitebuild.results import _protocol_record
+
+    assert d["protocol"] == json.loads(json.dumps(_protocol_record()))
+    assert len(d["models"]) == sum(len(c) for c in protocol.SWEEPS.values()) * len(protocol.SEEDS)
+    lab = {(m["sweep"], m["index"], m["seed"]) for m in d["models"] if "state_dict" in m}
+    assert lab == set(protocol.LAB_MODELS)
+    assert all(np.isfinite(m["accuracy"]) for m in d["models"])
