@@ -1,8 +1,9 @@
 """Every expensive result the pages read, computed up front on every core, longest first.
 
 The pages and notebooks call lesson functions whose results are cached on disk
-(``resultcache.memory``): the §4 sweep's 30 models and their analyses, the fixed-pool regime
-runs, the real model's attention maps and checks. Left to the pages, they run one after another in
+(``resultcache.memory``): the §4 sweep's 30 models and their analyses, the residual stacks of its
+per-layer ablation, the real model's attention maps and checks (§4's second round is a committed
+result, never trained at build). Left to the pages, they run one after another in
 the build's own process while the other core idles. ``run()`` instead submits them all at once to
 a pool of worker processes, one per core, each on one thread (so no result depends on the core
 count), the costliest first so that no worker is left alone at the end; it logs progress with a
@@ -67,13 +68,6 @@ def factor_run(config: tuple, seed: int, measures: tuple[str, ...]) -> None:
         getattr(factors, kind)(run)
 
 
-def regime_run(num_heads: int, seed: int) -> None:
-    """One fixed-pool run of §4's second what-if."""
-    from snippets.whatif.regime import train_fixed
-
-    train_fixed(num_heads, seed)
-
-
 def real_model() -> None:
     """The real-model page's measurements: attention maps, the check against transformers."""
     from snippets.bert.analysis import TEXTS, attention_maps
@@ -117,7 +111,6 @@ def _whatif_cost(h: int, measures: tuple[str, ...]) -> float:
 def jobs() -> list[Job]:
     """The build's expensive work."""
     from snippets.whatif.analysis import HEADS, SEEDS
-    from snippets.whatif.regime import REGIME_HEADS, REGIME_SEEDS
 
     out = []
     for h in HEADS:
@@ -127,8 +120,6 @@ def jobs() -> list[Job]:
             out.append(Job(f"§4 model h={h}, seed {s}", _whatif_cost(h, measures), "whatif_run", (h, s, measures),
                            ("snippets.whatif.analysis",)))
     out += _factor_jobs()
-    out += [Job(f"§4 fixed-pool run h={h}, seed {s}", 2 + 0.1 * h, "regime_run", (h, s),
-                ("snippets.whatif.regime",)) for h in REGIME_HEADS for s in REGIME_SEEDS]
     bert = ("snippets.bert.ablation", "snippets.bert.analysis", "snippets.bert.reference", "snippets.bert.viewer",
             "snippets.exercises.s4")
     out.append(Job("real model: maps, reference check", 10, "real_model", (), bert))
