@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+import math
+
 import torch
 import torch.nn.functional as F
 
@@ -66,15 +68,21 @@ def one_head_vs_two(tokens: list[str], wanted: tuple[str, str],
 # --8<-- [end:one_head_vs_two]
 
 
-SWAP_CASES = ("content", "position", "layer_norm", "content_keys")
+SWAP_CASES = ("content", "uneven", "position", "layer_norm", "content_keys")
+
+
+def _check_lean(lean: float) -> None:
+    if not isinstance(lean, float) or not 0 < lean < 1:
+        raise ValueError(f"lean must be a float in (0, 1), got {lean!r}")
 
 
 # --8<-- [start:swap_test]
-def swap_test(tokens, wanted, width=4, sharpness=100.0, seed=0):
+def swap_test(tokens, wanted, width=4, sharpness=100.0, seed=0, lean=0.6):
     """One head aims at two tokens; how much does its output change when
     the two tokens swap places? For each case in SWAP_CASES:
     (largest change, weight on a, weight on b)."""
     _check_wanted(tokens, wanted)
+    _check_lean(lean)
     a, b = (tokens.index(t) for t in wanted)
     swapped = list(tokens)
     swapped[a], swapped[b] = tokens[b], tokens[a]
@@ -84,6 +92,10 @@ def swap_test(tokens, wanted, width=4, sharpness=100.0, seed=0):
     W = torch.randn(width, width, generator=g)  # value projection
     W_k = torch.randn(width, T, generator=g)  # content into key space
     q = sharpness * (torch.eye(T)[a] + torch.eye(T)[b]).view(1, 1, T)
+    # "uneven": the same query tilted towards place a, whatever token
+    # sits there: a's score rises by log(lean / (1 - lean)), so a gets
+    # lean / (1 - lean) times b's weight (sqrt(T) undoes the 1/sqrt(d_k))
+    tilt = T ** 0.5 * math.log(lean / (1 - lean)) * torch.eye(T)[a]
 
     def attend(line, case):
         e = embed_tokens(line, width)[0]  # (T, width): what each token is
@@ -91,10 +103,12 @@ def swap_test(tokens, wanted, width=4, sharpness=100.0, seed=0):
         if case == "content_keys":
             k = k + 0.01 * e @ W_k  # keys see a little content too
         v = {"content": e @ W,  # (T, width) in every case
+             "uneven": e @ W,
              "position": (e + p) @ W,
              "layer_norm": F.layer_norm(e + p, (width,)) @ W,
              "content_keys": (e + p) @ W}[case]
-        out, w = scaled_dot_product_attention(q, k[None], v[None])
+        q_case = q + tilt if case == "uneven" else q
+        out, w = scaled_dot_product_attention(q_case, k[None], v[None])
         return out[0, 0], w[0, 0]
 
     result = {}
@@ -197,12 +211,27 @@ def _num(x: float) -> str:
     return f"{x:.1e}" if 0 < abs(x) < 1e-3 else f"{x:.2f}"
 
 
+def _change(lang: str, change: float) -> str:
+    """'do not change at all' for an exact 0, else 'change by at most <change>'."""
+    if change == 0:
+        return text(lang, "heads.fetched.unchanged")
+    return text(lang, "heads.fetched.changed", d=_num(change))
+
+
 def fetched_sentence(result: dict, lang: str) -> str:
-    """The demo's finding in one printed sentence, with its numbers."""
+    """The demo's finding in one printed sentence, with its numbers.
+
+    >>> r = {1: (0.5, 0.5, torch.ones(4), torch.ones(4)), 2: (1.0, 1.0, torch.ones(4), torch.zeros(4))}
+    >>> "do not change at all" in fetched_sentence(r, "en")
+    True
+    >>> r[1] = (0.5, 0.5, torch.ones(4), torch.ones(4) + 1e-7)
+    >>> "change by at most 1.2e-07" in fetched_sentence(r, "en")
+    True
+    """
     check_lang(lang)
     (a1, b1, out1, sw1), (a2, b2, out2, sw2) = result[1], result[2]
     return text(lang, "heads.fetched", a1=f"{a1:.3f}", b1=f"{b1:.3f}",
-                d1=_num((out1 - sw1).abs().max().item()), a2=f"{a2:.3f}", b2=f"{b2:.3f}",
+                change1=_change(lang, (out1 - sw1).abs().max().item()), a2=f"{a2:.3f}", b2=f"{b2:.3f}",
                 d2=_num((out2 - sw2).abs().max().item()), width=out1.numel())
 
 
@@ -220,9 +249,13 @@ def swap_sentence(result: dict, lang: str) -> str:
     if set(result) != set(SWAP_CASES):
         raise ValueError(f"expected swap_test's cases {SWAP_CASES}, got {tuple(result)}")
     pos = result["position"][0]
+    un, ua, ub = result["uneven"]
+    keys, wa, wb = result["content_keys"]
+    # content in the keys: does the head still fetch both tokens, or essentially one?
+    fetch = text(lang, "heads.swap.one_token" if min(wa, wb) < 0.01 else "heads.swap.both_tokens")
     return text(lang, "heads.swap.sentence", pos=_num(pos), verdict=_rounding(lang, pos),
-                ln=_num(result["layer_norm"][0]), keys=_num(result["content_keys"][0]),
-                wa=f"{result['content_keys'][1]:.3f}", wb=f"{result['content_keys'][2]:.3f}")
+                un=_num(un), ua=f"{ua:.3f}", ub=f"{ub:.3f}", ln=_num(result["layer_norm"][0]),
+                keys=_num(keys), wa=f"{wa:.3f}", wb=f"{wb:.3f}", fetch=fetch)
 
 
 def projection_sentence(err: float, lang: str) -> str:

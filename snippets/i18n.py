@@ -31,20 +31,28 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "heads.rounding": "只是浮点舍入",
         "heads.not_rounding": "超出了浮点舍入",
         "heads.fetched": ("一个头把权重平分给两处（{a1} 和 {b1}），输出是两个值向量的平均。两个词元互换位置后，"
-                          "这 {width} 维输出最多只变 {d1}，看不出谁原来在哪里。两个头各取一处（{a2} 和 {b2}），"
+                          "这 {width} 维输出{change1}，看不出谁原来在哪里。两个头各取一处（{a2} 和 {b2}），"
                           "输出同样是 {width} 维，互换后最多变 {d2}：谁在哪里，输出里还留着。"),
         "heads.swap.content": "W·e（只有内容）",
         "heads.swap.content.keys": "位置",
+        "heads.swap.uneven": "W·e（同上）",
+        "heads.swap.uneven.keys": "位置；查询偏向一处",
         "heads.swap.position": "W·(e+p)（内容加位置）",
         "heads.swap.position.keys": "位置",
         "heads.swap.layer_norm": "W·层归一化(e+p)",
         "heads.swap.layer_norm.keys": "位置",
         "heads.swap.content_keys": "W·(e+p)（同上）",
         "heads.swap.content_keys.keys": "位置 + 0.01·内容",
-        "heads.swap.sentence": ("值里带上位置（W·(e+p)）时，两个词元互换前后，输出最多差 {pos}，{verdict}。"
-                                "一个头的平均仍然对称：位置线性地加进值里，找不回“谁在哪里”。"
-                                "能打破对称的只有两样。一是非线性混合，比如先做层归一化再投影，互换后输出差 {ln}；"
-                                "二是随内容变化的权重，键里掺进一点内容，两处的权重就变成 {wa} 和 {wb}，互换后输出差 {keys}。"),
+        "heads.fetched.unchanged": "一点都没有变",
+        "heads.fetched.changed": "最多只变 {d}",
+        "heads.swap.sentence": ("值里带上位置（W·(e+p)）时，两个词元互换前后，输出最多差 {pos}，{verdict}："
+                                "位置线性地加进值里，找不回“谁在哪里”。能打破这种对称的有三样。"
+                                "一是不相等的权重，哪怕它与内容无关：值只含内容，查询偏向两处中的一处，两处分到 {ua} 和 {ub}，"
+                                "互换后输出差 {un}。二是非线性混合：先做层归一化再投影，互换后输出差 {ln}。"
+                                "三是随内容变化的权重：键里掺进一点内容，互换后输出差 {keys}，两处的权重变成 {wa} 和 {wb}。"
+                                "{fetch}"),
+        "heads.swap.one_token": "这个头实际上只取回了一个词元：对称是打破了，代价是另一个目标几乎分不到权重。",
+        "heads.swap.both_tokens": "两个词元都还取回了一些，只是多少不等。",
         "heads.projection": "先整体投影再切分，和每个头单独投影相比，最大差 {err}，{verdict}：同一个运算，两种写法。",
         "heads.concat": ("两种算法：一是把 {h} 个头的输出拼接起来乘 W^O，得到层的输出；二是让每个头乘上 W^O 里属于它的那一块，"
                          "把这 {h} 份贡献相加，再加偏置。两者最大差 {err}，{verdict}。"),
@@ -654,24 +662,33 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "heads.not_rounding": "more than floating-point rounding",
         "heads.fetched": ("One head splits its weight between the two places ({a1} and {b1}), so its output is the "
                           "average of the two value vectors. Swap the two tokens and its {width} output features "
-                          "change by at most {d1}: nothing in them says who stood where. Two heads take one place "
+                          "{change1}: nothing in them says who stood where. Two heads take one place "
                           "each ({a2} and {b2}); their output is also {width} features wide, and the swap changes "
                           "it by up to {d2}: who stood where is still there."),
         "heads.swap.content": "W·e (content only)",
         "heads.swap.content.keys": "position",
+        "heads.swap.uneven": "W·e (as above)",
+        "heads.swap.uneven.keys": "position; query tilted to one place",
         "heads.swap.position": "W·(e+p) (content plus position)",
         "heads.swap.position.keys": "position",
         "heads.swap.layer_norm": "W·LayerNorm(e+p)",
         "heads.swap.layer_norm.keys": "position",
         "heads.swap.content_keys": "W·(e+p) (as above)",
         "heads.swap.content_keys.keys": "position + 0.01·content",
+        "heads.fetched.unchanged": "do not change at all",
+        "heads.fetched.changed": "change by at most {d}",
         "heads.swap.sentence": ("With position in the values, W·(e+p), swapping the two tokens changes the output "
-                                "by at most {pos}, {verdict}. One head's average stays symmetric: position added "
-                                "linearly into the values does not bring back who stood where. Only two things "
-                                "break the symmetry. One is nonlinear mixing: with a layer normalisation before "
-                                "the projection, the swap changes the output by {ln}. The other is weights that "
-                                "depend on content: with a little content in the keys, the two places get {wa} "
-                                "and {wb}, and the swap changes the output by {keys}."),
+                                "by at most {pos}, {verdict}: position added linearly into the values does not "
+                                "bring back who stood where. Three things do break the symmetry. Unequal weights, "
+                                "even ones that ignore content: with content-only values and the query tilted "
+                                "towards one of the two places, which then get {ua} and {ub}, the swap changes the "
+                                "output by {un}. Nonlinear mixing: with a layer normalisation before the "
+                                "projection, it changes the output by {ln}. Weights that depend on content: with a "
+                                "little content in the keys, it changes the output by {keys}, and the two places "
+                                "get {wa} and {wb}. {fetch}"),
+        "heads.swap.one_token": ("The head now fetches essentially one token: breaking the symmetry has cost the "
+                                 "other target its weight."),
+        "heads.swap.both_tokens": "The head still fetches both tokens, in unequal shares.",
         "heads.projection": ("Project then split, against each head projecting on its own: the largest difference "
                              "is {err}, {verdict}; one operation, written two ways."),
         "heads.concat": ("The layer's output (the {h} heads concatenated, times W^O) and the sum of the {h} heads' "
