@@ -100,3 +100,30 @@ def test_committed_result_is_the_protocol():
     lab = {(m["sweep"], m["index"], m["seed"]) for m in d["models"] if "state_dict" in m}
     assert lab == set(protocol.LAB_MODELS)
     assert all(np.isfinite(m["accuracy"]) for m in d["models"])
+
+
+def test_the_pages_words_hold_on_the_committed_result():
+    """§4's prose states, without numbers, what these numbers show; if a retrain ever changed them, this fails."""
+    d = round2.load_sweeps()
+    lk = round2.lookups_stats(d)
+    # grows with the number of places, more slowly; beyond two places fewer heads than places
+    assert lk["fewest_2"] < lk["fewest_4"] < lk["fewest_6"]
+    assert lk["fewest_4"] < 4 and lk["fewest_6"] < 6 and lk["fewest_2"] <= 2
+    assert lk["fewest_120"] == lk["fewest_4"] + 1  # "one more head" with d_model held at 120
+    w = round2.width_stats(d)
+    assert w["learned_2"] == w["n_seeds"] and w["learned_1"] == 0 and w["acc_1"] < 0.5  # width 1 a floor
+    ph = round2.phase_stats(d)
+    # about three heads in all, in one layer or in three; two in all are not enough
+    assert ph["no_1x3_learned"] == 10 and ph["no_3x1_learned"] >= 9 and ph["no_2x2_learned"] == 10
+    assert ph["no_2x1_learned"] == 0 and ph["no_1x2_learned"] == 0
+    # the feed-forward layer: 2 x 1 from no seed to every seed; 1 x 1 from about a third to over three quarters
+    assert (ph["no_2x1_learned"], ph["ffn_2x1_learned"]) == (0, 10)
+    assert 0.3 < ph["no_1x1"] < 0.37 and ph["ffn_1x1"] > 0.75
+    assert ph["ffn_lower"] == 0 and ph["deep_verdict"] == "none"
+    assert ph["ffn_params"] > ph["attn_params_4"]
+    unfinished = [m for m in d["models"] if m["sweep"] == "phase" and m["index"] == 16 and not m["converged"]]
+    assert len(unfinished) >= 5  # 1 x 1 with FFN "still rising when training stops"
+    rg = round2.regime_stats(d)
+    assert rg["verdict"] == "lower" and rg["train_4"] > 0.99 and rg["train_8"] > 0.99  # both overfit; 8 worse
+    one = round2.groups(d, "fixed_dk")
+    assert np.mean([r["accuracy"] for r in one[0]]) > 1 / 16 * 3  # one head: well above chance

@@ -21,7 +21,7 @@ __all__ = [
     "SAMPLE_SEED", "VASWANI_TABLE3A", "fmt_offset", "sweep_rows", "sweep_stats", "sweep_figure", "width_rows",
     "vaswani_rows", "share_rows", "role_rows", "sample_heatmaps", "ablation_rows", "ablation_stats",
     "pruning_rows", "pruning_stats", "share_stats", "role_stats", "roleless_stats", "sentence", "timeline_rows",
-    "ablation_sentence", "pruning_interval_stats", "role_drop_stats", "specialisation_rows", "one_head_stats",
+    "ablation_sentence", "pruning_interval_stats", "role_drop_stats", "specialisation_rows", "one_head_stats", "role_split_stats",
 ]
 
 SAMPLE_SEED = 7  # the stream drawn in the heatmaps
@@ -195,6 +195,15 @@ def role_rows(runs: list[dict], none: str = "—") -> list[list[object]]:
         roles = specialisation(r)[1]
         rows.append([r["seed"], *[fmt_offset(o, none) for o in roles], "✅" if set(OFFSETS) <= set(roles) else "❌"])
     return rows
+
+
+def role_split_stats(runs: list[dict]) -> dict:
+    """What recurs across seeds and what does not: covered (seeds whose heads' roles cover every target offset),
+    distinct (different assignments of roles to heads among the seeds), n_seeds."""
+    _check_runs(runs)
+    roles = [tuple(specialisation(r)[1]) for r in runs]
+    return {"covered": sum(set(OFFSETS) <= set(x) for x in roles), "distinct": len(set(roles)),
+            "n_seeds": len(runs)}
 
 
 def sample_heatmaps(run: dict, title: str, alt: str, caption: str | None = None) -> str:

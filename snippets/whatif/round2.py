@@ -77,7 +77,8 @@ def _mean_ci(runs: Sequence[dict]) -> str:
     if np.ptp(a) == 0:
         return _pct(a[0])
     mean, lo, hi = stats.t_interval(a)
-    return f"{_pct(mean)} [{100 * lo:.1f}, {100 * min(hi, 1.0):.1f}]"
+    lo_s, hi_s = f"{100 * lo:.1f}", f"{100 * min(hi, 1.0):.1f}"
+    return _pct(mean) if lo_s == hi_s else f"{_pct(mean)} [{lo_s}, {hi_s}]"
 
 
 def unconverged(runs: Sequence[dict]) -> int:
@@ -240,10 +241,17 @@ def phase_stats(data: dict) -> dict:
             for h in range(g.shape[1]):
                 out[f"{f}_{n + 1}x{h + 1}"] = float(g[n, h].mean())
                 out[f"{f}_{n + 1}x{h + 1}_learned"] = int((g[n, h] >= LEARNED).sum())
+    # split outcomes: seeds that learned with and without FFN (Fisher's exact test), for the single-head cells
+    for n in range(no.shape[0]):
+        split = stats.learned_split(no[n, 0], yes[n, 0], LEARNED)
+        out[f"p_{n + 1}x1"] = split.p_share
     # depth at a matched number of heads: 4 x 1 against 1 x 4, without FFN
     c = stats.compare_paired(no[0, 3], no[3, 0], minimum=MINIMUM)
     out.update({"deep_diff": 100 * c.mean, "deep_lo": 100 * c.lo, "deep_hi": 100 * c.hi, "deep_verdict": c.verdict})
     out["n_seeds"] = no.shape[-1]
+    E, F = 32, data["protocol"]["ffn"]
+    out["ffn_params"] = 3 * E + 2 * E * F + F  # one block's feed-forward layer: its layer norm, W_1, W_2
+    out["attn_params_4"] = 4 * E * 4 * 8 + 3 * 4 * 8 + E  # a block's 4 heads of d_k = 8: W_q, W_k, W_v, W_o
     return out
 
 
@@ -301,17 +309,21 @@ def false_positive_stats(ns: Sequence[int] = (3, 5, 10), trials: int = 10_000) -
 
 # ---- figures -------------------------------------------------------------------------------------------
 
-def _dots_and_mean(ax, xs, groups_, color, marker, label):
-    for x, runs in zip(xs, groups_, strict=True):
-        a = 100 * _acc(runs)
-        jitter = np.linspace(-0.12, 0.12, len(a))
-        ax.scatter(np.array([x] * len(a)) + jitter, a, s=10, color=color, alpha=0.55, zorder=3, linewidths=0)
-    ax.plot(xs, [100 * _acc(g).mean() for g in groups_], marker + "-", color=color, label=label, zorder=4)
+def _dots_and_mean(ax, xs, groups_, color, marker, label, offset=0.0):
+    """Mean over seeds as a line, and each setting's lowest-to-highest seed as a bar (the seed spread)."""
+    x = np.asarray(xs, dtype=float) + offset
+    accs = [100 * _acc(g) for g in groups_]
+    means = np.array([a.mean() for a in accs])
+    lo = means - np.array([a.min() for a in accs])
+    hi = np.array([a.max() for a in accs]) - means
+    ax.errorbar(x, means, yerr=[lo, hi], fmt=marker + "-", color=color, label=label, capsize=2.5, markersize=4.5,
+                linewidth=1.4, elinewidth=1.1, zorder=4)
 
 
 def heads_figure(data: dict, labels: dict[str, str], alt: str, caption: str | None = None) -> str:
     """Left: held-out accuracy against the number of heads (d_k = 8) for 2, 4 and 6 lookups. Right: 4 lookups,
-    heads of d_k = 8 against d_model fixed at 120. Seeds as dots, means as lines, the LEARNED level dashed.
+    heads of d_k = 8 against d_model fixed at 120. Means as lines, bars from the lowest to the highest seed, the
+    LEARNED level dashed.
     labels: heads, acc, lookups (with {n}), fixed_dk, fixed_dmodel, left, right."""
     need = {"heads", "acc", "lookups", "fixed_dk", "fixed_dmodel", "left", "right"}
     if set(labels) != need:
@@ -323,12 +335,12 @@ def heads_figure(data: dict, labels: dict[str, str], alt: str, caption: str | No
     def draw():
         fig = Figure(figsize=(8.4, 3.4), layout="constrained")
         left, right = fig.subplots(1, 2, sharey=True)
-        for sweep, n, color, marker in (("offsets_2", 2, "C2", "^"), ("fixed_dk", 4, "C0", "o"),
-                                        ("offsets_6", 6, "C3", "s")):
-            _dots_and_mean(left, xs_of(sweep), groups(data, sweep), color, marker, labels["lookups"].format(n=n))
-        _dots_and_mean(right, xs_of("fixed_dk"), groups(data, "fixed_dk"), "C0", "o", labels["fixed_dk"])
+        for sweep, n, color, marker, dx in (("offsets_2", 2, "C2", "^", -0.12), ("fixed_dk", 4, "C0", "o", 0.0),
+                                            ("offsets_6", 6, "C3", "s", 0.12)):
+            _dots_and_mean(left, xs_of(sweep), groups(data, sweep), color, marker, labels["lookups"].format(n=n), dx)
+        _dots_and_mean(right, xs_of("fixed_dk"), groups(data, "fixed_dk"), "C0", "o", labels["fixed_dk"], -0.08)
         _dots_and_mean(right, xs_of("fixed_dmodel"), groups(data, "fixed_dmodel"), "C1", "D",
-                       labels["fixed_dmodel"])
+                       labels["fixed_dmodel"], 0.08)
         for ax, title in ((left, labels["left"]), (right, labels["right"])):
             ax.axhline(100 * LEARNED, color="0.5", linestyle="--", linewidth=1)
             ax.set_xticks(range(1, 9))
@@ -344,7 +356,8 @@ def heads_figure(data: dict, labels: dict[str, str], alt: str, caption: str | No
 
 
 def width_figure2(data: dict, labels: dict[str, str], alt: str, caption: str | None = None) -> str:
-    """Held-out accuracy against the head width d_k, with h = 4 and d_model = 32 fixed. labels: dk, acc."""
+    """Held-out accuracy against the head width d_k, with h = 4 and d_model = 32 fixed: the mean as a line, the
+    lowest to highest seed as a bar. labels: dk, acc."""
     if set(labels) != {"dk", "acc"}:
         raise ValueError(f"labels must have keys 'dk', 'acc', got {sorted(labels)}")
     gs = groups(data, "width")
