@@ -623,12 +623,16 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kvheads.false_positive": ("在 {seeds} 个种子、两种设置其实没有差别的 {trials:,} 次模拟里，95% 百分位自助法区间"
                                    "不含 0 的比例是 {boot}；t 区间是 {t}。"),
         # snippets.kvheads.report: decoding with and without the cache, measured
-        "kvheads.decode_head": ["键/值头数", "L", "缓存（KiB）", "有缓存：毫秒/词元", "无缓存：毫秒/词元",
-                                "无缓存 ÷ 有缓存"],
-        "kvheads.decode_cache": ("有缓存（{name}）时，下一个词元在 L = {L0} 要 {t0} 毫秒，在 L = {L2} 要 {t2} 毫秒，"
-                                 "是前者的 {times:.1f} 倍。从 L = {L1} 到 {L2}，时间按 Lᵖ 增长，"
+        "kvheads.decode_head": ["键/值头数", "L", "缓存（KiB）", "有缓存、复制键/值头：毫秒/词元",
+                                "有缓存、不复制：毫秒/词元", "无缓存：毫秒/词元", "无缓存 ÷ 有缓存（不复制）"],
+        "kvheads.decode_cache": ("有缓存、把键/值头复制给每个查询头（{name}）时，下一个词元在 L = {L0} 要 {t0} 毫秒，"
+                                 "在 L = {L2} 要 {t2} 毫秒，是前者的 {times:.1f} 倍。从 L = {L1} 到 {L2}，时间按 Lᵖ 增长，"
                                  "p = {p:.2f} [{lo:.2f}, {hi:.2f}]；"
                                  "一个查询对 L 个键，计算量是线性的，p = {theory}，区间{where}。"),
+        "kvheads.decode_cache_grouped": ("有缓存、不复制键/值头（{name}）时，下一个词元在 L = {L0} 要 {t0} 毫秒，"
+                                         "在 L = {L2} 要 {t2} 毫秒，是前者的 {times:.1f} 倍；"
+                                         "从 L = {L1} 到 {L2}，p = {p:.2f} [{lo:.2f}, {hi:.2f}]，"
+                                         "理论值 p = {theory}，区间{where}。"),
         "kvheads.decode_no_cache": ("没有缓存（{name}）时，下一个词元在 L = {L0} 要 {t0} 毫秒，"
                                     "在 L = {L2} 要 {t2} 毫秒，"
                                     "是前者的 {times:,.0f} 倍。从 L = {L1} 到 {L2}，p = {p:.2f} [{lo:.2f}, {hi:.2f}]；"
@@ -636,21 +640,26 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kvheads.decode_above": "整个在它上面",
         "kvheads.decode_below": "整个在它下面",
         "kvheads.decode_covers": "包含它",
-        "kvheads.decode_speedup": ("在 L = {L}，缓存让下一个词元快了这么多倍"
-                                   "（无缓存 ÷ 有缓存，按轮配对，95% 区间）：{parts}。"),
+        "kvheads.decode_speedup": ("在 L = {L}，缓存（不复制）让下一个词元快了这么多倍"
+                                   "（无缓存 ÷ 有缓存，按轮配对的几何平均，95% 区间）：{parts}。"),
         "kvheads.decode_speedup_part": "{name} {ratio}",
-        "kvheads.decode_mqa": ("在 L = {L}，{small} 的缓存是 {kib_small} KiB，"
-                               "只有 {big} 的 {kib_big} KiB 的 {share:.1%}。"
-                               "每个词元的时间与 {big} 之比：有缓存时是 {ratio}，{verdict}；"
-                               "没有缓存时是 {ratio_none}，{verdict_none}。"),
-        "kvheads.decode_cache_label": "有缓存，{name}",
+        "kvheads.decode_judged": "{ratio}（{level} 区间），{verdict}",
+        "kvheads.decode_copies": ("在 L = {L}，不复制与复制键/值头的每词元时间之比"
+                                  "（与下面几个比值共 {family} 个，一起做 Holm 校正）：{parts}。"),
+        "kvheads.decode_smaller": ("在 L = {L}，{small} 的缓存是 {kib_small} KiB，只有 {big} 的 {kib_big} KiB 的 "
+                                   "{share:.1%}。每个词元的时间与 {big} 之比：有缓存、复制时 {cache}；"
+                                   "有缓存、不复制时 {cache_grouped}；没有缓存时 {no_cache}。"),
+        "kvheads.decode_cache_label": "有缓存、复制，{name}",
+        "kvheads.decode_cache_grouped_label": "有缓存、不复制，{name}",
         "kvheads.decode_no_cache_label": "无缓存，{name}",
         "kvheads.decode_x": "新词元的位置 L",
         "kvheads.decode_y": "下一个词元（毫秒，中位数）",
-        "kvheads.decode_alt": ("对数坐标折线图：生成下一个词元的时间随已有词元数 L 的变化，有缓存和无缓存各两条线"
-                               "（MHA g=8 与 MQA g=1），带四分位范围"),
+        "kvheads.decode_alt": ("对数坐标折线图：生成下一个词元的时间随已有词元数 L 的变化，三种做法（有缓存并复制键/值头、"
+                               "有缓存不复制、无缓存）各三条线（MHA g=8、GQA g=2、MQA g=1），带四分位范围"),
         "kvheads.decode_caption": ("每个点是 {rounds} 轮交错计时的中位数，阴影是第 25 到第 75 百分位。"
                                    "两条轴都是对数刻度。"),
+        "kvheads.decode_flops_head": ["键/值头数", "一步读的缓存（KiB）", "有缓存：每步 MFLOP",
+                                      "复制时 GFLOP/s", "不复制时 GFLOP/s", "无缓存：每步 MFLOP", "无缓存 GFLOP/s"],
         "kvheads.cost": ("这 {models} 个模型，每个在一个线程上训练要 {lo:.0f} 到 {hi:.0f} 秒 CPU 时间，"
                          "合计 {total:.0f} CPU 分钟。"),
     },
@@ -1312,12 +1321,17 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kvheads.false_positive": ("In {trials:,} simulated comparisons at {seeds} seeds with no true difference, a 95% "
                                    "percentile-bootstrap interval excluded 0 in {boot} of them; the t interval in {t}."),
         # snippets.kvheads.report: decoding with and without the cache, measured
-        "kvheads.decode_head": ["key/value heads", "L", "cache (KiB)", "with cache: ms per token",
-                                "without: ms per token", "without ÷ with"],
-        "kvheads.decode_cache": ("With the cache ({name}), the next token takes {t0} ms at L = {L0} and {t2} ms at "
-                                 "L = {L2}, {times:.1f} times as long. From L = {L1} to {L2} the time grows as Lᵖ with "
-                                 "p = {p:.2f} [{lo:.2f}, {hi:.2f}]; one query against L keys is linear work, "
-                                 "p = {theory}, and the interval {where}."),
+        "kvheads.decode_head": ["key/value heads", "L", "cache (KiB)", "with cache, heads copied: ms per token",
+                                "with cache, no copies: ms per token", "without: ms per token",
+                                "without ÷ with (no copies)"],
+        "kvheads.decode_cache": ("With the cache and key/value heads copied to every query head ({name}), the next "
+                                 "token takes {t0} ms at L = {L0} and {t2} ms at L = {L2}, {times:.1f} times as long. "
+                                 "From L = {L1} to {L2} the time grows as Lᵖ with p = {p:.2f} [{lo:.2f}, {hi:.2f}]; "
+                                 "one query against L keys is linear work, p = {theory}, and the interval {where}."),
+        "kvheads.decode_cache_grouped": ("With the cache and no head copies ({name}), it takes {t0} ms at L = {L0} and "
+                                         "{t2} ms at L = {L2}, {times:.1f} times as long; from L = {L1} to {L2}, "
+                                         "p = {p:.2f} [{lo:.2f}, {hi:.2f}] against p = {theory}, and the interval "
+                                         "{where}."),
         "kvheads.decode_no_cache": ("Without a cache ({name}), the next token takes {t0} ms at L = {L0} and {t2} ms "
                                     "at L = {L2}, {times:,.0f} times as long. From L = {L1} to {L2}, "
                                     "p = {p:.2f} [{lo:.2f}, {hi:.2f}]; L queries against L keys is quadratic work, "
@@ -1325,13 +1339,18 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kvheads.decode_above": "lies wholly above it",
         "kvheads.decode_below": "lies wholly below it",
         "kvheads.decode_covers": "covers it",
-        "kvheads.decode_speedup": ("At L = {L}, the cache makes the next token this many times faster (without ÷ "
-                                   "with, paired by round, 95% interval): {parts}."),
+        "kvheads.decode_speedup": ("At L = {L}, the cache (no copies) makes the next token this many times faster "
+                                   "(without ÷ with, geometric mean over rounds, 95% interval): {parts}."),
         "kvheads.decode_speedup_part": "{name} {ratio}",
-        "kvheads.decode_mqa": ("At L = {L}, {small} caches {kib_small} KiB, {share:.1%} of the {kib_big} KiB of "
-                               "{big}. Its time per token over that of {big}: with the cache {ratio}, {verdict}; "
-                               "without one {ratio_none}, {verdict_none}."),
-        "kvheads.decode_cache_label": "with cache, {name}",
+        "kvheads.decode_judged": "{ratio} ({level} interval), {verdict}",
+        "kvheads.decode_copies": ("At L = {L}, time per token without head copies over with them (Holm-corrected "
+                                  "together with the ratios below, {family} in all): {parts}."),
+        "kvheads.decode_smaller": ("At L = {L}, {small} caches {kib_small} KiB, {share:.1%} of the {kib_big} KiB of "
+                                   "{big}. Its time per token over that of {big}: with the cache and head copies "
+                                   "{cache}; with the cache and no copies {cache_grouped}; without a cache "
+                                   "{no_cache}."),
+        "kvheads.decode_cache_label": "cache, heads copied, {name}",
+        "kvheads.decode_cache_grouped_label": "cache, no copies, {name}",
         "kvheads.decode_no_cache_label": "no cache, {name}",
         "kvheads.decode_x": "position of the new token, L",
         "kvheads.decode_y": "ms per next token (median)",
@@ -1340,6 +1359,9 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                                "shaded"),
         "kvheads.decode_caption": ("Each point is the median of {rounds} interleaved rounds; shaded: 25th to 75th "
                                    "percentile. Both axes are logarithmic."),
+        "kvheads.decode_flops_head": ["key/value heads", "cache read per step (KiB)", "with cache: MFLOP per step",
+                                      "GFLOP/s, heads copied", "GFLOP/s, no copies", "without: MFLOP per step",
+                                      "GFLOP/s without"],
         "kvheads.cost": ("Each of these {models} models takes {lo:.0f} to {hi:.0f} CPU seconds to train on one thread, "
                          "{total:.0f} CPU minutes in all."),
     },

@@ -9,11 +9,12 @@ import pytest
 import torch
 import torch.nn.functional as F
 from hypothesis import given, settings
+from torch.utils._python_dispatch import TorchDispatchMode
 from hypothesis import strategies as st
 from torch import nn
 from torch.testing import assert_close
 
-from snippets.kvheads import decode_bench
+from snippets.kvheads import cost, decode_bench
 from snippets.kvheads.attention import (GroupedQueryAttention, KVCache, cache_bytes_per_token, decode,
                                         formula_bytes_per_token)
 from snippets.kvheads.mla import LatentAttention, LatentCache
@@ -348,12 +349,60 @@ def test_next_token_with_and_without_the_cache_agree(h, g, L, one_thread):
     layer = GroupedQueryAttention(h * 4, h, g)
     x = torch.randn(2, L, h * 4)
     fns = decode_bench.next_token_fns(layer, x)
-    cached, recomputed = fns["cache"](), fns["no_cache"]()
-    assert cached.shape == recomputed.shape == (2, 1, h * 4)
+    cached, grouped, recomputed = fns["cache"](), fns["cache_grouped"](), fns["no_cache"]()
+    assert cached.shape == grouped.shape == recomputed.shape == (2, 1, h * 4)
     assert_close(cached, recomputed, atol=1e-6, rtol=0)
+    assert_close(grouped, recomputed, atol=1e-6, rtol=0)
     stepped, _ = decode(layer, x)  # one position at a time from an empty cache
     assert_close(cached, stepped[:, -1:], atol=1e-6, rtol=0)
     assert torch.equal(fns["cache"](), cached)  # the cache is put back to L - 1 positions before each call
+    assert torch.equal(fns["cache_grouped"](), grouped)
+
+
+@settings(max_examples=40, deadline=None)
+@given(layer_shapes(), st.integers(0, 8))
+def test_grouped_attend_equals_the_layer_under_a_cache(shape, P):
+    """Several new positions after P cached ones, causal inside the new block too."""
+    h, g, d_k, N, L, seed = shape
+    layer = _layer(h, g, d_k, seed)
+    x = torch.randn(N, P + L, h * d_k, dtype=torch.float64)
+    ref, got = KVCache(), KVCache()
+    with torch.no_grad():
+        if P:
+            layer(x[:, :P], ref)
+            layer(x[:, :P], got)
+        assert_close(decode_bench.grouped_attend(layer, x[:, P:], got), layer(x[:, P:], ref), atol=1e-10, rtol=1e-10)
+
+
+class _Sizes(TorchDispatchMode):
+    """The number of elements of every new tensor an operation allocates (views of its inputs left out)."""
+
+    def __init__(self):
+        super().__init__()
+        self.sizes = []
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        inputs = {a.untyped_storage().data_ptr() for a in torch.utils._pytree.tree_leaves((args, kwargs))
+                  if isinstance(a, torch.Tensor)}
+        if isinstance(out, torch.Tensor) and out.untyped_storage().data_ptr() not in inputs:
+            self.sizes.append((str(func), out.numel()))
+        return out
+
+
+@pytest.mark.parametrize("g", [1, 2])
+def test_grouped_attend_copies_no_key_value_head(g):
+    """No tensor of h heads' keys (h·S·d_k numbers) is made: the page's layer makes two, the grouped path none."""
+    h, d_k, S = 8, 8, 300
+    layer = GroupedQueryAttention(h * d_k, h, g)
+    x = torch.randn(1, S, h * d_k)
+    for step, copies in ((lambda c: layer(x[:, -1:], c), 2), (lambda c: decode_bench.grouped_attend(layer, x[:, -1:], c), 0)):
+        cache = KVCache()
+        with torch.no_grad():
+            layer(x[:, :-1], cache)
+            with _Sizes() as seen:
+                step(cache)
+        assert sum(n == h * S * d_k for _, n in seen.sizes) == copies, seen.sizes
 
 
 @pytest.mark.parametrize("g, L", [(8, 3), (2, 16), (1, 64)])
@@ -378,8 +427,7 @@ def test_measure_gives_one_row_per_g_length_and_method(one_thread):
         lengths=[3, 6], d_model=16, num_heads=4, d_k=4, kv_heads=[4, 1], N=1, dtype="float32", rounds=4, blocks=2,
         min_sample_time=0, num_threads=1, seed=0)
     assert [(r["g"], r["L"], r["method"], r["cache_bytes"]) for r in got["rows"]] == [
-        (4, 3, "cache", 384), (4, 3, "no_cache", 384), (4, 6, "cache", 768), (4, 6, "no_cache", 768),
-        (1, 3, "cache", 96), (1, 3, "no_cache", 96), (1, 6, "cache", 192), (1, 6, "no_cache", 192)]
+        (g, L, method, 2 * g * 4 * L * 4) for g in (4, 1) for L in (3, 6) for method in decode_bench.METHODS]
     assert all(len(r["samples"]) == 4 and all(s > 0 for s in r["samples"]) for r in got["rows"])
 
 
@@ -406,49 +454,79 @@ def test_decode_bench_errors(call, message):
 
 def _decode_result(rounds: int = 6) -> dict:
     """A made-up decoding result with known answers: the cached step grows as L, the recomputed one as L²
-    (every round alike), and MQA's cached step takes MHA's time, ±1% from round to round."""
+    (every round alike); MQA's copied step takes MHA's time ±1% from round to round, its grouped step half of it;
+    GQA's steps are MHA's exactly."""
     lengths, rows = [64, 128, 256], []
-    for g in (8, 1):
+    for g in (8, 2, 1):
         for L in lengths:
             wobble = [1 + 0.01 * (-1) ** i if g == 1 else 1.0 for i in range(rounds)]
             rows.append({"g": g, "L": L, "method": "cache", "cache_bytes": 2 * g * 8 * L * 4,
                          "samples": [1e-4 * L / 64 * w for w in wobble]})
+            rows.append({"g": g, "L": L, "method": "cache_grouped", "cache_bytes": 2 * g * 8 * L * 4,
+                         "samples": [1e-4 * L / 64 * (0.5 if g == 1 else 1.0) * (1 + 0.001 * i) for i in range(rounds)]})
             rows.append({"g": g, "L": L, "method": "no_cache", "cache_bytes": 2 * g * 8 * L * 4,
                          "samples": [1e-3 * (L / 64) ** 2 * (1 + 0.001 * i) for i in range(rounds)]})
-    params = dict(lengths=lengths, d_model=64, num_heads=8, d_k=8, kv_heads=[8, 1], rounds=rounds)
+    params = dict(lengths=lengths, d_model=64, num_heads=8, d_k=8, kv_heads=[8, 2, 1], rounds=rounds)
     return {"provenance": {}, "data": {"params": params, "rows": rows}}
 
 
 def test_decode_table_and_sentences_carry_the_measured_numbers():
     result = _decode_result()
-    assert report.decode_header("en") == ["key/value heads", "L", "cache (KiB)", "with cache: ms per token",
-                                          "without: ms per token", "without ÷ with"]
+    assert report.decode_header("en") == ["key/value heads", "L", "cache (KiB)", "with cache, heads copied: ms per token",
+                                          "with cache, no copies: ms per token", "without: ms per token",
+                                          "without ÷ with (no copies)"]
     rows = report.decode_rows("en", result)
-    assert len(rows) == 6
-    assert rows[0] == ["MHA g=8", 64, "32", "0.1 [0.1–0.1]", "1 [1–1]", "10.0 [10.0–10.0]"]
+    assert len(rows) == 9
+    assert rows[0] == ["MHA g=8", 64, "32", "0.1 [0.1–0.1]", "0.1 [0.1–0.1]", "1 [1–1]", "10.0 [10.0–10.0]"]
     assert rows[2][:3] == ["MHA g=8", 256, "128"] and rows[2][-1].startswith("40.")  # 16 ms over 0.4 ms
-    assert rows[5][:3] == ["MQA g=1", 256, "16"]  # an eighth of MHA's cache
+    assert rows[8][:3] == ["MQA g=1", 256, "16"] and rows[8][-1].startswith("80.")  # an eighth of the cache, half the time
     data = result["data"]
     assert report.growth(data, 8, "cache") == pytest.approx((1.0, 1.0, 1.0))
     assert report.growth(data, 8, "no_cache")[0] == pytest.approx(2.0)
     en = report.decode_sentences("en", result).split("\n")
-    assert en[0] == ("- With the cache (MHA g=8), the next token takes 0.1 ms at L = 64 and 0.4 ms at L = 256, "
-                     "4.0 times as long. From L = 128 to 256 the time grows as Lᵖ with p = 1.00 [1.00, 1.00]; "
-                     "one query against L keys is linear work, p = 1, and the interval covers it.")
-    assert en[1].startswith("- Without a cache (MHA g=8), the next token takes 1 ms at L = 64 and 16 ms at L = 256, "
+    assert en[0] == ("- With the cache and key/value heads copied to every query head (MHA g=8), the next token takes "
+                     "0.1 ms at L = 64 and 0.4 ms at L = 256, 4.0 times as long. From L = 128 to 256 the time grows as "
+                     "Lᵖ with p = 1.00 [1.00, 1.00]; one query against L keys is linear work, p = 1, and the interval "
+                     "covers it.")
+    assert en[1].startswith("- With the cache and no head copies (MHA g=8), it takes 0.1 ms at L = 64")
+    assert en[2].startswith("- Without a cache (MHA g=8), the next token takes 1 ms at L = 64 and 16 ms at L = 256, "
                             "16 times as long. From L = 128 to 256, p = 2.00 [2.00, 2.00];")
-    assert en[2].startswith("- At L = 256, the cache makes the next token this many times faster")
-    assert en[3].startswith("- At L = 256, MQA g=1 caches 16 KiB, 12.5% of the 128 KiB of MHA g=8.")
-    assert "with the cache 1.00 [0.99–1.01], no measurable difference;" in en[3]  # ±1%: the interval covers 1
-    assert en[3].endswith("without one 1.00 [1.00–1.00], no measurable difference.")  # the same times
+    assert en[3].startswith("- At L = 256, the cache (no copies) makes the next token this many times faster")
+    assert en[4].startswith("- At L = 256, time per token without head copies over with them (Holm-corrected together "
+                            "with the ratios below, 9 in all): MHA g=8 1.00 [1.00–1.01] (99.29% interval), no "
+                            "measurable difference;")
+    assert en[4].endswith("MQA g=1 0.50 [0.49–0.51] (99.38% interval), measurably faster.")
+    assert en[5].startswith("- At L = 256, GQA g=2 caches 32 KiB, 25.0% of the 128 KiB of MHA g=8.")
+    assert en[6].startswith("- At L = 256, MQA g=1 caches 16 KiB, 12.5% of the 128 KiB of MHA g=8.")
+    assert "with the cache and head copies 1.00 [0.98–1.02] (99.29% interval), no measurable difference;" in en[6]
+    assert "with the cache and no copies 0.50 [0.50–0.50] (99.44% interval), measurably faster;" in en[6]
     zh = report.decode_sentences("zh", result)
     assert "只有 MHA g=8 的 128 KiB 的 12.5%。" in zh and "没有可测的差别" in zh
     assert "<svg" in report.decode_figure("zh", result)
-    with pytest.raises(ValueError, match=r"no decoding measurement for g=2, L=64, method='cache'; measured g in "
-                                         r"\[8, 1\], L in \[64, 128, 256\]"):
-        report.decode_row(data, 2, 64, "cache")
+    flops = report.decode_flops_rows("en", result)
+    assert [r[0] for r in flops] == ["MHA g=8", "GQA g=2", "MQA g=1"]
+    assert [r[1] for r in flops] == ["128", "32", "16"]  # KiB of cache a step reads at L = 256, float32
+    step = cost.formula_flops("mha", 64, 8, 256)
+    assert flops[0][2] == f"{step / 1e6:.2f}" and flops[0][5] == f"{256 * step / 1e6:,.0f}"
+    assert flops[0][4] == f"{step / 4e-4 / 1e9:.2f}"  # FLOPs over the grouped step's median time
+    with pytest.raises(ValueError, match=r"no decoding measurement for g=4, L=64, method='cache'; measured g in "
+                                         r"\[8, 2, 1\], L in \[64, 128, 256\]"):
+        report.decode_row(data, 4, 64, "cache")
     with pytest.raises(ValueError, match="expected a decoding result with 'params' and 'rows'"):
         report.decode_rows("en", {"data": {"sweep": {}}})
+
+
+@pytest.mark.parametrize("g", [8, 2, 1])
+def test_a_full_forward_costs_L_cached_steps(g):
+    """decode_flops_rows puts the uncached step at L times the cached one: counted, not assumed."""
+    from torch.utils.flop_counter import FlopCounterMode
+
+    layer = GroupedQueryAttention(64, 8, g)
+    x = torch.randn(1, 40, 64)
+    with torch.no_grad(), FlopCounterMode(display=False) as full:
+        layer(x)
+    kind = "mha" if g == 8 else "mqa" if g == 1 else "gqa"
+    assert full.get_total_flops() == 40 * cost.formula_flops(kind, 64, 8, 40, num_kv_heads=g)
 
 
 def test_committed_decoding_result_is_complete():

@@ -6,7 +6,13 @@ cache it runs the whole causal forward over all L positions again and keeps the 
 that is O(L) work against O(L²) (the L × L scores); over a whole sequence of L tokens, O(L²) against
 O(L³).
 
-Both are timed with the performance page's ``time_rounds`` (``snippets.bench``): every contender, each
+With the cache there are two ways to let h query heads read g key/value heads: the page's layer copies
+each key/value head to the h/g query heads of its group (``repeat_interleave``), so the scores read h
+heads' worth of keys whatever g is; ``grouped_attend`` instead stacks the h/g query heads of a group
+and multiplies them against their one key/value head, so nothing is copied and a step reads only the
+g heads the cache holds.
+
+All three are timed with the performance page's ``time_rounds`` (``snippets.bench``): every contender, each
 (g, L, with or without the cache), gives one sample per round, rounds interleaved, one thread. The
 rounds come in blocks; each block is one call of ``time_rounds`` (warm-up and calibration included),
 so the load around it can be recorded. Round i of one contender is paired with round i of another.
@@ -17,14 +23,15 @@ Timings are not taken while the site builds: ``python -m sitebuild.results decod
 
 >>> layer = GroupedQueryAttention(d_model=16, num_heads=4, num_kv_heads=1)
 >>> fns = next_token_fns(layer, torch.randn(1, 5, 16))
->>> fns["cache"]().shape, fns["no_cache"]().shape
-(torch.Size([1, 1, 16]), torch.Size([1, 1, 16]))
+>>> fns["cache"]().shape, fns["cache_grouped"]().shape, fns["no_cache"]().shape
+(torch.Size([1, 1, 16]), torch.Size([1, 1, 16]), torch.Size([1, 1, 16]))
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import math
 from collections.abc import Callable, Iterator, Sequence
 
 import torch
@@ -34,22 +41,47 @@ from .._checks import check_positive_int, check_tensor
 from ..bench import time_rounds
 from .attention import GroupedQueryAttention, KVCache, check_kv_heads
 
-__all__ = ["METHODS", "DECODE", "next_token_fns", "cache_bytes", "contenders", "measure"]
+__all__ = ["METHODS", "DECODE", "grouped_attend", "next_token_fns", "cache_bytes", "contenders", "measure"]
 
 log = logging.getLogger(__name__)
 
-METHODS = ("cache", "no_cache")
-# The page's layer (d_model = 64, 8 query heads, d_k = 8), MHA and MQA; 30 interleaved rounds in 6 blocks.
-DECODE = dict(lengths=(64, 128, 256, 512, 1024, 2048), d_model=64, num_heads=8, kv_heads=(8, 1), rounds=30,
+METHODS = ("cache", "cache_grouped", "no_cache")
+# The page's layer (d_model = 64, 8 query heads, d_k = 8), MHA, GQA and MQA; 30 interleaved rounds in 6 blocks.
+DECODE = dict(lengths=(64, 128, 256, 512, 1024, 2048), d_model=64, num_heads=8, kv_heads=(8, 2, 1), rounds=30,
               blocks=6, min_sample_time=0.05, num_threads=1, seed=0)
+
+
+# --8<-- [start:grouped]
+def grouped_attend(layer: GroupedQueryAttention, x: Tensor,
+                   cache: KVCache) -> Tensor:
+    """The layer's forward for new positions x (N, L, E) under a cache,
+    without copying key/value heads: the h // g query heads of a group
+    are stacked and multiplied against their group's one head."""
+    N, L, E = x.shape
+    h, g, d_k = layer.h, layer.g, layer.d_k
+    q = layer.W_q(x).view(N, L, h, d_k).transpose(1, 2)  # (N, h, L, d_k)
+    k = layer.W_k(x).view(N, L, g, d_k).transpose(1, 2)  # (N, g, L, d_k)
+    v = layer.W_v(x).view(N, L, g, d_k).transpose(1, 2)
+    k, v = cache.append(k, v)  # (N, g, S, d_k): read once, not copied
+    S = k.shape[2]
+    q = q.reshape(N, g, h // g * L, d_k)  # a group's queries, stacked
+    scores = q @ k.transpose(-2, -1) / math.sqrt(d_k)  # (N, g, h//g*L, S)
+    scores = scores.view(N, g, h // g, L, S)
+    future = torch.ones(L, S, dtype=torch.bool, device=x.device)
+    scores = scores.masked_fill(future.triu(S - L + 1), float("-inf"))
+    weights = scores.softmax(-1).view(N, g, h // g * L, S)
+    out = (weights @ v).view(N, h, L, d_k)  # (N, h, L, d_k)
+    return layer.W_o(out.transpose(1, 2).reshape(N, L, E))
+# --8<-- [end:grouped]
 
 
 # --8<-- [start:next_token]
 def next_token_fns(layer: GroupedQueryAttention,
                    x: Tensor) -> dict[str, Callable[[], Tensor]]:
-    """Two ways to compute the output at the last position of x (N, L, E),
+    """Three ways to compute the output at the last position of x (N, L, E),
     the one a generator needs next: with the L - 1 earlier positions'
-    keys and values cached, or recomputing every position."""
+    keys and values cached (key/value heads copied to every query head,
+    or grouped, no copy), or recomputing every position."""
     _check_prefix(layer, x)
     cache = KVCache()
     with torch.no_grad():
@@ -62,10 +94,16 @@ def next_token_fns(layer: GroupedQueryAttention,
         return layer(x[:, -1:], cache)  # one query, L keys: (N, 1, E)
 
     @torch.no_grad()
+    def grouped() -> Tensor:
+        cache.k, cache.v = past_k, past_v
+        return grouped_attend(layer, x[:, -1:], cache)  # no head copies
+
+    @torch.no_grad()
     def without_cache() -> Tensor:
         return layer(x)[:, -1:]  # all L queries again, L × L scores
 
-    return {"cache": with_cache, "no_cache": without_cache}
+    return {"cache": with_cache, "cache_grouped": grouped,
+            "no_cache": without_cache}
 # --8<-- [end:next_token]
 
 

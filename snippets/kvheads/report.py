@@ -36,7 +36,8 @@ __all__ = ["decode_demo", "show_sequence", "cache_rows", "cache_header", "check_
            "history_rows", "parameter_count", "cost_sentence", "recall_intro", "load_decode", "decode_row",
            "decode_header", "decode_rows", "growth", "decode_sentences", "decode_figure", "stored_rows", "stored_header",
            "decoder_rows", "row_difference", "step_flops", "step_flops_lines", "flops_header", "flops_check_rows",
-           "false_positive_sentence"]
+           "false_positive_sentence", "summary_sentence", "decode_family", "decode_flops_rows",
+           "decode_flops_header"]
 
 RESULT_NAME = "kvheads-recall.json"
 
@@ -418,9 +419,10 @@ def _ms(seconds: float) -> str:
 
 
 def _speedup(data: dict, g: int, L: int) -> benchreport.Interval:
-    """Without the cache over with it, paired by round: how many times faster the cache makes the next token."""
+    """Without the cache over with it (no head copies), paired by round: how many times faster the cache makes
+    the next token."""
     return benchreport.paired_ratio(decode_row(data, g, L, "no_cache")["samples"],
-                                    decode_row(data, g, L, "cache")["samples"])
+                                    decode_row(data, g, L, "cache_grouped")["samples"])
 
 
 def decode_header(lang: str) -> list[str]:
@@ -428,36 +430,57 @@ def decode_header(lang: str) -> list[str]:
 
 
 def decode_rows(lang: str, result: dict | None = None) -> list[list[str]]:
-    """One row per g and L: the cache's KiB, ms per next token with and without it (median [IQR] over the
-    rounds), and without / with paired by round (median [95% bootstrap interval])."""
+    """One row per g and L: the cache's KiB, ms per next token with the cache (key/value heads copied, or
+    grouped without copies) and without it (median [IQR] over the rounds), and without / with (no copies),
+    paired by round (geometric mean [95% t interval])."""
     data = _decode_data(result)
     p = data["params"]
     rows = []
     for g in p["kv_heads"]:
         for L in p["lengths"]:
-            c, n = decode_row(data, g, L, "cache"), decode_row(data, g, L, "no_cache")
-            cells = [f"{_ms(r['time'].median)} [{_ms(r['time'].low)}–{_ms(r['time'].high)}]" for r in (c, n)]
-            s = _speedup(data, g, L)
-            rows.append([_kv_label(lang, p["num_heads"], g), L, f"{c['cache_bytes'] / 2**10:,.0f}", *cells,
-                         _ratio_text(lang, s)])
+            got = [decode_row(data, g, L, method) for method in METHODS]
+            cells = [f"{_ms(r['time'].median)} [{_ms(r['time'].low)}–{_ms(r['time'].high)}]" for r in got]
+            rows.append([_kv_label(lang, p["num_heads"], g), L, f"{got[0]['cache_bytes'] / 2**10:,.0f}", *cells,
+                         _ratio_text(lang, _speedup(data, g, L))])
     return rows
 
 
 def growth(data: dict, g: int, method: str) -> tuple[float, float, float]:
     """Exponent p in time ∝ Lᵖ between the two largest lengths, with its interval: log of the paired per-round
-    ratio t(L₂) / t(L₁) and its bootstrap interval, over log(L₂ / L₁)."""
+    ratio t(L₂) / t(L₁) and its interval, over log(L₂ / L₁)."""
     L1, L2 = data["params"]["lengths"][-2:]
     r = benchreport.paired_ratio(decode_row(data, g, L2, method)["samples"],
                                  decode_row(data, g, L1, method)["samples"])
     return tuple(math.log(x) / math.log(L2 / L1) for x in r)
 
 
-_THEORY = {"cache": 1, "no_cache": 2}  # per token: one query against L keys; L queries against L keys
+_THEORY = {"cache": 1, "cache_grouped": 1, "no_cache": 2}  # one query against L keys; L queries against L keys
+
+
+def decode_family(data: dict) -> dict[tuple[str, int, str], benchreport.Ratio]:
+    """The time ratios the decoding sentences judge, at the longest length, one Holm-corrected family:
+    ("copies", g, "") = grouped over copied for each g; ("g", g, method) = g's time over MHA's, each smaller g
+    and each method."""
+    p = data["params"]
+    h, L = p["num_heads"], p["lengths"][-1]
+    t = lambda g, method: decode_row(data, g, L, method)["samples"]  # noqa: E731
+    keys = [("copies", g, "") for g in p["kv_heads"]]
+    keys += [("g", g, method) for g in p["kv_heads"] if g != h for method in METHODS]
+    pairs = [(t(g, "cache_grouped"), t(g, "cache")) if kind == "copies" else (t(g, method), t(h, method))
+             for kind, g, method in keys]
+    return dict(zip(keys, benchreport.ratio_family(pairs), strict=True))
+
+
+def _judged(lang: str, r: benchreport.Ratio) -> str:
+    return text(lang, "kvheads.decode_judged", ratio=_ratio_text(lang, r.ratio, 2),
+                level=benchreport.level_text(r.level),
+                verdict=text(lang, f"bench.verdict_{r.verdict}", minimum=f"{benchreport.MINIMUM - 1:.0%}"))
 
 
 def decode_sentences(lang: str, result: dict | None = None) -> str:
     """What the decoding timings say, numbers included, as a Markdown list: how the time per token grows
-    with and without the cache, what the cache saves at the longest length, and what g = 1 saves."""
+    with and without the cache, what the cache saves at the longest length, what leaving out the head copies
+    changes, and how each smaller g compares with MHA (Holm-corrected over these ratios)."""
     data = _decode_data(result)
     p = data["params"]
     h, gs, Ls = p["num_heads"], p["kv_heads"], p["lengths"]
@@ -475,20 +498,43 @@ def decode_sentences(lang: str, result: dict | None = None) -> str:
     parts = [text(lang, "kvheads.decode_speedup_part", name=_kv_label(lang, h, k),
                   ratio=benchreport.cjk_spacing(_ratio_text(lang, _speedup(data, k, L2)))) for k in gs]
     lines.append(text(lang, "kvheads.decode_speedup", L=L2, parts=text(lang, "kvheads.sep").join(parts)))
-    small = min(gs)
-    if small != g:
+    family = decode_family(data)
+    parts = [text(lang, "kvheads.decode_speedup_part", name=_kv_label(lang, h, k),
+                  ratio=_judged(lang, family["copies", k, ""])) for k in gs]
+    lines.append(text(lang, "kvheads.decode_copies", L=L2, family=len(family),
+                      parts=text(lang, "kvheads.sep").join(parts)))
+    for small in gs:
+        if small == g:
+            continue
         kib = {k: decode_row(data, k, L2, "cache")["cache_bytes"] / 2**10 for k in (g, small)}
-        against = {}
-        for method in METHODS:
-            r = benchreport.paired_ratio(decode_row(data, small, L2, method)["samples"],
-                                         decode_row(data, g, L2, method)["samples"])
-            how = {"below": "faster", "above": "slower", "covers": "same"}[benchreport.judge(r)]
-            against[method] = (_ratio_text(lang, r, 2), text(lang, f"bench.{how}"))
-        lines.append(text(lang, "kvheads.decode_mqa", small=_kv_label(lang, h, small), big=_kv_label(lang, h, g),
-                          L=L2, kib_small=f"{kib[small]:,.0f}", kib_big=f"{kib[g]:,.0f}",
-                          share=kib[small] / kib[g], ratio=against["cache"][0], verdict=against["cache"][1],
-                          ratio_none=against["no_cache"][0], verdict_none=against["no_cache"][1]))
+        lines.append(text(lang, "kvheads.decode_smaller", small=_kv_label(lang, h, small), big=_kv_label(lang, h, g),
+                          L=L2, kib_small=f"{kib[small]:,.0f}", kib_big=f"{kib[g]:,.0f}", share=kib[small] / kib[g],
+                          **{method: _judged(lang, family["g", small, method]) for method in METHODS}))
     return "\n".join(f"- {benchreport.cjk_spacing(line)}" for line in lines)
+
+
+def decode_flops_rows(lang: str, result: dict | None = None) -> list[list[str]]:
+    """At the longest measured length, per g: the cache a step reads, the FLOPs of one step with and without the
+    cache (snippets.kvheads.cost's formula, checked against FlopCounterMode by the tests) and the rate the
+    measured medians imply."""
+    data = _decode_data(result)
+    p = data["params"]
+    h, E, L = p["num_heads"], p["d_model"], p["lengths"][-1]
+    rows = []
+    for g in p["kv_heads"]:
+        kind = "mha" if g == h else "mqa" if g == 1 else "gqa"
+        step = cost.formula_flops(kind, E, h, L, num_kv_heads=g)  # one query against L keys
+        full = L * step  # all L positions again: L times the work (tested)
+        read = cost.cache_read_bytes(kind, E, h, L, num_kv_heads=g, bytes_per=4)
+        t = {m: decode_row(data, g, L, m)["time"].median for m in METHODS}
+        rows.append([_kv_label(lang, h, g), f"{read / 2**10:,.0f}", f"{step / 1e6:.2f}",
+                     f"{step / t['cache'] / 1e9:.2f}", f"{step / t['cache_grouped'] / 1e9:.2f}",
+                     f"{full / 1e6:,.0f}", f"{full / t['no_cache'] / 1e9:.2f}"])
+    return rows
+
+
+def decode_flops_header(lang: str) -> list[str]:
+    return text(lang, "kvheads.decode_flops_head")
 
 
 def _ratio_text(lang: str, r: benchreport.Interval, digits: int | None = None) -> str:
@@ -504,12 +550,12 @@ def decode_figure(lang: str, result: dict | None = None) -> str:
     Ls = p["lengths"]
 
     def draw():
-        fig = Figure(figsize=(6.4, 3.8), layout="constrained")
+        fig = Figure(figsize=(6.4, 5.0), layout="constrained")
         ax = fig.subplots()
         for i, method in enumerate(METHODS):
             for j, g in enumerate(p["kv_heads"]):
                 t = [decode_row(data, g, L, method)["time"].scaled(1e3) for L in Ls]
-                line, = ax.plot(Ls, [x.median for x in t], marker="os"[j], linestyle=("-", "--")[j],
+                line, = ax.plot(Ls, [x.median for x in t], marker="os^"[j], linestyle=("-", "--", ":")[j],
                                 color=f"C{i}", label=text(lang, f"kvheads.decode_{method}_label",
                                                           name=_kv_label(lang, p["num_heads"], g)))
                 ax.fill_between(Ls, [x.low for x in t], [x.high for x in t], color=line.get_color(), alpha=0.2,
@@ -525,7 +571,8 @@ def decode_figure(lang: str, result: dict | None = None) -> str:
         ax.set_xlabel(text(lang, "kvheads.decode_x"))
         ax.set_ylabel(text(lang, "kvheads.decode_y"))
         ax.grid(True, which="major", alpha=0.3)
-        ax.legend(fontsize=9, frameon=False)
+        fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=len(METHODS), fontsize=9,
+                   frameon=False)
         return fig
 
     return svg_figure(draw, alt=text(lang, "kvheads.decode_alt"),
