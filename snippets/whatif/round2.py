@@ -67,6 +67,15 @@ def _acc(runs: Sequence[dict]) -> np.ndarray:
     return np.array([r["accuracy"] for r in runs])
 
 
+def _pts(x: float, digits: int = 1) -> float:
+    """Points rounded for printing, without a minus sign on zero.
+
+    >>> f"{_pts(-0.003):+.1f}", f"{_pts(-1.26):+.1f}"
+    ('+0.0', '-1.3')
+    """
+    return round(float(x), digits) + 0.0
+
+
 def _pct(x: float, digits: int = 1) -> str:
     return f"{100 * x:.{digits}f}%"
 
@@ -139,7 +148,7 @@ def family_rows(family: Sequence[tuple[object, object, stats.Comparison]], words
     """A Holm family as table rows: comparison, mean a, mean b, b - a [interval] in points, the interval's level
     (Holm's step), verdict."""
     return [[label.format(a=a, b=b), _pct(c.mean_a), _pct(c.mean_b),
-             f"{100 * c.mean:+.1f} [{100 * c.lo:+.1f}, {100 * c.hi:+.1f}]", f"{100 * c.level:.1f}%",
+             f"{_pts(100 * c.mean):+.1f} [{_pts(100 * c.lo):+.1f}, {_pts(100 * c.hi):+.1f}]", f"{100 * c.level:.1f}%",
              verdict_word(c, words, a=a, b=b)] for a, b, c in family]
 
 
@@ -247,7 +256,8 @@ def phase_stats(data: dict) -> dict:
         out[f"p_{n + 1}x1"] = split.p_share
     # depth at a matched number of heads: 4 x 1 against 1 x 4, without FFN
     c = stats.compare_paired(no[0, 3], no[3, 0], minimum=MINIMUM)
-    out.update({"deep_diff": 100 * c.mean, "deep_lo": 100 * c.lo, "deep_hi": 100 * c.hi, "deep_verdict": c.verdict})
+    out.update({"deep_diff": _pts(100 * c.mean), "deep_lo": _pts(100 * c.lo), "deep_hi": _pts(100 * c.hi),
+                "deep_verdict": c.verdict})
     out["n_seeds"] = no.shape[-1]
     E, F = 32, data["protocol"]["ffn"]
     out["ffn_params"] = 3 * E + 2 * E * F + F  # one block's feed-forward layer: its layer norm, W_1, W_2
@@ -267,9 +277,9 @@ def regime_stats(data: dict) -> dict:
     tr = lambda runs: float(np.mean([r["train_accuracy"] for r in runs]))  # noqa: E731
     from .regime import POOL, STEPS
 
-    return {"n_seeds": c.n, "mean_4": c.mean_a, "mean_8": c.mean_b, "diff_pts": 100 * c.mean, "pool": POOL,
+    return {"n_seeds": c.n, "mean_4": c.mean_a, "mean_8": c.mean_b, "diff_pts": _pts(100 * c.mean), "pool": POOL,
             "steps": STEPS,
-            "lo_pts": 100 * c.lo, "hi_pts": 100 * c.hi, "level_pct": 100 * c.level, "p": c.p,
+            "lo_pts": _pts(100 * c.lo), "hi_pts": _pts(100 * c.hi), "level_pct": 100 * c.level, "p": c.p,
             "train_4": tr(few), "train_8": tr(many), "verdict": c.verdict, "d_model": few[0]["d_model"]}
 
 
