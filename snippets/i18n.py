@@ -495,12 +495,12 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "notebooks.hidden": "**{title}**（代码单元已折叠，自己试过之后再展开）",
         # docs/assets/whatif-lab.js: the §4 lab's controls, read from the page (sitebuild.whatif_lab)
         "lab.model": "模型（层 × 头）",
-        "lab.flatGroup": "单层注意力，无残差（除注明外 d_model = 32）",
+        "lab.flatGroup": "单层注意力，无残差（除注明外模型宽度 32）",
         "lab.flatOption": "1 × {h}（d_k = {dk}）",
-        "lab.flatOptionWidth": "1 × {h}（d_k = {dk}，d_model = {dm}）",
-        "lab.stackGroup": "残差栈（d_k = 8，d_model = 32）",
+        "lab.flatOptionWidth": "1 × {h}（d_k = {dk}，模型宽度 {dm}）",
+        "lab.stackGroup": "残差栈（d_k = 8，模型宽度 32）",
         "lab.stackOption": "残差栈 {n} × {h}",
-        "lab.stackFfnOption": "残差栈 {n} × {h} + 前馈层",
+        "lab.stackFfnOption": "残差栈 {n} × {h} + 前馈网络",
         "lab.seed": "种子",
         "lab.oneSeed": "残差栈只放了种子 {seed}",
         "lab.oneSeedModel": "这个模型只放了种子 {seed}",
@@ -1355,8 +1355,8 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kvheads.decode_x": "position of the new token, L",
         "kvheads.decode_y": "ms per next token (median)",
         "kvheads.decode_alt": ("Log-log line chart of the time to produce the next token against the number of tokens "
-                               "so far, with and without the KV cache, for MHA g=8 and MQA g=1, interquartile range "
-                               "shaded"),
+                               "so far, three ways (with the KV cache and key/value heads copied, with the cache and no "
+                               "copies, without a cache), for MHA g=8, GQA g=2 and MQA g=1, interquartile range shaded"),
         "kvheads.decode_caption": ("Each point is the median of {rounds} interleaved rounds; shaded: 25th to 75th "
                                    "percentile. Both axes are logarithmic."),
         "kvheads.decode_flops_head": ["key/value heads", "cache read per step (KiB)", "with cache: MFLOP per step",

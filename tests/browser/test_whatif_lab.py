@@ -357,7 +357,7 @@ def test_second_round_models_in_the_menu(page, server_url, path):
     labels = dict(zip(menu.locator("option").evaluate_all("os => os.map(o => o.value)"),
                       menu.locator("option").all_inner_texts(), strict=True))
     assert [labels[k] for k in ("h3-d24", "l1h1-ffn128", "l1h2-ffn128")] == (
-        ["1 × 3（d_k = 8，d_model = 24）", "残差栈 1 × 1 + 前馈层", "残差栈 1 × 2 + 前馈层"] if zh
+        ["1 × 3（d_k = 8，模型宽度 24）", "残差栈 1 × 1 + 前馈网络", "残差栈 1 × 2 + 前馈网络"] if zh
         else ["1 × 3 (d_k = 8, d_model = 24)", "residual stack 1 × 1 + FFN", "residual stack 1 × 2 + FFN"])
     note = "s => document.getElementById(s.getAttribute('aria-describedby')).textContent"
     for run, key, file in zip(second_runs(), ("h3-d24", "l1h1-ffn128", "l1h2-ffn128"), SECOND_FILES, strict=True):
