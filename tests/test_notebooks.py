@@ -128,7 +128,7 @@ def test_setup_cell_installs_the_wheel_from_the_site_unless_snippets_is_importab
     results = nbs.setup_cell("https://example.org/mha/", {**none, "results": True})
     assert results.endswith('\nresults = "https://example.org/mha/notebooks/results/"\n'
                             'names = ["bench-full.json", "buildbench.json", "kvheads-decode.json",\n'
-                            '         "kvheads-recall.json"]\n'
+                            '         "kvheads-recall.json", "whatif-sweeps.json"]\n'
                             "download_results(results, names)")
     assert max(len(line) for line in (real + results).splitlines()) <= 80  # no cell scrolls sideways
     assert nbs_build._list_lines("names = ", ["a.json", "b.json"]) == ['names = ["a.json", "b.json"]']
@@ -144,7 +144,9 @@ def test_setup_cell_installs_the_wheel_from_the_site_unless_snippets_is_importab
 def test_what_each_notebook_needs_besides_the_wheel():
     """§4 and the real-model page compute again what the build cached; the performance page downloads its timings."""
     needs = {stem: nb.metadata.mha.needs for (stem, lang), nb in NOTEBOOKS.items() if lang == "en"}
-    assert needs["article/1-single-head"] == {"real_model": False, "computes": False, "results": False}
+    # §1's exercise 2 prints how many heads §4's committed sweeps needed: its notebook downloads them, and the
+    # module that reads them imports §4's (cached) training code, so the notebook also shows progress lines
+    assert needs["article/1-single-head"] == {"real_model": False, "computes": True, "results": True}
     assert needs["article/4-what-if"]["computes"] and needs["lab/real-model"]["computes"]
     assert needs["lab/real-model"]["real_model"] and not needs["article/3-pytorch"]["real_model"]
     assert needs["lab/performance"]["results"]

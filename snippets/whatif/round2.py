@@ -27,7 +27,7 @@ __all__ = ["RESULT_NAME", "load_sweeps", "groups", "config_of", "heads_rows", "f
            "family_sentences", "lookups_stats", "width_stats", "one_head_stats", "phase_grid", "phase_rows",
            "phase_stats", "regime_stats", "protocol_stats", "unconverged", "heads_figure", "phase_figure",
            "width_figure2", "verdict_word", "false_positive_stats", "regime_rows",
-           "family_rows", "evidence_stats"]
+           "family_rows", "evidence_stats", "heads_tables"]
 
 RESULT_NAME = "whatif-sweeps.json"
 
@@ -105,6 +105,15 @@ def heads_rows(data: dict, sweep: str, learned_of: str = "{k}/{n}") -> list[list
                      f"{_pct(a.min())} – {_pct(a.max())}",
                      learned_of.format(k=int((a >= LEARNED).sum()), n=len(a)), unconverged(runs)])
     return rows
+
+
+def heads_tables(data: dict, sweeps: Sequence[tuple[str, str]], header: Sequence[str]) -> str:
+    """heads_rows of each (title, sweep) as a Markdown table under its title in bold."""
+    from ..tables import md_table
+
+    if not sweeps:
+        raise ValueError("sweeps must name at least one (title, sweep)")
+    return "\n\n".join(f"**{title}**\n\n{md_table(list(header), heads_rows(data, sweep))}" for title, sweep in sweeps)
 
 
 def fewest_learned(data: dict, sweep: str) -> int | None:
@@ -233,7 +242,7 @@ def phase_rows(data: dict, learned_of: str = "{k}/{n}") -> list[list[object]]:
     return rows
 
 
-def phase_stats(data: dict) -> dict:
+def phase_stats(data: dict, words: dict[str, str] | None = None) -> dict:
     """Numbers for the phase diagram's sentences: the FFN family (every cell with FFN against without, Holm over
     the 16 cells): how many cells are higher with FFN, lower, no measurable difference; the single-head cells;
     the cells where every seed learned, without and with FFN."""
@@ -258,6 +267,8 @@ def phase_stats(data: dict) -> dict:
     c = stats.compare_paired(no[0, 3], no[3, 0], minimum=MINIMUM)
     out.update({"deep_diff": _pts(100 * c.mean), "deep_lo": _pts(100 * c.lo), "deep_hi": _pts(100 * c.hi),
                 "deep_verdict": c.verdict})
+    if words is not None:  # the page's words for 4 x 1 against 1 x 4 ({n} the seeds)
+        out["deep_words"] = verdict_word(c, words)
     out["n_seeds"] = no.shape[-1]
     E, F = 32, data["protocol"]["ffn"]
     out["ffn_params"] = 3 * E + 2 * E * F + F  # one block's feed-forward layer: its layer norm, W_1, W_2
@@ -270,17 +281,19 @@ def evidence_stats(data: dict) -> dict:
     return {**lookups_stats(data), **phase_stats(data), "acc_dk1": width_stats(data)["acc_1"]}
 
 
-def regime_stats(data: dict) -> dict:
-    """The source's regime, 10 seeds: 8 heads (d_k = 8) minus 4 heads (d_k = 16), held-out accuracy, paired."""
+def regime_stats(data: dict, words: dict[str, str] | None = None) -> dict:
+    """The source's regime, 10 seeds: 8 heads (d_k = 8) minus 4 heads (d_k = 16), held-out accuracy, paired.
+    words (keys higher, lower, none, negligible; {n} the seeds): the page's words for the verdict, as verdict."""
     few, many = groups(data, "regime")
     c = stats.compare_paired(_acc(few), _acc(many), minimum=MINIMUM)
+    verdict = c.verdict if words is None else verdict_word(c, words)
     tr = lambda runs: float(np.mean([r["train_accuracy"] for r in runs]))  # noqa: E731
     from .regime import POOL, STEPS
 
     return {"n_seeds": c.n, "mean_4": c.mean_a, "mean_8": c.mean_b, "diff_pts": _pts(100 * c.mean), "pool": POOL,
             "steps": STEPS,
             "lo_pts": _pts(100 * c.lo), "hi_pts": _pts(100 * c.hi), "level_pct": 100 * c.level, "p": c.p,
-            "train_4": tr(few), "train_8": tr(many), "verdict": c.verdict, "d_model": few[0]["d_model"]}
+            "train_4": tr(few), "train_8": tr(many), "verdict": verdict, "d_model": few[0]["d_model"]}
 
 
 def regime_rows(data: dict) -> list[list[object]]:
