@@ -67,9 +67,12 @@ class PreallocatedKVCache(KVCache):
 class PreallocatedLatentCache(LatentCache):
     """MLA's latents in a buffer of max_len positions, written in place."""
 
-    def __init__(self, batch: int, max_len: int, d_latent: int, dtype=None, device=None):
+    def __init__(self, batch: int, max_len: int, d_latent: int,
+                 dtype=None, device=None):
         super().__init__()
-        self.c_buf = torch.zeros(batch, max_len, d_latent, dtype=dtype, device=device)  # (N, max_len, C)
+        # (N, max_len, C)
+        self.c_buf = torch.zeros(batch, max_len, d_latent, dtype=dtype,
+                                 device=device)
         self.size = 0
 
     def append(self, c: Tensor) -> Tensor:
@@ -83,7 +86,8 @@ class PreallocatedLatentCache(LatentCache):
 
 def _check_room(S: int, max_len: int) -> None:
     if S > max_len:
-        raise ValueError(f"the cache holds at most max_len={max_len} positions, this step would fill {S}")
+        raise ValueError(f"the cache holds at most max_len={max_len} "
+                         f"positions, this step would fill {S}")
 
 
 # --8<-- [start:model]
@@ -96,7 +100,8 @@ class TinyDecoder(nn.Module):
                  num_kv_heads: int | None = None, d_latent: int | None = None,
                  num_layers: int = 2, max_len: int = 64):
         super().__init__()
-        _check_decoder(vocab, d_model, num_heads, num_kv_heads, d_latent, num_layers, max_len)
+        _check_decoder(vocab, d_model, num_heads, num_kv_heads, d_latent,
+                       num_layers, max_len)
         self.mla, self.max_len = d_latent is not None, max_len
         self.token = nn.Embedding(vocab, d_model)
         self.position = nn.Embedding(max_len, d_model)
@@ -131,9 +136,11 @@ class TinyDecoder(nn.Module):
         if not preallocate:
             return [LatentCache() if self.mla else KVCache() for _ in self.attns]
         if self.mla:
-            return [PreallocatedLatentCache(batch, self.max_len, a.W_dkv.out_features, **f)
+            return [PreallocatedLatentCache(batch, self.max_len,
+                                            a.W_dkv.out_features, **f)
                     for a in self.attns]
-        return [PreallocatedKVCache(batch, a.g, self.max_len, a.d_k, **f) for a in self.attns]
+        return [PreallocatedKVCache(batch, a.g, self.max_len, a.d_k, **f)
+                for a in self.attns]
 # --8<-- [end:model]
 
 

@@ -206,7 +206,8 @@ LEARNED = 0.5  # a seed whose held-out accuracy reaches this has learned the tas
 
 
 # --8<-- [start:family]
-def recall_family(result: dict | None = None) -> dict[tuple[int, int], stats.Comparison]:
+def recall_family(result: dict | None = None
+                  ) -> dict[tuple[int, int], stats.Comparison]:
     """Every g < h against MHA at every number of pairs, paired by seed:
     one family, Holm-corrected (snippets.stats.compare_family)."""
     sweep, acc = _grid(load_recall() if result is None else result)
