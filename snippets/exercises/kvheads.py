@@ -7,7 +7,8 @@ from torch import Tensor, nn
 
 from .._checks import check_positive_int
 from ..i18n import text
-from ..kvheads.attention import GroupedQueryAttention, KVCache, cache_bytes_per_token
+from ..kvheads.attention import GroupedQueryAttention, KVCache
+from ..kvheads.attention import cache_bytes_per_token
 
 __all__ = ["as_mha", "mha_difference", "mha_difference_lines", "max_context", "context_rows", "head_weights",
            "shared_query_weights", "closest_pair", "closest_heads", "closest_heads_lines"]

@@ -61,7 +61,6 @@ class PreallocatedKVCache(KVCache):
         self.size = S
         self.k, self.v = self.k_buf[:, :, :S], self.v_buf[:, :, :S]  # views
         return self.k, self.v
-# --8<-- [end:prealloc]
 
 
 class PreallocatedLatentCache(LatentCache):
@@ -88,6 +87,7 @@ def _check_room(S: int, max_len: int) -> None:
     if S > max_len:
         raise ValueError(f"the cache holds at most max_len={max_len} "
                          f"positions, this step would fill {S}")
+# --8<-- [end:prealloc]
 
 
 # --8<-- [start:model]
