@@ -53,13 +53,16 @@ def counted_flops(kind: str, d_model: int, num_heads: int, S: int,
     torch.manual_seed(seed)
     x = torch.randn(1, S, d_model)
     if kind.startswith("mla"):
-        layer, cache = LatentAttention(d_model, num_heads, d_latent), LatentCache()
+        layer = LatentAttention(d_model, num_heads, d_latent)
+        cache = LatentCache()
         kw = {"absorbed": kind == "mla_absorbed"}
     else:
         g = _kv(kind, num_heads, num_kv_heads)
-        layer, cache, kw = GroupedQueryAttention(d_model, num_heads, g), KVCache(), {}
+        layer = GroupedQueryAttention(d_model, num_heads, g)
+        cache, kw = KVCache(), {}
     if S > 1:
-        layer(x[:, :-1], cache, **kw)  # the S - 1 earlier positions: not counted
+        # the S - 1 earlier positions: not counted
+        layer(x[:, :-1], cache, **kw)
     with FlopCounterMode(display=False) as counter:
         layer(x[:, -1:], cache, **kw)  # one new position, S keys
     return counter.get_total_flops()

@@ -105,7 +105,8 @@ class TinyDecoder(nn.Module):
         self.mla, self.max_len = d_latent is not None, max_len
         self.token = nn.Embedding(vocab, d_model)
         self.position = nn.Embedding(max_len, d_model)
-        self.norms = nn.ModuleList(nn.LayerNorm(d_model) for _ in range(num_layers))
+        self.norms = nn.ModuleList(nn.LayerNorm(d_model)
+                                   for _ in range(num_layers))
         self.attns = nn.ModuleList(
             LatentAttention(d_model, num_heads, d_latent) if self.mla
             else GroupedQueryAttention(d_model, num_heads, num_kv_heads)
@@ -134,7 +135,8 @@ class TinyDecoder(nn.Module):
         p = self.position.weight
         f = {"dtype": p.dtype, "device": p.device}
         if not preallocate:
-            return [LatentCache() if self.mla else KVCache() for _ in self.attns]
+            return [LatentCache() if self.mla else KVCache()
+                    for _ in self.attns]
         if self.mla:
             return [PreallocatedLatentCache(batch, self.max_len,
                                             a.W_dkv.out_features, **f)
