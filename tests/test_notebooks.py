@@ -232,6 +232,17 @@ def test_context_imports_reads_the_module():
     )
 
 
+def test_a_long_generated_import_is_wrapped():
+    # One line would be 92 columns and scroll sideways in a notebook cell; the names go one per line.
+    names = ["GroupedQueryAttention", "KVCache", "cache_bytes_per_token"]
+    assert nbs.context_imports("snippets/kvheads/report.py", names) == (
+        "from snippets.kvheads.attention import (\n    GroupedQueryAttention,\n    KVCache,\n"
+        "    cache_bytes_per_token,\n)"
+    )
+    assert nbs.context_imports("snippets/kvheads/report.py", names[:2]) == (
+        "from snippets.kvheads.attention import GroupedQueryAttention, KVCache")
+
+
 def test_pages_without_code_get_no_notebook():
     assert nbs.build_notebook("# Roadmap { #roadmap }\n\n## Next { #next }\n\nText.\n", "roadmap", "en") is None
 

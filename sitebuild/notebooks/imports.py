@@ -60,6 +60,18 @@ def free_names(code: str) -> list[str]:
     return list(seen)
 
 
+WIDTH = 79  # a generated import line longer than this scrolls sideways in a notebook cell at 1280 px
+
+
+def _from_import(module: str, names: list[str]) -> str:
+    """`from module import a, b`, or, when that line is wider than WIDTH, the names in parentheses, one line
+    each (a notebook cell shows code as it is; a long line would scroll sideways)."""
+    line = f"from {module} import {', '.join(names)}"
+    if len(line) <= WIDTH:
+        return line
+    return f"from {module} import (\n" + "".join(f"    {n},\n" for n in names) + ")"
+
+
 def context_imports(path: str, names: list[str], root: Path = ROOT) -> str:
     """Import lines that give names the meaning they have inside the module at path."""
     module = module_name(path)
@@ -76,14 +88,13 @@ def context_imports(path: str, names: list[str], root: Path = ROOT) -> str:
             keep = [a for a in node.names if (a.asname or a.name) in wanted]
             if keep:
                 source = importlib.util.resolve_name("." * node.level + (node.module or ""), package)
-                lines.append(f"from {source} import "
-                             + ", ".join(a.name + (f" as {a.asname}" if a.asname else "") for a in keep))
+                lines.append(_from_import(source, [a.name + (f" as {a.asname}" if a.asname else "") for a in keep]))
                 wanted -= {a.asname or a.name for a in keep}
     defined = bound_names(ast.Module(body=[n for n in tree.body if not isinstance(n, (ast.Import, ast.ImportFrom))],
                                      type_ignores=[]))
     own = [n for n in names if n in wanted and n in defined]
     if own:
-        lines.append(f"from {module} import {', '.join(own)}")
+        lines.append(_from_import(module, own))
     return "\n".join(lines)
 
 
