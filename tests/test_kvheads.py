@@ -412,6 +412,60 @@ def test_cache_bytes_are_2_g_dk_L_bytes(g, L):
     assert decode_bench.cache_bytes(layer, torch.randn(3, L, 64)) == 3 * 2 * g * 8 * L * 4
 
 
+@pytest.mark.parametrize("d_c", [4, 16, 40])
+@pytest.mark.parametrize("L", [2, 7, 33])
+def test_mla_next_token_naive_and_absorbed_agree(d_c, L, one_thread):
+    """Both timed MLA forms give the same next-token output, equal to the last row of the full forward, and
+    every call starts from the same L - 1 cached latents."""
+    torch.manual_seed(d_c + L)
+    layer = LatentAttention(32, 4, d_c).eval()
+    x = torch.randn(2, L, 32)
+    fns = decode_bench.latent_fns(layer, x)
+    naive, absorbed = fns["mla_naive"](), fns["mla_absorbed"]()
+    assert naive.shape == absorbed.shape == (2, 1, 32)
+    assert_close(absorbed, naive, atol=1e-5, rtol=0)
+    with torch.no_grad():
+        assert_close(naive, layer(x)[:, -1:], atol=1e-5, rtol=0)
+    assert torch.equal(fns["mla_naive"](), naive) and torch.equal(fns["mla_absorbed"](), absorbed)
+
+
+def test_step_flops_match_a_hand_count():
+    """d_model = 16, 4 heads of d_k = 4, d_c = 8, the 5th position after 4 cached: every matrix product by hand."""
+    torch.manual_seed(0)
+    fns = decode_bench.latent_fns(LatentAttention(16, 4, 8), torch.randn(1, 5, 16))
+    q = out = 2 * 16 * 16
+    latent = 2 * 16 * 8
+    expand = 2 * (2 * 5 * 8 * 16)  # W_uk and W_uv on 5 latents
+    naive_attention = 2 * (2 * 4 * 4 * 5)  # scores and mix: 4 heads, d_k = 4, 5 keys
+    into_latent = 2 * (2 * 4 * 4 * 8)  # the query into latent space, the mix back out
+    absorbed_attention = 2 * (2 * 4 * 8 * 5)  # scores and mix over the 8-wide latents
+    assert decode_bench.step_flops(fns["mla_naive"]) == q + latent + expand + naive_attention + out == 4160
+    assert decode_bench.step_flops(fns["mla_absorbed"]) == q + latent + into_latent + absorbed_attention + out == 2432
+    gqa = decode_bench.next_token_fns(GroupedQueryAttention(16, 4, 2), torch.randn(1, 5, 16))
+    kv = 2 * (2 * 16 * 2 * 4)  # W_k and W_v: g = 2 heads of 4
+    for method in ("cache", "cache_grouped"):  # the copies are no arithmetic
+        assert decode_bench.step_flops(gqa[method]) == q + kv + naive_attention + out == 1856
+    assert decode_bench.step_flops(gqa["no_cache"]) == 5 * 1856  # every position again, causal or not
+
+
+def test_every_contender_records_its_flops_and_cache():
+    """The FLOPs stored beside the times are cost.py's formula, which the #mla-cost table checks against the
+    count; the uncached step is L cached ones; MLA's cache is d_c numbers per token."""
+    fns, records = decode_bench.contenders((3, 9), d_model=16, num_heads=4, kv_heads=(4, 2, 1), latents=(8, 12))
+    assert len(fns) == len(records) == 2 * (3 * 3 + 2 * 2)
+    for r in records:
+        L = r["L"]
+        if "d_c" in r:
+            assert r["cache_bytes"] == r["d_c"] * L * 4
+            assert r["flops"] == cost.formula_flops(r["method"], 16, 4, L, d_latent=r["d_c"])
+        else:
+            kind = "mha" if r["g"] == 4 else "mqa" if r["g"] == 1 else "gqa"
+            step = cost.formula_flops(kind, 16, 4, L, num_kv_heads=r["g"])
+            assert r["cache_bytes"] == 2 * r["g"] * 4 * L * 4
+            assert r["flops"] == (L * step if r["method"] == "no_cache" else step)
+    assert [r["key"] for r in records][-2:] == ["d_c=12 L=9 mla_naive", "d_c=12 L=9 mla_absorbed"]
+
+
 def test_measure_gives_one_row_per_g_length_and_method(one_thread):
     labels = []
 
@@ -420,15 +474,18 @@ def test_measure_gives_one_row_per_g_length_and_method(one_thread):
         labels.append(label)
         yield
 
-    got = decode_bench.measure(lengths=(3, 6), d_model=16, num_heads=4, kv_heads=(4, 1), rounds=4, blocks=2,
-                               min_sample_time=1e-4, record=record)
+    got = decode_bench.measure(lengths=(3, 6), d_model=16, num_heads=4, kv_heads=(4, 1), latents=(8,), rounds=4,
+                               blocks=2, min_sample_time=1e-4, record=record)
     assert labels == ["rounds 1-2", "rounds 3-4"]
     assert got["params"] | {"min_sample_time": 0} == dict(
-        lengths=[3, 6], d_model=16, num_heads=4, d_k=4, kv_heads=[4, 1], N=1, dtype="float32", rounds=4, blocks=2,
-        min_sample_time=0, num_threads=1, seed=0)
-    assert [(r["g"], r["L"], r["method"], r["cache_bytes"]) for r in got["rows"]] == [
+        lengths=[3, 6], d_model=16, num_heads=4, d_k=4, kv_heads=[4, 1], latents=[8], N=1, dtype="float32", rounds=4,
+        blocks=2, min_sample_time=0, num_threads=1, seed=0)
+    assert [(r["g"], r["L"], r["method"], r["cache_bytes"]) for r in got["rows"][:12]] == [
         (g, L, method, 2 * g * 4 * L * 4) for g in (4, 1) for L in (3, 6) for method in decode_bench.METHODS]
+    assert [(r["d_c"], r["L"], r["method"], r["cache_bytes"]) for r in got["rows"][12:]] == [
+        (8, L, method, 8 * L * 4) for L in (3, 6) for method in decode_bench.MLA_METHODS]
     assert all(len(r["samples"]) == 4 and all(s > 0 for s in r["samples"]) for r in got["rows"])
+    assert all(isinstance(r["flops"], int) and r["flops"] > 0 for r in got["rows"])
 
 
 @pytest.mark.parametrize("call, message", [
@@ -446,6 +503,13 @@ def test_measure_gives_one_row_per_g_length_and_method(one_thread):
     (lambda: decode_bench.contenders((4,), 8, 4, ()), r"kv_heads must be a non-empty sequence .*, got \(\)"),
     (lambda: decode_bench.measure((4,), 8, 2, (2,), rounds=5, blocks=2),
      "rounds must be a multiple of blocks, got rounds=5, blocks=2"),
+    (lambda: decode_bench.contenders((4,), 8, 2, (2,), latents=(4, 4)),
+     r"latents must be a sequence of distinct positive latent widths d_c, got \(4, 4\)"),
+    (lambda: decode_bench.contenders((4,), 8, 2, (2,), latents=(0,)), r"latents must .*, got \(0,\)"),
+    (lambda: decode_bench.latent_fns(GroupedQueryAttention(8, 2, 1), torch.randn(1, 4, 8)),
+     "layer must be a LatentAttention, got GroupedQueryAttention"),
+    (lambda: decode_bench.latent_fns(LatentAttention(8, 2, 4), torch.randn(1, 1, 8)),
+     r"x must hold at least 2 positions .*, got shape \(1, 1, 8\)"),
 ])
 def test_decode_bench_errors(call, message):
     with pytest.raises(ValueError, match=message):
@@ -534,10 +598,20 @@ def test_committed_decoding_result_is_complete():
     data, p = result["data"], result["data"]["params"]
     assert {k: p[k] for k in decode_bench.DECODE} == {k: list(v) if isinstance(v, tuple) else v
                                                        for k, v in decode_bench.DECODE.items()}
-    assert len(data["rows"]) == len(p["lengths"]) * len(p["kv_heads"]) * len(decode_bench.METHODS)
+    assert len(data["rows"]) == len(p["lengths"]) * (len(p["kv_heads"]) * len(decode_bench.METHODS)
+                                                     + len(p["latents"]) * len(decode_bench.MLA_METHODS))
+    assert p["latents"][0] == 2 * 1 * p["d_k"]  # the page: d_c = 16 caches exactly MQA's numbers per token
     for r in data["rows"]:
         assert len(r["samples"]) == p["rounds"] and all(s > 0 for s in r["samples"])
-        assert r["cache_bytes"] == 2 * r["g"] * p["d_k"] * r["L"] * 4  # float32, one sequence
+        L = r["L"]
+        if "d_c" in r:  # float32, one sequence
+            assert r["cache_bytes"] == r["d_c"] * L * 4
+            assert r["flops"] == cost.formula_flops(r["method"], p["d_model"], p["num_heads"], L, d_latent=r["d_c"])
+        else:
+            assert r["cache_bytes"] == 2 * r["g"] * p["d_k"] * L * 4
+            kind = "mha" if r["g"] == p["num_heads"] else "mqa" if r["g"] == 1 else "gqa"
+            step = cost.formula_flops(kind, p["d_model"], p["num_heads"], L, num_kv_heads=r["g"])
+            assert r["flops"] == (L * step if r["method"] == "no_cache" else step)
     assert [x["run"] for x in result["provenance"]["runs"]] == [f"rounds {5 * i + 1}-{5 * i + 5}" for i in range(6)]
 
 

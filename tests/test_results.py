@@ -59,6 +59,7 @@ def edit(root: Path, rel: str) -> None:
     ("kvheads-recall", "snippets/kvheads/attention.py", "snippets/kvheads/report.py"),  # the layer, not the table
     ("kvheads-decode", "snippets/bench.py", "snippets/kvheads/report.py"),  # time_rounds times it; the page's table
     ("kvheads-decode", "snippets/kvheads/attention.py", "snippets/kvheads/train.py"),  # the layer timed, not training
+    ("kvheads-decode", "snippets/kvheads/mla.py", "snippets/kvheads/cost.py"),  # MLA is timed; cost.py's formula is not
     ("whatif-sweeps", "snippets/multihead.py", "snippets/whatif/round2.py"),  # the layer trained, not the report
     ("whatif-sweeps", "snippets/whatif/regime.py", "snippets/stats.py"),  # the regime's training, not the verdicts
 ])

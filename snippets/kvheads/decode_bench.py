@@ -12,7 +12,15 @@ heads' worth of keys whatever g is; ``grouped_attend`` instead stacks the h/g qu
 and multiplies them against their one key/value head, so nothing is copied and a step reads only the
 g heads the cache holds.
 
-All three are timed with the performance page's ``time_rounds`` (``snippets.bench``): every contender, each
+MLA (``snippets.kvheads.mla``) caches one latent of d_c numbers per position and is timed with the
+cache in its two forms: naive (every cached latent expanded to h keys and h values at every step)
+and absorbed (the query moved into latent space, nothing expanded). With d_k = 8, d_c = 16 caches
+exactly MQA's 2·1·8 numbers per token and d_c = 32 = 4·d_k (the paper's ratio) GQA g=2's 2·2·8.
+
+Every contender's FLOPs per step are counted once, by ``FlopCounterMode`` on the very function
+that is timed, and stored beside its times.
+
+All of them are timed with the performance page's ``time_rounds`` (``snippets.bench``): every contender, each
 (g, L, with or without the cache), gives one sample per round, rounds interleaved, one thread. The
 rounds come in blocks; each block is one call of ``time_rounds`` (warm-up and calibration included),
 so the load around it can be recorded. Round i of one contender is paired with round i of another.
@@ -25,6 +33,9 @@ Timings are not taken while the site builds: ``python -m sitebuild.results decod
 >>> fns = next_token_fns(layer, torch.randn(1, 5, 16))
 >>> fns["cache"]().shape, fns["cache_grouped"]().shape, fns["no_cache"]().shape
 (torch.Size([1, 1, 16]), torch.Size([1, 1, 16]), torch.Size([1, 1, 16]))
+>>> mla = latent_fns(LatentAttention(d_model=16, num_heads=4, d_latent=8), torch.randn(1, 5, 16))
+>>> step_flops(mla["mla_naive"]), step_flops(mla["mla_absorbed"])
+(4160, 2432)
 """
 
 from __future__ import annotations
@@ -36,19 +47,24 @@ from collections.abc import Callable, Iterator, Sequence
 
 import torch
 from torch import Tensor
+from torch.utils.flop_counter import FlopCounterMode
 
 from .._checks import check_positive_int, check_tensor
 from ..bench import time_rounds
 from .attention import GroupedQueryAttention, KVCache, check_kv_heads
+from .mla import LatentAttention, LatentCache
 
-__all__ = ["METHODS", "DECODE", "grouped_attend", "next_token_fns", "cache_bytes", "contenders", "measure"]
+__all__ = ["METHODS", "MLA_METHODS", "DECODE", "grouped_attend", "next_token_fns", "latent_fns", "step_flops",
+           "cache_bytes", "contenders", "measure"]
 
 log = logging.getLogger(__name__)
 
 METHODS = ("cache", "cache_grouped", "no_cache")
-# The page's layer (d_model = 64, 8 query heads, d_k = 8), MHA, GQA and MQA; 30 interleaved rounds in 6 blocks.
-DECODE = dict(lengths=(64, 128, 256, 512, 1024, 2048), d_model=64, num_heads=8, kv_heads=(8, 2, 1), rounds=30,
-              blocks=6, min_sample_time=0.05, num_threads=1, seed=0)
+MLA_METHODS = ("mla_naive", "mla_absorbed")
+# The page's layer (d_model = 64, 8 query heads, d_k = 8): MHA, GQA and MQA, and MLA with d_c = 16 (MQA's cache
+# bytes) and 32 (GQA g=2's, 4·d_k as in the paper); 30 interleaved rounds in 6 blocks.
+DECODE = dict(lengths=(64, 128, 256, 512, 1024, 2048), d_model=64, num_heads=8, kv_heads=(8, 2, 1), latents=(16, 32),
+              rounds=30, blocks=6, min_sample_time=0.05, num_threads=1, seed=0)
 
 
 # --8<-- [start:grouped]
@@ -107,19 +123,54 @@ def next_token_fns(layer: GroupedQueryAttention,
 # --8<-- [end:next_token]
 
 
-def _check_prefix(layer: object, x: object) -> None:
-    if not isinstance(layer, GroupedQueryAttention):
-        raise ValueError(f"layer must be a GroupedQueryAttention, got {type(layer).__name__}")
+# --8<-- [start:latent]
+def latent_fns(layer: LatentAttention,
+               x: Tensor) -> dict[str, Callable[[], Tensor]]:
+    """MLA's output at the last position of x (N, L, E) with the L - 1
+    earlier latents cached, in both forms: naive (every cached latent
+    expanded to h keys and h values) and absorbed (nothing expanded)."""
+    _check_prefix(layer, x, LatentAttention)
+    cache = LatentCache()
+    with torch.no_grad():
+        layer(x[:, :-1], cache)  # the L - 1 earlier latents, once
+    past = cache.c  # (N, L - 1, d_c): the same cache for both forms
+
+    def step(absorbed: bool) -> Callable[[], Tensor]:
+        @torch.no_grad()
+        def fn() -> Tensor:
+            cache.c = past  # back to L - 1 positions
+            return layer(x[:, -1:], cache, absorbed=absorbed)
+        return fn
+
+    return {"mla_naive": step(False), "mla_absorbed": step(True)}
+# --8<-- [end:latent]
+
+
+# --8<-- [start:step_flops]
+def step_flops(fn: Callable[[], Tensor]) -> int:
+    """FLOPs of one call of a timed step, counted by PyTorch (matrix
+    products, 2 per multiply-add; softmax and masking not counted)."""
+    with FlopCounterMode(display=False) as counter:
+        fn()
+    return counter.get_total_flops()
+# --8<-- [end:step_flops]
+
+
+def _check_prefix(layer: object, x: object, kind: type = GroupedQueryAttention) -> None:
+    if not isinstance(layer, kind):
+        raise ValueError(f"layer must be a {kind.__name__}, got {type(layer).__name__}")
     check_tensor(x, "x", 3)
     if x.shape[1] < 2:
         raise ValueError(f"x must hold at least 2 positions (earlier ones to cache, and the next), "
                          f"got shape {tuple(x.shape)}")
 
 
-def cache_bytes(layer: GroupedQueryAttention, x: Tensor) -> int:
-    """Bytes of the layer's cache after all L positions of x, read off its tensors (2·N·g·d_k·L·bytes)."""
-    _check_prefix(layer, x)
-    cache = KVCache()
+def cache_bytes(layer: GroupedQueryAttention | LatentAttention, x: Tensor) -> int:
+    """Bytes of the layer's cache after all L positions of x, read off its tensors (2·N·g·d_k·L·bytes, or
+    N·d_c·L·bytes for MLA)."""
+    latent = isinstance(layer, LatentAttention)
+    _check_prefix(layer, x, LatentAttention if latent else GroupedQueryAttention)
+    cache = LatentCache() if latent else KVCache()
     with torch.no_grad():
         layer(x, cache)
     return sum(t.numel() * t.element_size() for t in cache.tensors())
@@ -133,45 +184,63 @@ def _check_lengths(lengths: object) -> None:
         raise ValueError(f"lengths must not repeat, got {lengths!r}")
 
 
+def _check_latents(latents: object) -> None:
+    if (not isinstance(latents, (list, tuple))
+            or any(not isinstance(c, int) or isinstance(c, bool) or c < 1 for c in latents)
+            or len(set(latents)) != len(latents)):
+        raise ValueError(f"latents must be a sequence of distinct positive latent widths d_c, got {latents!r}")
+
+
 def contenders(lengths: Sequence[int], d_model: int, num_heads: int, kv_heads: Sequence[int],
-               seed: int = 0) -> tuple[dict[str, Callable[[], Tensor]], list[dict]]:
-    """Every (g, L, method) as a timed function keyed 'g=8 L=64 cache', and one record per key:
-    {"key", "g", "L", "method", "cache_bytes"}. One layer per g (seeded), one input per L."""
+               latents: Sequence[int] = (), seed: int = 0) -> tuple[dict[str, Callable[[], Tensor]], list[dict]]:
+    """Every (g, L, method) as a timed function keyed 'g=8 L=64 cache', every (d_c, L, form) of MLA keyed
+    'd_c=16 L=64 mla_naive', and one record per key: {"key", "g" or "d_c", "L", "method", "cache_bytes",
+    "flops"}, the FLOPs counted on the function itself (step_flops). One layer per g and per d_c (seeded),
+    one input per L."""
     _check_lengths(lengths)
     if not isinstance(kv_heads, (list, tuple)) or not kv_heads:
         raise ValueError(f"kv_heads must be a non-empty sequence of key/value head counts, got {kv_heads!r}")
     for g in kv_heads:
         check_kv_heads(num_heads, g)
-    fns, records = {}, []
+    _check_latents(latents)
+    layers = []
     for g in kv_heads:
         torch.manual_seed(seed)
-        layer = GroupedQueryAttention(d_model, num_heads, g).eval()
+        layers.append(("g", g, GroupedQueryAttention(d_model, num_heads, g).eval(), next_token_fns))
+    for c in latents:
+        torch.manual_seed(seed)
+        layers.append(("d_c", c, LatentAttention(d_model, num_heads, c).eval(), latent_fns))
+    fns, records = {}, []
+    for name, value, layer, make in layers:
         for L in lengths:
             x = torch.randn(1, L, d_model, generator=torch.Generator().manual_seed(seed + L))
             size = cache_bytes(layer, x)
-            for method, fn in next_token_fns(layer, x).items():
-                key = f"g={g} L={L} {method}"
+            for method, fn in make(layer, x).items():
+                key = f"{name}={value} L={L} {method}"
                 fns[key] = fn
-                records.append({"key": key, "g": g, "L": L, "method": method, "cache_bytes": size})
+                records.append({"key": key, name: value, "L": L, "method": method, "cache_bytes": size,
+                                "flops": step_flops(fn)})
     return fns, records
 
 
-def measure(lengths: Sequence[int], d_model: int, num_heads: int, kv_heads: Sequence[int], rounds: int = 30,
-            blocks: int = 6, min_sample_time: float = 0.05, num_threads: int = 1, seed: int = 0,
+def measure(lengths: Sequence[int], d_model: int, num_heads: int, kv_heads: Sequence[int],
+            latents: Sequence[int] = (), rounds: int = 30, blocks: int = 6, min_sample_time: float = 0.05,
+            num_threads: int = 1, seed: int = 0,
             record: Callable[[str], contextlib.AbstractContextManager] | None = None) -> dict:
-    """Seconds per next token for every (g, L, method), one sample per round, and the cache's bytes.
+    """Seconds per next token for every (g, L, method) and every MLA (d_c, L, form), one sample per round,
+    with the cache's bytes and the FLOPs of one step.
 
     The rounds run in `blocks` blocks of rounds // blocks; record(label), if given, is a context
     manager around each block (the load record of sitebuild.results). Returns {"params": ...,
-    "rows": [{"g", "L", "method", "cache_bytes", "samples"}]}, samples in seconds.
+    "rows": [{"g" (or "d_c" for MLA), "L", "method", "cache_bytes", "flops", "samples"}]}, samples in seconds.
     """
     check_positive_int(blocks, "blocks")
     check_positive_int(rounds, "rounds")
     if rounds % blocks or rounds // blocks < 1:
         raise ValueError(f"rounds must be a multiple of blocks, got rounds={rounds}, blocks={blocks}")
-    fns, records = contenders(lengths, d_model, num_heads, kv_heads, seed)
+    fns, records = contenders(lengths, d_model, num_heads, kv_heads, latents, seed)
     params = dict(lengths=list(lengths), d_model=d_model, num_heads=num_heads, d_k=d_model // num_heads,
-                  kv_heads=list(kv_heads), N=1, dtype="float32", rounds=rounds, blocks=blocks,
+                  kv_heads=list(kv_heads), latents=list(latents), N=1, dtype="float32", rounds=rounds, blocks=blocks,
                   min_sample_time=min_sample_time, num_threads=num_threads, seed=seed)
     samples: dict[str, list[float]] = {key: [] for key in fns}
     per, keys = rounds // blocks, list(fns)
@@ -184,8 +253,7 @@ def measure(lengths: Sequence[int], d_model: int, num_heads: int, kv_heads: Sequ
             got = time_rounds(order, rounds=per, min_sample_time=min_sample_time, num_threads=num_threads)
         for key, s in got.items():
             samples[key] += s
-    rows = [{k: r[k] for k in ("g", "L", "method", "cache_bytes")} | {"samples": samples[r["key"]]}
-            for r in records]
+    rows = [{k: v for k, v in r.items() if k != "key"} | {"samples": samples[r["key"]]} for r in records]
     return {"params": params, "rows": rows}
 
 
