@@ -11,6 +11,8 @@ matches, ``tests/test_results.py`` fails, and the same command measures again::
     python -m sitebuild.results build        # re-measure results/buildbench.json (~10 min)
     python -m sitebuild.results recall       # retrain results/kvheads-recall.json (~30 CPU minutes)
     python -m sitebuild.results decode       # re-measure results/kvheads-decode.json (~3 min)
+    python -m sitebuild.results whatif       # retrain results/whatif-sweeps.json (~2 CPU hours)
+    python -m sitebuild.results mqar         # retrain results/kvheads-mqar.json (~75 CPU minutes)
     python -m sitebuild.results stale        # re-measure every stale result
 
 How busy the machine was is measured, not declared: the load average before and after the whole
@@ -79,6 +81,9 @@ SPECS: dict[str, Spec] = {
     # §4's second round: the protocol (grid, seeds, steps, stopping rule) and the training it runs.
     "whatif-sweeps": Spec(("snippets.whatif.protocol",), (), "python -m sitebuild.results whatif",
                           exclude=("snippets/i18n.py",)),
+    # The key/value-heads page's second recall test: its protocol (snippets.kvheads.protocol) and what it runs.
+    "kvheads-mqar": Spec(("snippets.kvheads.protocol",), (), "python -m sitebuild.results mqar",
+                         exclude=("snippets/i18n.py",)),
 }
 
 
@@ -301,58 +306,68 @@ def measure_build() -> Path:
 
 
 def measure_recall(workers: int = 2) -> Path:
-    """Train every model of snippets.kvheads.train.SWEEP (one process per worker, one thread each), each a
-    recorded run; write results/kvheads-recall.json with each model's accuracy and CPU seconds."""
-    import logging
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
+    """Train every model of snippets.kvheads.train.SWEEP; write results/kvheads-recall.json with each model's
+    accuracy and CPU seconds."""
     from snippets.kvheads.train import SWEEP, sweep_jobs, train_recall
 
     prov = provenance("kvheads-recall", 1) | {"workers": workers}
-    start, runs, models = snapshot(), [], []
-    jobs = sweep_jobs()
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        before = snapshot()
-        for k, r in enumerate(pool.map(train_recall, *zip(*jobs)), 1):  # in order: a run is one job's wait
-            label = f"h={r['num_heads']} g={r['num_kv_heads']} n={r['num_pairs']} seed {r['seed']}"
-            runs.append(run_record(label, before, after := snapshot()))
-            before = after
-            models.append(r)
-            logging.getLogger(__name__).info("kvheads-recall: %s: %.3f, %.0f CPU s (%d/%d)", label, r["accuracy"],
-                                             r["cpu_seconds"], k, len(jobs))
+    start, runs, models = _train_pool(
+        "kvheads-recall", sweep_jobs(), train_recall,
+        lambda r: f"h={r['num_heads']} g={r['num_kv_heads']} n={r['num_pairs']} seed {r['seed']}", workers)
     return save("kvheads-recall", prov, {"sweep": SWEEP, "models": models}, start, runs)
 
 
-def measure_whatif(workers: int = 2) -> Path:
-    """Train every run of snippets.whatif.protocol (one process per worker, one thread each), longest first,
-    each a recorded run; write results/whatif-sweeps.json. A partial file in the cache folder is rewritten
-    every 20 runs, so an interrupted measurement can be looked at (never committed)."""
+def _train_pool(name: str, jobs: list[tuple], run_one: Callable[..., dict], label: Callable[[dict], str],
+                workers: int) -> tuple[dict, list[dict], list[dict]]:
+    """Run run_one(*job) for every job (one process per worker, one thread each), each a recorded run. A
+    partial file in the cache folder is rewritten every 20 runs, so an interrupted measurement can be
+    looked at (never committed). Returns the snapshot at the start, the run records and the results."""
     import logging
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     from resultcache import cache_root
-    from snippets.whatif import protocol
 
-    prov = provenance("whatif-sweeps", 1) | {"workers": workers}
     start, runs, models = snapshot(), [], []
-    jobs = protocol.jobs()
-    partial = cache_root() / "whatif-sweeps.partial.json"
+    partial = cache_root() / f"{name}.partial.json"
     partial.parent.mkdir(parents=True, exist_ok=True)
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
         before = snapshot()
-        for k, r in enumerate(pool.map(protocol.run_one, *zip(*jobs)), 1):  # in order: a run is one job's wait
-            label = f"{r['sweep']}[{r['index']}] seed {r['seed']}"
-            runs.append(run_record(label, before, after := snapshot()))
+        for k, r in enumerate(pool.map(run_one, *zip(*jobs)), 1):  # in order: a run is one job's wait
+            runs.append(run_record(label(r), before, after := snapshot()))
             before = after
             models.append(r)
-            logging.getLogger(__name__).info("whatif-sweeps: %s: %.3f, %.0f CPU s (%d/%d)", label, r["accuracy"],
+            logging.getLogger(__name__).info("%s: %s: %.3f, %.0f CPU s (%d/%d)", name, label(r), r["accuracy"],
                                              r["cpu_seconds"], k, len(jobs))
             if k % 20 == 0:
                 partial.write_text(json.dumps({"models": models}), encoding="utf-8")
+    return start, runs, models
+
+
+def measure_whatif(workers: int = 2) -> Path:
+    """Train every run of snippets.whatif.protocol, longest first; write results/whatif-sweeps.json."""
+    from snippets.whatif import protocol
+
+    prov = provenance("whatif-sweeps", 1) | {"workers": workers}
+    start, runs, models = _train_pool("whatif-sweeps", protocol.jobs(), protocol.run_one,
+                                      lambda r: f"{r['sweep']}[{r['index']}] seed {r['seed']}", workers)
     models.sort(key=lambda r: (list(protocol.SWEEPS).index(r["sweep"]), r["index"], r["seed"]))
     return save("whatif-sweeps", prov, {"protocol": _protocol_record(), "models": models}, start, runs)
+
+
+def measure_mqar(workers: int = 2) -> Path:
+    """Train every run of snippets.kvheads.protocol; write results/kvheads-mqar.json."""
+    from snippets.kvheads import protocol
+
+    prov = provenance("kvheads-mqar", 1) | {"workers": workers}
+    start, runs, models = _train_pool("kvheads-mqar", protocol.jobs(), protocol.run_one,
+                                      lambda r: f"{protocol.setting_label(r['kind'], r['size'])} seed {r['seed']}",
+                                      workers)
+    models.sort(key=lambda r: (protocol.SETTINGS.index((r["kind"], r["size"])), r["seed"]))
+    record = {k: getattr(protocol, k) for k in ("PAIRS", "SEQ_LEN", "NUM_HEADS", "STEPS", "BATCH", "LR",
+                                                 "EVAL_EVERY", "EVAL_SIZE", "LEARNED", "MINIMUM")}
+    record |= {"SEEDS": list(protocol.SEEDS), "SETTINGS": [list(s) for s in protocol.SETTINGS]}
+    return save("kvheads-mqar", prov, {"protocol": record, "models": models}, start, runs)
 
 
 def _protocol_record() -> dict:
@@ -381,19 +396,21 @@ def measure_decode() -> Path:
 
 MEASURE: dict[str, Callable[[], Path]] = {"bench-full": measure_bench, "buildbench": measure_build,
                                          "kvheads-recall": measure_recall, "kvheads-decode": measure_decode,
-                                         "whatif-sweeps": measure_whatif}
+                                         "whatif-sweeps": measure_whatif, "kvheads-mqar": measure_mqar}
 
 
 def main(argv: list[str] | None = None) -> int:
     import logging
 
     parser = argparse.ArgumentParser(description="Committed measurements: check them, or measure again.")
-    parser.add_argument("what", nargs="?", choices=["check", "bench", "build", "recall", "decode", "whatif", "stale"],
+    parser.add_argument("what", nargs="?", choices=["check", "bench", "build", "recall", "decode", "whatif", "mqar",
+                                                     "stale"],
                         default="check")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     names = {"bench": ["bench-full"], "build": ["buildbench"], "recall": ["kvheads-recall"],
-             "decode": ["kvheads-decode"], "whatif": ["whatif-sweeps"], "check": [], "stale": []}[args.what]
+             "decode": ["kvheads-decode"], "whatif": ["whatif-sweeps"], "mqar": ["kvheads-mqar"], "check": [],
+             "stale": []}[args.what]
     if args.what in ("check", "stale"):
         for name in SPECS:
             try:
