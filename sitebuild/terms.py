@@ -8,7 +8,8 @@ sitebuild.zhstyle). From the table come:
 - docs/.snippets/glossary.md, the abbreviation list appended to every page (tooltips: the English
   term over a Chinese one and the other way round), for terms marked ``tooltip``;
 - docs/.snippets/jieba-user.txt, the user dictionary of Material's search plugin, so that jieba keeps
-  each term whole in the search index (it splits 参数量 into 参|数量, 热力图 into 热|力图);
+  each term whole in the search index (it splits 参数量 into 参|数量, 热力图 into 热|力图), with the
+  table's [search] words, which readers type but the glossary does not define (快速路径, 查询头);
 - tests/test_terms.py, which fails on a listed variant in a Chinese page or in a Chinese string that
   code prints into a page (snippets/i18n.py), and checks that the two generated files are current.
 
@@ -94,6 +95,8 @@ def load(path: Path = TABLE) -> tuple[tuple[Term, ...], tuple[Variant, ...], tup
 
 
 TERMS, NOTATION, PROSE_NOTATION = load()
+# Words kept whole in the search index that are not glossary entries (the table's [search] words).
+SEARCH_WORDS: tuple[str, ...] = tuple(tomllib.loads(TABLE.read_text(encoding="utf-8")).get("search", {}).get("words", ()))
 
 HEADER = (
     "<!-- Generated from sitebuild/terms.py (python -m sitebuild.terms): edit the table there, not this file.\n"
@@ -112,7 +115,7 @@ def glossary_markdown() -> str:
 
 def jieba_words() -> list[str]:
     """Chinese terms the search index must keep whole, longest first."""
-    words = set()
+    words = set(SEARCH_WORDS)
     for t in TERMS:
         if t.search:
             for word in re.split(r"[\s/（）()]+", t.zh):

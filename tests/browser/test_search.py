@@ -102,3 +102,61 @@ def test_search_keeps_terms_whole(page, server_url, lang, query, expected):
     assert hit["occurrences"] > 0 and hit["whole"] >= hit["occurrences"], (
         f"{query!r} occurs {hit['occurrences']} times in the best hit but is highlighted whole "
         f"{hit['whole']} times: {hit['marks']}")
+
+
+# What a reader types, as typed (sitebuild/hooks/search_terms.py and the [search] words of
+# sitebuild/terms.toml): a term jieba alone cut (快速路径, 查询头), a word the pages write only as
+# KV 缓存 (键值缓存), and words that occur inside compound terms kept whole (掩码 in 因果掩码, 嵌入 in
+# 位置嵌入). Each must find every Chinese page whose indexed text uses it.
+READER_QUERIES = {
+    "快速路径": r"快速路径",
+    "查询头": r"查询头",
+    "键值缓存": r"键值缓存|KV\s*缓存",
+    "掩码": r"掩码",
+    "嵌入": r"嵌入",
+}
+
+
+def zh_pages_using(built_site, pattern: str) -> set[str]:
+    """The Chinese pages (site-relative paths) whose search-index title or text matches `pattern`."""
+    import json
+
+    docs = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    found = set()
+    for doc in docs:
+        path = re.sub(r"#.*$", "", doc["location"])
+        if path.startswith("en/"):
+            continue
+        if re.search(pattern, (doc["title"] + " " + doc["text"]).replace("\u200b", "")):
+            found.add(path)
+    return found
+
+
+@pytest.mark.parametrize("query", list(READER_QUERIES))
+def test_search_finds_what_a_reader_types(page, server_url, built_site, query):
+    expected = zh_pages_using(built_site, READER_QUERIES[query])
+    assert expected, f"no Chinese page uses {query!r}: the test needs a new word"
+    hits = search(page, server_url, query)
+    missing = expected - set(hits)
+    assert not missing, f"searching {query!r} missed {sorted(missing)} (found {sorted(set(hits))})"
+    assert not hits[0].startswith("en/"), f"best hit for {query!r} is English: {hits[:3]}"
+
+
+def test_compound_parts_found_where_only_the_compound_is_written(page, server_url, built_site):
+    """The part search must reach pages that write 因果掩码 / 位置嵌入 but never 掩码 / 嵌入 alone: the case
+    the `parts` field exists for (a page with the word alone would be found without it)."""
+    import json
+
+    docs = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    checked = 0
+    for part, compound in (("掩码", "因果掩码"), ("嵌入", "位置嵌入")):
+        only_compound = [d for d in docs if not d["location"].startswith("en/")
+                         and compound in d["text"] and part not in d["text"].replace(compound, "")]
+        for doc in only_compound:
+            assert part in doc.get("parts", "").split("\u200b"), doc["location"]
+            checked += 1
+    assert checked, "no section writes a compound without its part: nothing left to check"
+    # and the browser finds one such section's page
+    sample = next(d for d in docs if not d["location"].startswith("en/") and "因果掩码" in d["text"]
+                  and "掩码" not in d["text"].replace("因果掩码", ""))
+    assert re.sub(r"#.*$", "", sample["location"]) in search(page, server_url, "掩码")
