@@ -5,7 +5,7 @@
 (function () {
   var config = JSON.parse((document.getElementById("__config") || {}).textContent || "{}");
   var t = config.translations || {};
-  var base = new URL((config.base || ".") + "/", location.href);
+  var base = new URL((config.base || ".").replace(/\/*$/, "/"), location.href);  // "/" on the 404 page: not "//"
   var englishRoot = new URL("en/", base).pathname;
   var pathIsEnglish = function (path) { return path.indexOf(englishRoot) === 0; };
   var here = pathIsEnglish(location.pathname);
