@@ -41,9 +41,9 @@ from .tables import md_table
 __all__ = [
     "Interval", "interval", "paired_ratio", "Ratio", "ratio_family", "comparisons", "level_text", "judge", "bench_sweep", "measurement", "memory_slope", "provenance_table",
     "flop_table", "time_table", "throughput_table", "memory_table", "matmul_sentence", "comparison_table",
-    "pair_sentence", "pair_sentences", "memory_sentence", "goals", "goals_table", "time_figure", "memory_figure",
-    "full_sweep_tables", "full_sweep_figures", "build_table", "build_results_table", "which_sentences", "load",
-    "PAIRS", "ratio_text", "cjk_spacing", "load_sentence", "runs_cell",
+    "memory_sentence", "goals", "goals_table", "time_figure", "memory_figure",
+    "full_sweep_tables", "full_sweep_figures", "build_table", "build_results_table", "load",
+    "PAIRS", "ratio_text", "impl_table", "cjk_spacing", "load_sentence", "runs_cell",
 ]
 
 def load(name: str, results_dir: Path | None = None) -> dict:
@@ -308,7 +308,10 @@ def provenance_table(lang: str, name: str, result: dict | None = None) -> str:
     p = result["provenance"]
     m = p["machine"]
     commit = f"`{p['commit']}`" + (t["dirty"] if p["uncommitted_changes"] else "")
-    covers = ", ".join(f"`{f}`" for f in p["fingerprint_covers"]["files"])
+    files = p["fingerprint_covers"]["files"]
+    # the file list is for maintainers: folded, so the row stays one line until opened
+    covers = (f"<details><summary>{text(lang, 'provenance.files_summary', n=len(files))}</summary>"
+              + ", ".join(f"<code>{f}</code>" for f in files) + "</details>")
     rows = [
         [t["date"], p["date"]],
         [t["commit"], commit],
@@ -401,12 +404,17 @@ def comparisons(data: dict) -> dict[tuple[str, str, int], Ratio]:
     return dict(zip(keys, ratio_family([_samples(data, *k) for k in keys]), strict=True))
 
 
-# The order a sentence lists the verdicts in (stats.verdict's keys; the words are bench.verdict_<key>).
-VERDICTS = ("lower", "higher", "negligible", "none")
-
-
 def _verdict_word(lang: str, key: str) -> str:
-    return text(lang, f"bench.verdict_{key}", minimum=f"{MINIMUM - 1:.0%}")
+    """The comparison table's verdict column, the one place the page words a time verdict (bench.word_<key>)."""
+    return text(lang, f"bench.word_{key}", minimum=f"{MINIMUM - 1:.0%}")
+
+
+def impl_table(lang: str) -> str:
+    """The short names the page's tables and plots use, each defined once: name, what it is, key in the code."""
+    names = _names(lang)
+    rows = [[names[i], text(lang, f"bench.about_{i}"), f"`{i}`"] for i in IMPLS]
+    rows.append([names["best_official"], text(lang, "bench.about_best_official"), "—"])
+    return md_table(texts(lang, "bench")["impls_head"], rows)
 
 
 def ratio_text(lang: str, r: Interval, digits: int = 3) -> str:
@@ -432,28 +440,6 @@ def comparison_table(data: dict, lang: str) -> str:
 
 def _lengths(lang: str, items: Sequence[object]) -> str:
     return text(lang, "bench.list_sep").join(str(i) for i in items)
-
-
-def pair_sentence(data: dict, lang: str, a: str, b: str,
-                  family: dict[tuple[str, str, int], Ratio] | None = None) -> str:
-    """One sentence on how a compares with b over all lengths, each length with its ratio and interval, as the
-    comparison table judges them (family: ``comparisons(data)``, computed when not given)."""
-    names = _names(lang)
-    family = comparisons(data) if family is None else family
-    groups: dict[str, list[str]] = {key: [] for key in VERDICTS}
-    for L in data["params"]["lengths"]:
-        r = family[a, b, L]
-        groups[r.verdict].append(text(lang, "bench.ratio_item", L=L, ratio=ratio_text(lang, r.ratio)))
-    parts = [text(lang, f"bench.group_{key}", items=_lengths(lang, items), minimum=f"{MINIMUM - 1:.0%}")
-             for key, items in groups.items() if items]
-    return cjk_spacing(text(lang, "bench.pair_sentence", a=names[a], b=names[b], n=len(family),
-                            groups=text(lang, "bench.group_sep").join(parts)))
-
-
-def pair_sentences(data: dict, lang: str) -> str:
-    """pair_sentence for every pair in PAIRS, as a Markdown list."""
-    family = comparisons(data)
-    return "\n".join(f"- {pair_sentence(data, lang, a, b, family)}" for a, b in PAIRS)
 
 
 def memory_sentence(data: dict, lang: str) -> str:
@@ -598,7 +584,7 @@ def build_results_table(results: dict, lang: str = "en") -> str:
         if key in results:
             r = results[key]
             secs = "—" if r["seconds"] is None else f"{r['seconds']:.1f}"
-            rows.append([t[key], secs, "✅" if r["ok"] else f"❌ {t['failed']}"])
+            rows.append([t[key], secs, t["ok"] if r["ok"] else f"❌ {t['failed']}"])
     verdict = t["met"] if results["target_met"] else t["not_met"]
     mark = "✅" if results["target_met"] else "❌"
     rows.append([t["ratio"], f"{results['warm_over_no_exec']:.2f}", f"{mark} {verdict}"])
@@ -610,36 +596,3 @@ def build_table(lang: str) -> str:
     result = load("buildbench")
     return (f"{provenance_table(lang, 'buildbench', result)}\n\n{build_results_table(result['data'], lang)}\n\n"
             f"{text(lang, 'buildbench.runs')}")
-
-
-def which_sentences(lang: str, data: dict | None = None, at: int = SPEEDUP_AT) -> str:
-    """What the sweep says about choosing a layer, numbers included, as a Markdown list."""
-    data = bench_sweep()["data"] if data is None else data
-    names = _names(lang)
-    sep = text(lang, "bench.name_sep")
-    L = data["params"]["lengths"][-1]
-    peak = {i: measurement(data, i, L)["peak_bytes"] for i in IMPLS}
-    quad = [i for i in IMPLS if memory_slope(data, i) >= 1.5]
-    lin = [i for i in IMPLS if memory_slope(data, i) <= 1.2]
-
-    def mib(impls):
-        if not impls:
-            return "—"
-        lo, hi = min(peak[i] for i in impls), max(peak[i] for i in impls)
-        return _mb(lo) if _mb(lo) == _mb(hi) else f"{_mb(lo)}–{_mb(hi)}"
-
-    scratch, fast = (measurement(data, i, at) for i in ("scratch", "fast"))
-    # the speedup goal's ratio when at is its length (the goals table prints the same interval), else on its own
-    if at == SPEEDUP_AT:
-        goal = goals(data)[1]
-        slower, level = goal["ratio"], goal["level"]
-    else:
-        slower, level = paired_ratio(*_samples(data, "scratch", "fast", at)), LEVEL
-    lines = [
-        text(lang, "bench.which_time", sentence=pair_sentence(data, lang, "mha_fastpath", "mha_no_weights")),
-        text(lang, "bench.which_memory", L=L, quad=sep.join(names[i] for i in quad) or "—", quad_mib=mib(quad),
-             lin=sep.join(names[i] for i in lin) or "—", lin_mib=mib(lin)),
-        text(lang, "bench.which_scratch", L=at, x=ratio_text(lang, slower, 2), level=level_text(level),
-             m=scratch["peak_bytes"] / fast["peak_bytes"]),
-    ]
-    return "\n".join(f"- {cjk_spacing(line)}" for line in lines)
