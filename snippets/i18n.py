@@ -98,6 +98,8 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                           "输入 {x}，切分后 {split}，分数和权重 {scores}，合并后乘 W^O 得到输出 {out}。"),
         "figs.path.caption": ("多头注意力的数据流。形状是本站的 MultiHeadAttention 在日志行上前向计算一次时记录下来的；"
                               "softmax 那一行画的是这次计算里 {h} 个头的真实权重（层未经训练）。"),
+        "figs.path.pair": ("在上面数据流图的层里（权重随机初始化，没有训练），查询“{q}”分给键“{k}”的权重，在头 {hi} 里是 "
+                           "{w_hi}，在头 {lo} 里只有 {w_lo}，前者是后者的 {times} 倍；如果平均分给 {T} 个词元，每个是 {even}。"),
         "figs.concat.head": "头 {i}",
         "figs.concat.bias": "偏置 b",
         "figs.concat.sum": "Σ 头 + b",
@@ -106,7 +108,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "figs.concat.title": "最大 |输出 − (Σ + b)| = {err}",
         "figs.concat.alt": ("热力图：{h} 个头各自经过 W^O 里属于自己的那一块，写进输出前 {f} 维的贡献，"
                             "再加上偏置；最后两行是这些贡献之和与层的输出，两行相同，最大差 {err}。"),
-        "figs.concat.caption": "每个头写进输出的贡献。最后两行（贡献之和、层的输出）一模一样。",
+        "figs.concat.caption": "每个头写进输出的贡献。最后两行（贡献之和、层的输出）相差不超过 {err}，只是浮点舍入。",
         "figs.params.top": "参数量",
         "figs.params.bottom": "每个头的宽度 d_k 与每个查询的分布数 h（模型宽度 {E}）",
         "figs.params.dk": "d_k",
@@ -750,6 +752,9 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "figs.path.caption": ("The data path of multi-head attention. The shapes were recorded from one forward "
                               "pass of this site's MultiHeadAttention on the log line; the softmax row draws that "
                               "pass's real weights for the {h} heads (the layer is untrained)."),
+        "figs.path.pair": ("In the data path figure's layer (random initial weights, untrained), the query "
+                           "“{q}” gives the key “{k}” a weight of {w_hi} in head {hi} and only {w_lo} in head "
+                           "{lo}, a ratio of {times}; spread evenly over the {T} tokens, each would get {even}."),
         "figs.concat.head": "head {i}",
         "figs.concat.bias": "bias b",
         "figs.concat.sum": "Σ heads + b",
@@ -760,7 +765,8 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                             "its own block of W^O, and the bias; the last two rows, the sum of these and the "
                             "layer's output, are the same, largest difference {err}."),
         "figs.concat.caption": ("Each head's contribution to the output. The last two rows (the sum of the "
-                                "contributions, the layer's output) are identical."),
+                                "contributions, the layer's output) are the same to within {err}: "
+                                "floating-point rounding."),
         "figs.params.top": "parameters",
         "figs.params.bottom": "head width d_k and distributions per query h (d_model = {E})",
         "figs.params.dk": "d_k",

@@ -29,13 +29,13 @@ from . import multihead
 from ._checks import check_divisible, check_positive_int
 from .attention import scaled_dot_product_attention
 from .figures import FG, MIN_FONT_PT, Figure, svg_figure
-from .heads import _check_wanted, parameter_table
+from .heads import _check_wanted, concat_vs_sum, parameter_table
 from .i18n import check_lang, text
 from .logline import embed_tokens, log_tokens
 from .multihead import MultiHeadAttention
 
 __all__ = ["HEAD_COLORS", "DEMO_WANTED", "attention_budget", "budget_figure", "swap_figure", "ceiling_figure",
-           "record_shapes", "datapath_figure", "head_contributions", "concat_figure", "params_figure",
+           "record_shapes", "datapath_figure", "pair_across_heads", "pair_across_heads_sentence", "head_contributions", "concat_figure", "params_figure",
            "budget_widget"]
 
 # One colour per head, readable on the light and the dark palette (Okabe-Ito first).
@@ -297,6 +297,27 @@ def datapath_shapes(d_model: int = 512, num_heads: int = 8, seed: int = 0) -> tu
     return shapes, w[0]
 
 
+def pair_across_heads(d_model: int = 512, num_heads: int = 8, seed: int = 0) -> tuple[str, str, int, float, int,
+                                                                                      float, int]:
+    """The (query, key) pair of the data path figure whose weight differs most between two heads:
+    (query token, key token, head where it is largest, that weight, head where it is smallest, that weight,
+    number of tokens). The layer is datapath_figure's (seeded, untrained)."""
+    _, w = datapath_shapes(d_model, num_heads, seed)  # (h, L, S)
+    tokens = log_tokens()
+    spread = w.max(0).values - w.min(0).values  # (L, S)
+    i, j = divmod(int(spread.argmax()), w.shape[-1])
+    hi, lo = int(w[:, i, j].argmax()), int(w[:, i, j].argmin())
+    return tokens[i], tokens[j], hi, float(w[hi, i, j]), lo, float(w[lo, i, j]), len(tokens)
+
+
+def pair_across_heads_sentence(lang: str, **kwargs) -> str:
+    """pair_across_heads as one sentence, with the even share 1/T to compare against."""
+    check_lang(lang)
+    q, k, hi, w_hi, lo, w_lo, T = pair_across_heads(**kwargs)
+    return text(lang, "figs.path.pair", q=q, k=k, hi=hi, w_hi=f"{w_hi:.2f}", lo=lo, w_lo=f"{w_lo:.2f}", T=T,
+                even=f"{1 / T:.3f}", times=f"{w_hi / w_lo:.1f}")
+
+
 def _shape(s: tuple[int, ...]) -> str:
     return "(" + ", ".join(str(n) for n in s) + ")"
 
@@ -371,7 +392,8 @@ def datapath_figure(lang: str, d_model: int = 512, num_heads: int = 8, seed: int
 def head_contributions(d_model: int = 512, num_heads: int = 8, seed: int = 0) -> tuple[np.ndarray, np.ndarray,
                                                                                          np.ndarray, float]:
     """For the first token of concat_vs_sum's input: each head's contribution head_i · W^O_i (h, E), the
-    bias (E,), the layer's output (E,), and the largest |output - (sum + bias)| over the whole batch."""
+    bias (E,), the layer's output (E,), and the largest |output - (sum + bias)| over the whole batch, from
+    snippets.heads.concat_vs_sum on the same seed (one helper for the figure and the sentence beside it)."""
     from .multihead import split_heads
 
     check_divisible(d_model, num_heads)
@@ -383,7 +405,7 @@ def head_contributions(d_model: int = 512, num_heads: int = 8, seed: int = 0) ->
     heads, _ = scaled_dot_product_attention(q, k, v)  # (N, h, L, d_k)
     parts = torch.stack([heads[:, i] @ m.W_o.weight[:, i * d_k:(i + 1) * d_k].T for i in range(h)])  # (h, N, L, E)
     out, _ = m(x, x, x)
-    err = (out - (parts.sum(0) + m.W_o.bias)).abs().max().item()
+    err = concat_vs_sum(d_model, num_heads, seed)  # the number the page's sentence prints
     return parts[:, 0, 0].numpy(), m.W_o.bias.numpy(), out[0, 0].numpy(), err
 
 

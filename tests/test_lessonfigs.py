@@ -103,8 +103,10 @@ def test_concat_identity_is_checked():
     assert parts.shape == (8, 512)
     np.testing.assert_allclose(parts.sum(0) + bias, out, atol=1e-5)
     assert err < 1e-5
-    assert err == pytest.approx(concat_vs_sum(512, 8), abs=1e-6)
-    assert f"{err:.1e}" in L.concat_figure("en")
+    assert err == concat_vs_sum(512, 8)  # the figure and the sentence beside it print one number
+    fig = L.concat_figure("en")
+    assert f"= {err:.1e}" in fig and f"the same to within {err:.1e}" in fig
+    assert "identical" not in fig
 
 
 def test_params_figure_draws_parameter_table():
@@ -149,3 +151,16 @@ def test_widget_carries_the_demos_values_and_words():
 def test_bad_input_raises_value_error(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_pair_across_heads_comes_from_the_data_path_figures_weights():
+    _, w = L.datapath_shapes(512, 8)
+    q, k, hi, w_hi, lo, w_lo, T = L.pair_across_heads()
+    i, j = L.log_tokens().index(q), L.log_tokens().index(k)
+    assert w_hi == float(w[:, i, j].max()) == float(w[hi, i, j]) and w_lo == float(w[:, i, j].min())
+    spread = w.max(0).values - w.min(0).values
+    assert w_hi - w_lo == pytest.approx(float(spread.max()))
+    assert w_hi > 1 / T > w_lo  # close for one head, far for another, against an even spread
+    en = L.pair_across_heads_sentence("en")
+    assert f"a weight of {w_hi:.2f} in head {hi} and only {w_lo:.2f} in head {lo}" in en
+    assert f"在头 {hi} 里是 {w_hi:.2f}，在头 {lo} 里只有 {w_lo:.2f}" in L.pair_across_heads_sentence("zh")
