@@ -26,6 +26,7 @@ from .profiling import recorded_ops
 
 __all__ = ["run_official", "equivalence_report", "shape_trace", "dropout_row_sums", "fully_masked_row",
            "batch_first_shapes", "fully_masked_rows", "kernel_seen", "fully_masked_paths", "fully_masked_path_rows", "fully_masked_summary",
+           "FAST_PATH_CASES", "fast_path_cases", "fast_path_rows",
            "forward_parameters", "forward_order_sentence", "source_comparison", "source_comparison_sentence"]
 
 
@@ -199,6 +200,53 @@ def fully_masked_paths(d_model: int = 8, num_heads: int = 2, L: int = 3,
                        None if w is None else w[0, 0].detach())
     return found, mha.out_proj.bias.detach()
 # --8<-- [end:fully_masked_paths]
+
+
+FAST_PATH_CASES = ("no_grad", "inference", "grad", "frozen", "frozen_query_grad", "no_bias", "disabled")
+
+
+def fast_path_cases(d_model: int = 8, num_heads: int = 2, L: int = 5, seed: int = 0) -> dict[str, str]:
+    """Self-attention in eval mode, batch_first, boolean-free: the attention operator that ran in each case
+    of FAST_PATH_CASES (gradients on or off, frozen parameters, no biases, the fast path switched off)."""
+    torch.manual_seed(seed)
+    x = torch.randn(1, L, d_model)  # (N, L, E)
+
+    def layer(bias=True, frozen=False):
+        m = nn.MultiheadAttention(d_model, num_heads, batch_first=True, bias=bias).eval()
+        for p in m.parameters():
+            p.requires_grad_(not frozen)
+        return m
+
+    cases = {
+        "no_grad": (layer(), torch.no_grad, x),
+        "inference": (layer(), torch.inference_mode, x),
+        "grad": (layer(), contextlib.nullcontext, x),
+        "frozen": (layer(frozen=True), contextlib.nullcontext, x),
+        "frozen_query_grad": (layer(frozen=True), contextlib.nullcontext, x.clone().requires_grad_()),
+        "no_bias": (layer(bias=False), torch.no_grad, x),
+        "disabled": (layer(), torch.no_grad, x),
+    }
+    found = {}
+    enabled = torch.backends.mha.get_fastpath_enabled()
+    try:
+        for name, (m, ctx, q) in cases.items():
+            torch.backends.mha.set_fastpath_enabled(name != "disabled")
+            with ctx(), kernel_seen() as seen:
+                m(q, q, q, need_weights=False)
+            found[name] = seen["kernel"]
+    finally:
+        torch.backends.mha.set_fastpath_enabled(enabled)
+    return found
+
+
+def fast_path_rows(lang: str, **kwargs) -> list[tuple[str, str, str]]:
+    """fast_path_cases as printable rows: (case, operator, fast path or not)."""
+    check_lang(lang)
+    found = fast_path_cases(**kwargs)
+    native = NATIVE.removeprefix("aten::")
+    return [(text(lang, f"s3.fast.{name}"), f"`{kernel}`", text(lang, "s3.fast.yes" if kernel == native
+                                                                 else "s3.fast.no"))
+            for name, kernel in found.items()]
 
 
 def _row_text(lang: str, row: Tensor | None, bias: Tensor) -> str:

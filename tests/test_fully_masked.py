@@ -92,3 +92,18 @@ def test_batch_first_default_and_layouts():
     assert rows[0][1] is False
     assert rows[1] == ("batch_first=True: x, out", "(2, 5, 8), (2, 5, 8)")
     assert rows[2] == ("batch_first=False: x, out", "(5, 2, 8), (5, 2, 8)")
+
+
+def test_fast_path_rule_is_grad_enabled_and_requires_grad_with_biases_and_the_switch():
+    """§3's fast-path table: torch tests `is_grad_enabled() and any(requires_grad)`, so inference_mode and
+    frozen parameters take the fast path too; bias=False and the global switch keep it off even under no_grad."""
+    from snippets.official import FAST_PATH_CASES, fast_path_cases, fast_path_rows
+
+    found = fast_path_cases()
+    assert tuple(found) == FAST_PATH_CASES
+    fast = {name for name, kernel in found.items() if kernel == "_native_multi_head_attention"}
+    assert fast == {"no_grad", "inference", "frozen"}
+    assert torch.backends.mha.get_fastpath_enabled()  # the switch is put back
+    for lang, yes in (("en", "yes"), ("zh", "是")):
+        rows = fast_path_rows(lang)
+        assert [r[2] == yes for r in rows] == [name in fast for name in FAST_PATH_CASES]
