@@ -165,7 +165,7 @@ def test_every_downloaded_notebook_runs_in_a_fresh_venv(local_site, reader, tmp_
     start = time.perf_counter()
     python, env = reader
     books = downloadable(local_site)
-    assert len(books) == 18, f"expected 18 downloadable notebooks, found {len(books)}: {[b.name for b in books]}"
+    assert len(books) == 20, f"expected 20 downloadable notebooks, found {len(books)}: {[b.name for b in books]}"
     wheel = list(local_site.glob("notebooks/*.whl"))
     assert len(wheel) == 1, f"expected one lesson wheel served next to the notebooks, found {wheel}"
     version = wheel[0].name.split("-")[1]
