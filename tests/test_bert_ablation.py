@@ -149,7 +149,11 @@ def test_retrieval_verdicts_are_holm_corrected_over_every_head():
         "in the table of all heads below). Every interval covers 0: on these 34 pairs, removing any one head makes "
         "no measurable difference to retrieval. Not even the head with the smallest p-value, 5-7 (other, -10.3 "
         "[-25.7, +5.1] points, p = 0.017), passes Holm's first step, which needs p below 0.05/72, so every interval "
-        "is printed at that step's level, 99.93%. Judged one head at a time at 95%, without the correction, 1 of "
+        "is printed at that step's level, 99.93%. How large an effect could 34 pairs show? A head whose removal "
+        "cost 11 of them their whole score and changed no other pair, a drop of 32 points, is the smallest such "
+        "loss that would pass Holm's first step; a smaller or more scattered effect can hide in these intervals, "
+        "so “no measurable difference” here does not mean no effect. Judged one head at a time at 95%, without "
+        "the correction, 1 of "
         "the 72 intervals would exclude 0: 5-7 (other, -10.3 [-18.6, -1.9]); even if no head mattered, chance alone "
         "would give about 3.6 of 72 (5%).")
     zh = report.retrieval_verdicts("zh")
@@ -164,6 +168,28 @@ def test_retrieval_verdicts_are_holm_corrected_over_every_head():
     assert "| 5-7 | other | 12.9° | 9.1°–17.9° | -10.3 [-25.7, +5.1] | no measurable change (99.93%) |" in \
         report.head_table("en")
     assert "| 5 | 7.4° | 11.1° | 15.5°（5-10） | 5-7: -10.3 [-25.7, +5.1] | 0 |" in report.layer_table("zh")
+
+
+def test_smallest_detectable_loss_is_what_holm_first_step_can_call():
+    """#35 item 27: how large an effect the 34 pairs could show, from the same t interval and Holm level."""
+    from snippets import stats
+
+    k = report.smallest_detectable(34, 72)
+    level = 1 - 0.05 / 72
+    drop = lambda j: stats.compare_paired([0.0] * 34, [-1.0] * j + [0.0] * (34 - j), level).verdict  # noqa: E731
+    assert k == 11 and drop(k) == "lower" and drop(k - 1) == "none"
+    assert report.smallest_detectable(34, 1) < k  # one test alone asks less
+    assert "11 对完全失分" in report.retrieval_verdicts("zh") and "下降 32 个百分点" in report.retrieval_verdicts("zh")
+
+
+def test_broad_heads_removal_turns_the_embedding_like_the_others():
+    """#35 item 26: near-uniform (broad) heads are not shown to be empty: removing one turns the embedding by an
+    angle of the same order as removing another head."""
+    en = report.broad_removal("en")
+    assert en == ("Removing one of the 10 broad heads turns the sentence embedding by a median 2.6° (each head's "
+                  "median angle over the texts, then the median over those heads); removing one of the other 62 "
+                  "heads, by 3.1°.")
+    assert "去掉 10 个宽泛头中的一个" in report.broad_removal("zh")
 
 
 def test_length_baseline_has_the_long_text():

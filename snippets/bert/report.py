@@ -6,9 +6,11 @@ The measuring modules (analysis, headstats, ablation, retrieval) compute, ``effe
 
 from __future__ import annotations
 
+import statistics
+
 import torch
 
-from .. import i18n
+from .. import i18n, stats
 from ..logline import LOG_LINE
 from ..tables import md_table
 from .ablation import broad_heads_vs_clark, length_baseline
@@ -21,7 +23,7 @@ from .retrieval import ablation_results
 
 __all__ = ["wordpiece_table", "pair_examples", "text_table", "stats_table", "category_grid", "category_rows",
            "category_table",
-           "finding", "entropy_by_category", "broad_vs_clark", "neighbour_heads", "special_tokens", "length_table",
+           "finding", "entropy_by_category", "broad_removal", "smallest_detectable", "broad_vs_clark", "neighbour_heads", "special_tokens", "length_table",
            "length_summary", "ablation_scale",
            "layer_table", "layer_summary", "retrieval_verdicts", "retrieval_takeaway", "head_table"]
 
@@ -115,6 +117,19 @@ def entropy_by_category(lang: str, texts=TEXTS) -> str:
     return i18n.text(lang, "bert.entropy", cls=mean["cls"], broad=mean["broad"], broad_n=len(broad),
                      broad_first=len(broad) - len(rest), broad_others=len(rest),
                      broad_rest=i18n.text(lang, "bert.list_sep").join(rest) or "—")
+
+
+def broad_removal(lang: str, texts=TEXTS) -> str:
+    """How far removing one broad (near-uniform) head turns the sentence embedding, against removing one of the
+    other heads: the median over those heads of each head's median angle over the texts."""
+    med = ablation_results()["angles"].median(dim=-1).values  # (n, h)
+    _, cats = all_stats(texts)
+    groups: dict[bool, list[float]] = {True: [], False: []}
+    for layer, row in enumerate(cats):
+        for head, c in enumerate(row):
+            groups[c == "broad"].append(med[layer, head].item())
+    return i18n.text(lang, "bert.broad_removal", n=len(groups[True]), broad=statistics.median(groups[True]),
+                     others=len(groups[False]), other=statistics.median(groups[False]))
 
 
 def broad_vs_clark(lang: str, texts=TEXTS) -> str:
@@ -224,6 +239,20 @@ def layer_summary(lang: str) -> str:
                      heads=len(cats[last]))
 
 
+def smallest_detectable(pairs: int, family: int) -> int:
+    """The fewest of `pairs` pairs a head's removal must cost their whole score (changing no other pair) for the
+    t interval at Holm's first step over `family` heads, the strictest one, to call it a drop; pairs + 1 if none.
+
+    >>> smallest_detectable(34, 72)
+    11
+    """
+    level = 1 - (1 - stats.LEVEL) / family
+    for k in range(1, pairs + 1):
+        if stats.compare_paired([0.0] * pairs, [-1.0] * k + [0.0] * (pairs - k), level).verdict == "lower":
+            return k
+    return pairs + 1
+
+
 # The order a paragraph lists the verdicts in (snippets.stats.verdict's keys; "none" is the rest).
 _EFFECTS = ("lower", "higher", "negligible")
 
@@ -255,6 +284,8 @@ def retrieval_verdicts(lang: str) -> str:
                   for key, which in found.items() if which]
         parts.append(i18n.text(lang, "bert.verdict_rest", k=len(heads) - sum(map(len, found.values())), n=len(heads),
                                pairs=eff["pairs"]))
+    k = smallest_detectable(eff["pairs"], len(heads))
+    parts.append(i18n.text(lang, "bert.verdict_power", pairs=eff["pairs"], k=k, points=100 * k / eff["pairs"]))
     # Each head's own 95% interval excludes 0 5% of the time by chance: among many heads, some will.
     alone = [lh for lh in heads if eff["verdict_95"][lh[0]][lh[1]] != "none"]
     if alone:
