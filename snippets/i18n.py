@@ -612,6 +612,49 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kvheads.learned_found": "有 {found} 个的学会比例与 MHA 不同",
         "kvheads.among_part": "{name} {mean:.1%}（{lo:.1%}–{hi:.1%}）",
         "kvheads.learned_all": "每一档的每个种子都学会了这个任务（留出准确率不低于 {threshold:.0%}）。",
+        "mqar.pilot_head": ["键值对", "位置数", "每批序列", "训练步数", "种子", "留出准确率", "学会了？"],
+        "mqar.yes": "是",
+        "mqar.no": "否",
+        "ui.permalink": "永久链接",
+        "ui.not_found": ["404 - 找不到这个页面", "这个地址上没有页面：链接可能写错了，或者页面已经改名。", "回到首页"],
+        "ui.space_after_sentence": "",
+        "mqar.setting": "{label}",
+        "mqar.head": ["结构", "每层每个位置的缓存（字节，float32）", "参数量", "学会的种子", "平均准确率（最低–最高）",
+                      "与 MHA 之差（百分点，Holm 区间）", "结论"],
+        "mqar.baseline": "基准",
+        "mqar.part": "{name} 相差 {diff:+.1f} 个百分点 [{lo:+.1f}, {hi:+.1f}]（{level:.1%} 区间），{verdict}",
+        "mqar.verdicts": ("MHA 平均答对 {mha:.1%}（{seeds} 个种子）。其余 {family} 种结构各自按种子与 MHA 配对，"
+                          "{family} 个比较用 Holm 方法一起校正，其中 {found} 个判为有差别。逐个来看：{parts}。"),
+        "mqar.shares_same": "没有一种结构学会的比例与 MHA 有可测的差别",
+        "mqar.learned_part": "{name} {k}/{seeds}（与 MHA 比，p {p}）",
+        "mqar.learned": ("学会了任务（留出准确率不低于 {threshold:.0%}）的种子数：{shares}。{tests} 个 Fisher "
+                         "精确检验用 Holm 方法一起校正后，{said}。只看学会了的种子，平均准确率（括号里是最低到最高）："
+                         "{among}。"),
+        "mqar.ev_higher": "MLA 更高",
+        "mqar.ev_lower": "MLA 更低",
+        "mqar.ev_none": "{seeds} 个种子下没有可测的差别",
+        "mqar.ev_negligible": "有差别，但小于 {minimum:.0f} 个百分点，可以忽略",
+        "mqar.equal_part": ("{mla} 对 {gqa}（每个位置都缓存 {numbers} 字节）：相差 {diff:+.1f} 个百分点 "
+                            "[{lo:+.1f}, {hi:+.1f}]（{level:.1%} 区间），{verdict}"),
+        "mqar.equal": ("缓存一样大时，把 MLA 和 GQA 直接配对比较（这是另一组比较，共 {family} 个，也用 Holm 校正）："
+                       "{parts}。"),
+        "mqar.curves": ("学习曲线：{runs} 次训练里，有 {rising} 次在最后 {window} 步还涨了半个百分点以上，"
+                        "也就是到第 {steps} 步预算用完时还在学，它们属于 {names}。"),
+        "mqar.curves_flat": ("学习曲线：{runs} 次训练在最后 {window} 步里都没再涨半个百分点，"
+                             "到第 {steps} 步时都已经停在各自的水平上。"),
+        "mqar.protocol": ("协议（提交 {commit}，在训练任何一个模型之前提交）：{seq_len} 个位置、{pairs} 个键值对，"
+                          "{settings} 种结构，每种 {seeds} 个种子，每个模型训练 {steps} 步、每批 {batch} 条序列，"
+                          "不提前停；留出准确率不低于 {learned:.0%} 算学会。"),
+        "mqar.cost": ("这 {models} 个模型每个在一个线程上要 {lo:.0f} 到 {hi:.0f} 秒 CPU 时间，合计 {total:.0f} "
+                      "分钟，所以结果是提交好的，网站构建时只读取。"),
+        "mqar.fig_gqa": "GQA（g 取 1、2、4、8）",
+        "mqar.fig_mla": "MLA（d_c 取 16、32、64）",
+        "mqar.fig_x": "每层每个位置的缓存（字节，float32，对数轴）",
+        "mqar.fig_y": "留出准确率（%）",
+        "mqar.fig_alt": "带干扰词的多查询联想回忆：准确率对每个位置缓存的数，GQA 和 MLA 各一条线",
+        "mqar.fig_caption": ("横轴是每层为每个位置缓存的字节数：GQA 存 2 g d_k 个数，MLA 存 d_c 个，每个数 4 字节。浅色小点是 {seeds} 个种子，"
+                             "实心点是平均值，竖线是它的 95% t 区间（每个设置单独算，未做多重比较校正）。"
+                             "缓存一样大的两个点左右错开一点，免得重叠。"),
         "kvheads.history_head": ["键值对", "结构", "以前：自助法区间（95%，各自单独）", "以前的结论",
                                  "现在：t 区间（Holm 校正后的水平）", "现在的结论"],
         "kvheads.stored_head": ["结构", "查询（字节/词元/层，只在本步用一次）", "缓存（字节/词元/层，以后每步都读）"],
@@ -682,6 +725,21 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                                    "两条轴都是对数刻度。"),
         "kvheads.decode_flops_head": ["键/值头数", "一步读的缓存（KiB）", "有缓存：每步 MFLOP",
                                       "复制时 GFLOP/s", "不复制时 GFLOP/s", "无缓存：每步 MFLOP", "无缓存 GFLOP/s"],
+        "kvheads.mla_head": ["MLA", "L", "潜向量缓存（KiB）", "朴素式：毫秒/词元", "吸收式：毫秒/词元", "吸收式 ÷ 朴素式"],
+        "kvheads.mla_flops_head": ["L = {L} 时的一步", "一步读的缓存（KiB）", "每步 MFLOP（计数）", "毫秒/词元（中位数）",
+                                   "GFLOP/s"],
+        "kvheads.mla_ref": "{name}，不复制",
+        "kvheads.mla_load": ("MLA 和 MHA、GQA、MQA 在同一批交错轮次里计时（{rounds} 轮，单线程），其他进程突然占用 CPU 时，"
+                             "MLA 和其他结构一起受影响；下面的 {family} 个时间比一起做 Holm 校正。测量时机器的状况：{load}"),
+        "kvheads.mla_naive_vs": ("{name} 每个词元缓存 {c} 个数（float32 下 {bytes} 字节）。在 L = {L}，朴素式一步要 "
+                                 "{naive:.2f} MFLOP，其中 {share:.0%} 花在把 {L} 个潜向量展开成键和值上，"
+                                 "是吸收式 {absorbed:.2f} MFLOP 的 {times:.1f} 倍；吸收式与朴素式的时间之比：{ratio}。"),
+        "kvheads.mla_against": ("在 L = {L}，把吸收式 {name} 和不复制键/值头的结构相比"
+                                "（时间之比是吸收式除以对方）：{parts}。"),
+        "kvheads.mla_vs_same": ("{name} 每个词元同样缓存 {numbers} 个数，吸收式的 FLOPs 是它的 {flops:.2f} 倍，"
+                                "时间之比 {ratio}"),
+        "kvheads.mla_vs_mha": ("{name} 的缓存是 {mla} 的 {cache:.0f} 倍（每个词元 {numbers} 个数），"
+                               "吸收式的 FLOPs 是它的 {flops:.2f} 倍，时间之比 {ratio}"),
         "kvheads.cost": ("这 {models} 个模型，每个在一个线程上训练要 {lo:.0f} 到 {hi:.0f} 秒 CPU 时间，"
                          "合计 {total:.0f} CPU 分钟。"),
     },
@@ -1335,6 +1393,55 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kvheads.learned_found": "{found} of them learned in a different share of seeds than MHA",
         "kvheads.among_part": "{name} {mean:.1%} ({lo:.1%}–{hi:.1%})",
         "kvheads.learned_all": "Every seed learned the task at every level (held-out accuracy of {threshold:.0%} or more).",
+        "mqar.pilot_head": ["pairs", "positions", "batch", "steps", "seed", "held-out accuracy", "learned?"],
+        "mqar.yes": "yes",
+        "mqar.no": "no",
+        "ui.permalink": "Permanent link",
+        "ui.not_found": ["404 - Page not found",
+                         "There is no page at this address: the link may be wrong, or the page was renamed.",
+                         "Go to the home page"],
+        "ui.space_after_sentence": " ",
+        "mqar.setting": "{label}",
+        "mqar.head": ["layout", "cache per position and layer (bytes, float32)", "parameters", "seeds that learned",
+                      "mean accuracy (lowest–highest)", "difference from MHA (points, Holm interval)", "verdict"],
+        "mqar.baseline": "baseline",
+        "mqar.part": "{name} {diff:+.1f} points [{lo:+.1f}, {hi:+.1f}] ({level:.1%} interval), {verdict}",
+        "mqar.verdicts": ("MHA answers {mha:.1%} of the queries on average ({seeds} seeds). Each of the other {family} "
+                          "layouts is paired with MHA seed by seed, and the {family} comparisons are corrected together "
+                          "with Holm's method. Comparisons that show a difference: {found}. One by one: {parts}."),
+        "mqar.shares_same": "no layout learned in a measurably different share of seeds than MHA",
+        "mqar.learned_part": "{name} {k} of {seeds} (p {p} against MHA)",
+        "mqar.learned": ("Seeds that learned the task (held-out accuracy of {threshold:.0%} or more): {shares}. With the "
+                         "{tests} Fisher exact tests corrected together (Holm), {said}. Among the seeds that learned, "
+                         "the mean accuracy (lowest to highest): {among}."),
+        "mqar.ev_higher": "MLA higher",
+        "mqar.ev_lower": "MLA lower",
+        "mqar.ev_none": "no measurable difference at {seeds} seeds",
+        "mqar.ev_negligible": "a difference, but smaller than {minimum:.0f} point, negligible",
+        "mqar.equal_part": ("{mla} against {gqa} (both cache {numbers} bytes per position): {diff:+.1f} points "
+                            "[{lo:+.1f}, {hi:+.1f}] ({level:.1%} interval), {verdict}"),
+        "mqar.equal": ("At equal cache size, MLA paired directly with GQA (a second family of {family} comparisons, "
+                       "Holm-corrected as well): {parts}."),
+        "mqar.curves": ("Learning curves: {rising} of the {runs} runs still gained half a point or more in their last "
+                        "{window} steps, so they were still learning when the {steps}-step budget ran out ({names})."),
+        "mqar.curves_flat": ("Learning curves: none of the {runs} runs gained half a point in its last {window} steps; "
+                             "by step {steps} every run had settled at its level."),
+        "mqar.protocol": ("Protocol (commit {commit}, made before any model was trained): {seq_len} positions, {pairs} "
+                          "pairs, {settings} layouts, {seeds} seeds each, {steps} steps of {batch} sequences per model, "
+                          "no early stopping; a seed has learned the task at {learned:.0%} held-out accuracy."),
+        "mqar.cost": ("Each of these {models} models takes {lo:.0f} to {hi:.0f} CPU seconds on one thread, {total:.0f} "
+                      "minutes in all, so the results are committed and the build only reads them."),
+        "mqar.fig_gqa": "GQA (g = 1, 2, 4, 8)",
+        "mqar.fig_mla": "MLA (d_c = 16, 32, 64)",
+        "mqar.fig_x": "cache per position and layer (bytes, float32, log scale)",
+        "mqar.fig_y": "held-out accuracy (%)",
+        "mqar.fig_alt": "Recall with distractors: accuracy against the numbers cached per position, one line for GQA "
+                        "and one for MLA",
+        "mqar.fig_caption": ("The x axis is what one layer caches per position, in bytes: 2 g d_k numbers for GQA, d_c "
+                             "for MLA, 4 bytes each. "
+                             "Faint dots are the {seeds} seeds, solid points their mean with its 95% t interval (each setting "
+                             "on its own, not corrected for multiple comparisons). Points of equal cache size are set "
+                             "slightly apart so they do not overlap."),
         "kvheads.history_head": ["pairs", "layout", "before: bootstrap interval (95%, each alone)", "before",
                                  "now: t interval (Holm's level)", "now"],
         "kvheads.stored_head": ["layout", "query (bytes per token and layer, used at its own step)",
@@ -1412,6 +1519,24 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kvheads.decode_flops_head": ["key/value heads", "cache read per step (KiB)", "with cache: MFLOP per step",
                                       "GFLOP/s, heads copied", "GFLOP/s, no copies", "without: MFLOP per step",
                                       "GFLOP/s without"],
+        "kvheads.mla_head": ["MLA", "L", "latent cache (KiB)", "naive: ms per token", "absorbed: ms per token",
+                             "absorbed ÷ naive"],
+        "kvheads.mla_flops_head": ["step at L = {L}", "cache read per step (KiB)", "MFLOP per step (counted)",
+                                   "ms per token (median)", "GFLOP/s"],
+        "kvheads.mla_ref": "{name}, no copies",
+        "kvheads.mla_load": ("MLA was timed in the same interleaved rounds as MHA, GQA and MQA ({rounds} rounds, "
+                             "one thread), so a burst of load fell on it and on the other layouts alike; the {family} time "
+                             "ratios below are Holm-corrected together. The machine while measuring: {load}"),
+        "kvheads.mla_naive_vs": ("{name} caches {c} numbers per token ({bytes} B in float32). At L = {L} the naive "
+                                 "step does {naive:.2f} MFLOP, {share:.0%} of it expanding the {L} latents into keys "
+                                 "and values: {times:.1f} times the absorbed step's {absorbed:.2f} MFLOP. The "
+                                 "absorbed step's time over the naive one's: {ratio}."),
+        "kvheads.mla_against": ("At L = {L}, absorbed {name} against key/value heads without copies (its time "
+                                "over theirs): {parts}."),
+        "kvheads.mla_vs_same": ("{name}, which caches the same {numbers} numbers per token: {flops:.2f} times the "
+                                "FLOPs, {ratio}"),
+        "kvheads.mla_vs_mha": ("{name}, whose cache is {cache:.0f} times {mla}'s ({numbers} numbers per token): "
+                               "{flops:.2f} times the FLOPs, {ratio}"),
         "kvheads.cost": ("Each of these {models} models takes {lo:.0f} to {hi:.0f} CPU seconds to train on one thread, "
                          "{total:.0f} CPU minutes in all."),
     },
