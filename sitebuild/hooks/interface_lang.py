@@ -19,13 +19,11 @@ import html
 import re
 from pathlib import Path
 
-PERMALINK = {"zh": "永久链接", "en": "Permanent link"}
+from snippets.i18n import LANGS, text
 
-NOT_FOUND = {
-    "zh": ("404 - 找不到这个页面", "这个地址上没有页面：链接可能写错了，或者页面已经改名。", "回到首页"),
-    "en": ("404 - Page not found", "There is no page at this address: the link may be wrong, or the page was renamed.",
-           "Go to the home page"),
-}
+DEFAULT = "zh"  # the default language: its pages sit at the root, and so does its 404 page
+PERMALINK = {lang: text(lang, "ui.permalink") for lang in LANGS}
+NOT_FOUND = {lang: tuple(text(lang, "ui.not_found")) for lang in LANGS}  # heading, sentence, link home
 
 _HEADERLINK = re.compile(r'(<a class="headerlink" href="[^"]*" title=")Permanent link(")')
 _NOT_FOUND_H1 = "<h1>404 - Not found</h1>"
@@ -47,9 +45,9 @@ def localise_permalinks(html_text: str, lang: str) -> str:
 
 def not_found_body(lang: str, home: str, english_home: str | None = None) -> str:
     """The 404 page's content in `lang`; on the default (Chinese) one also a link to the English home."""
-    title, text, back = NOT_FOUND[lang]
-    space = "" if lang == "zh" else " "  # no space after Chinese punctuation
-    body = f'<h1>{title}</h1>\n<p>{html.escape(text)}{space}<a href="{home}">{back}</a></p>'
+    title, sentence, back = NOT_FOUND[lang]
+    space = text(lang, "ui.space_after_sentence")  # none after Chinese punctuation
+    body = f'<h1>{title}</h1>\n<p>{html.escape(sentence)}{space}<a href="{home}">{back}</a></p>'
     if english_home:
         en_title, _, en_back = NOT_FOUND["en"]
         body += f'\n<p lang="en">{en_title.split(" - ", 1)[1]}. <a href="{english_home}" hreflang="en">{en_back} (English)</a></p>'
@@ -58,7 +56,7 @@ def not_found_body(lang: str, home: str, english_home: str | None = None) -> str
 
 def on_page_content(html_text: str, page, config, files) -> str:
     lang = language(config)
-    return localise_permalinks(html_text, lang) if lang != "en" else html_text
+    return localise_permalinks(html_text, lang)  # English pages already say "Permanent link"
 
 
 _root_404: dict[str, str] = {}  # the default language's 404 page, kept for the root while English is built
@@ -72,10 +70,11 @@ def on_post_template(output: str, template_name: str, config) -> str:
     lang = language(config)
     # A 404 page is served at any depth, so its links are absolute, from site_url's path (as the theme's are).
     root = re.sub(r"^[a-z]+://[^/]+", "", config.site_url or "/")
-    root = root.removesuffix("en/") if lang == "en" else root
-    body = not_found_body(lang, root + ("en/" if lang == "en" else ""), None if lang == "en" else root + "en/")
+    default = lang == DEFAULT
+    root = root if default else root.removesuffix("en/")
+    body = not_found_body(lang, root + ("" if default else "en/"), root + "en/" if default else None)
     output = output.replace(_NOT_FOUND_H1, body, 1)
-    if lang != "en":
+    if default:
         _root_404["html"] = output
         return output
     # English: its own file under en/, and the root keeps the default language's page

@@ -18,20 +18,17 @@ never shows it: the result's title and text stay as the page wrote them.
 from __future__ import annotations
 
 import re
+import tomllib
 from functools import lru_cache
 
 from mkdocs.plugins import event_priority
 
-from sitebuild.terms import jieba_words
+from sitebuild.terms import TABLE, jieba_words
 
-# Words a page does not write but a reader types: the word, and the text that means it.
-SYNONYMS = {
-    "键值缓存": re.compile(r"KV[\s\u200b]*缓存"),
-}
-
-# Words jieba's search mode finds inside a compound that cut across how the compound is made, so a
-# reader typing them does not mean it: 热力|图 (力图), 编码|器 and 解码|器 (码器), 参数|量 (数量).
-NOT_PARTS = frozenset({"力图", "码器", "数量"})
+# Both lists live in sitebuild/terms.toml's [search] table, with the site's other Chinese words.
+_SEARCH = tomllib.loads(TABLE.read_text(encoding="utf-8")).get("search", {})
+SYNONYMS = {word: re.compile(pattern) for word, pattern in _SEARCH.get("synonyms", {}).items()}
+NOT_PARTS = frozenset(_SEARCH.get("not_parts", ()))
 
 _HAN = re.compile(r"[\u4e00-\u9fff]+")
 
