@@ -128,7 +128,7 @@ def test_setup_cell_installs_the_wheel_from_the_site_unless_snippets_is_importab
     results = nbs.setup_cell("https://example.org/mha/", {**none, "results": True})
     assert results.endswith('\nresults = "https://example.org/mha/notebooks/results/"\n'
                             'names = ["bench-full.json", "buildbench.json", "kvheads-decode.json",\n'
-                            '         "kvheads-recall.json", "whatif-sweeps.json"]\n'
+                            '         "kvheads-mqar.json", "kvheads-recall.json", "whatif-sweeps.json"]\n'
                             "download_results(results, names)")
     assert max(len(line) for line in (real + results).splitlines()) <= 80  # no cell scrolls sideways
     assert nbs_build._list_lines("names = ", ["a.json", "b.json"]) == ['names = ["a.json", "b.json"]']
