@@ -593,6 +593,78 @@ def test_a_full_forward_costs_L_cached_steps(g):
     assert full.get_total_flops() == 40 * cost.formula_flops(kind, 64, 8, 40, num_kv_heads=g)
 
 
+def _mla_result(rounds: int = 6) -> dict:
+    """_decode_result with MLA at d_c = 16 (MQA's numbers per token) and 32 (GQA g=2's) and every step's FLOPs
+    (cost.py's formula). The naive step takes twice the absorbed one's time; the absorbed step at d_c = 16 takes MHA's
+    grouped time, 0.1% more each round (under 1.05 apart: negligible), and twice MQA's; at d_c = 32, 1.5 times GQA's
+    and MHA's. The provenance: a quiet machine."""
+    result = _decode_result(rounds)
+    data = result["data"]
+    data["params"]["latents"] = [16, 32]
+    for row in data["rows"]:
+        kind = "mha" if row["g"] == 8 else "mqa" if row["g"] == 1 else "gqa"
+        step = cost.formula_flops(kind, 64, 8, row["L"], num_kv_heads=row["g"])
+        row["flops"] = row["L"] * step if row["method"] == "no_cache" else step
+    for d_c, slow in ((16, 1.0), (32, 1.5)):
+        for L in data["params"]["lengths"]:
+            base = 1e-4 * L / 64
+            for method, samples in (("mla_naive", [2 * slow * base * (1 + 0.001 * i) for i in range(rounds)]),
+                                    ("mla_absorbed", [slow * base * (1 + 0.002 * i) for i in range(rounds)])):
+                data["rows"].append({"d_c": d_c, "L": L, "method": method, "cache_bytes": d_c * L * 4,
+                                     "flops": cost.formula_flops(method, 64, 8, L, d_latent=d_c), "samples": samples})
+    result["provenance"] = {"load_before": [1.0, 0.5, 0.25], "load_after": [1.5, 0.75, 0.5], "others_cpu": 0.02,
+                            "runs": [{"others_cpu": 0.01}, {"others_cpu": 0.03}]}
+    return result
+
+
+def test_mla_table_flops_and_sentences_carry_the_measured_numbers():
+    result = _mla_result()
+    assert report.mla_header("en") == ["MLA", "L", "latent cache (KiB)", "naive: ms per token",
+                                       "absorbed: ms per token", "absorbed ÷ naive"]
+    rows = report.mla_rows("en", result)
+    assert [r[:3] for r in rows] == [["MLA d_c=16", 64, "4"], ["MLA d_c=16", 128, "8"], ["MLA d_c=16", 256, "16"],
+                                     ["MLA d_c=32", 64, "8"], ["MLA d_c=32", 128, "16"], ["MLA d_c=32", 256, "32"]]
+    assert rows[2][3:] == ["0.802 [0.801–0.803]", "0.402 [0.401–0.403]", "0.50 [0.50–0.50]"]
+    assert report.mla_flops_header("zh", result)[0] == "L = 256 时的一步"
+    flops = report.mla_flops_rows("en", result)
+    assert [r[0] for r in flops] == ["MHA g=8, no copies", "MQA g=1, no copies", "MLA absorbed (d_c = 16)",
+                                     "MLA naive (d_c = 16)", "GQA g=2, no copies", "MLA absorbed (d_c = 32)",
+                                     "MLA naive (d_c = 32)"]
+    assert [r[1] for r in flops] == ["128", "16", "16", "16", "32", "32", "32"]  # KiB of cache at L = 256
+    naive = cost.formula_flops("mla_naive", 64, 8, 256, d_latent=16)
+    assert flops[3][2:] == [f"{naive / 1e6:.2f}", "0.802", f"{naive / 0.802e-3 / 1e9:.2f}"] == ["1.13", "0.802", "1.41"]
+    en = report.mla_sentences("en", result).split("\n")
+    assert len(en) == 5
+    assert en[0].startswith("- MLA was timed in the same interleaved rounds as MHA, GQA and MQA (6 rounds, one thread)")
+    assert "the 6 time ratios below are Holm-corrected together" in en[0]
+    assert en[0].endswith("other processes used 2% of the machine's CPU time (at most 3% in any one run): the machine "
+                          "was close to idle.")
+    assert en[1] == ("- MLA d_c=16 caches 16 numbers per token (64 B in float32). At L = 256 the naive step does 1.13 "
+                     "MFLOP, 93% of it expanding the 256 latents into keys and values: 7.4 times the absorbed step's "
+                     "0.15 MFLOP. The absorbed step's time over the naive one's: 0.50 [0.50–0.50] (99% interval), "
+                     "measurably faster.")
+    assert en[2] == ("- At L = 256, absorbed MLA d_c=16 against key/value heads without copies (its time over theirs): "
+                     "MQA g=1, which caches the same 16 numbers per token: 1.83 times the FLOPs, 2.00 [2.00–2.01] "
+                     "(99.17% interval), measurably slower; MHA g=8, whose cache is 8 times MLA d_c=16's (128 numbers "
+                     "per token): 1.56 times the FLOPs, 1.00 [1.00–1.00] (95% interval), under 5% apart: too small to "
+                     "matter.")
+    assert "GQA g=2, which caches the same 32 numbers per token: 3.38 times the FLOPs, 1.50 [1.50–1.51]" in en[4]
+    zh = report.mla_sentences("zh", result)
+    assert "朴素式一步要 1.13 MFLOP，其中 93% 花在把 256 个潜向量展开成键和值上，是吸收式 0.15 MFLOP 的 7.4 倍" in zh
+    assert "MHA g=8 的缓存是 MLA d_c=16 的 8 倍（每个词元 128 个数）" in zh and "机器基本空闲。" in zh
+    family = report.mla_family(result["data"])
+    assert {k: f.verdict for k, f in family.items()} == {
+        ("naive", 16): "lower", ("same", 16): "higher", ("mha", 16): "negligible",
+        ("naive", 32): "lower", ("same", 32): "higher", ("mha", 32): "higher"}
+    assert all(f.family == 6 for f in family.values())
+    old = _decode_result()  # measured before MLA was timed
+    with pytest.raises(ValueError, match="expected a decoding result with MLA rows"):
+        report.mla_sentences("en", old)
+    with pytest.raises(ValueError, match=r"no MLA decoding measurement for d_c=8, L=64, method='mla_naive'; "
+                                         r"measured d_c in \[16, 32\]"):
+        report.mla_row(result["data"], 8, 64, "mla_naive")
+
+
 def test_committed_decoding_result_is_complete():
     result = report.load_decode()
     data, p = result["data"], result["data"]["params"]
@@ -613,6 +685,32 @@ def test_committed_decoding_result_is_complete():
             step = cost.formula_flops(kind, p["d_model"], p["num_heads"], L, num_kv_heads=r["g"])
             assert r["flops"] == (L * step if r["method"] == "no_cache" else step)
     assert [x["run"] for x in result["provenance"]["runs"]] == [f"rounds {5 * i + 1}-{5 * i + 5}" for i in range(6)]
+
+
+def test_committed_timings_support_the_page_prose():
+    """What #decode-timing and #mla-timing say in words about the committed timings (both languages)."""
+    from snippets import benchreport
+
+    result = report.load_decode()
+    data, p = result["data"], result["data"]["params"]
+    assert max(r["others_cpu"] for r in result["provenance"]["runs"]) < benchreport.BUSY_SHARE  # 'close to idle'
+    family = report.mla_family(data)
+    assert {k: f.verdict for k, f in family.items()} == {  # absorbed: faster than naive and than MHA, slower than
+        ("naive", 16): "lower", ("same", 16): "higher", ("mha", 16): "lower",  # the layout with the same cache
+        ("naive", 32): "lower", ("same", 32): "higher", ("mha", 32): "lower"}
+    L0, L = p["lengths"][0], p["lengths"][-1]
+    for d_c in p["latents"]:
+        naive, absorbed = (report.mla_row(data, d_c, L, m) for m in ("mla_naive", "mla_absorbed"))
+        assert 7.5 < naive["flops"] / absorbed["flops"] < 8.5  # 'about eight times the work'
+        assert 1.25 < 1 / family["naive", d_c].ratio.median < 1.75  # 'about one and a half times as long'
+        assert report._absorbed_over_naive(data, d_c, L0).median > 0.9  # 'within 10%' at L = 64
+        assert naive["flops"] / naive["time"].median > 3 * absorbed["flops"] / absorbed["time"].median  # the rates
+        assert 1.15 < family["same", d_c].ratio.median < 1.45  # 'about 1.3 times'
+    for key in ("same", "mha"):  # 'about two and four times their arithmetic'
+        g = {16: 1, 32: 2} if key == "same" else {16: 8, 32: 8}
+        got = [report.mla_row(data, c, L, "mla_absorbed")["flops"] / report.decode_row(data, g[c], L, "cache_grouped")[
+            "flops"] for c in (16, 32)]
+        assert 1.8 < got[0] < 2.2 and 3.6 < got[1] < 4.2, (key, got)
 
 
 def test_summary_sentence_for_the_faq_comes_from_the_committed_results():

@@ -26,7 +26,7 @@ from ..i18n import check_lang, text
 from ..whatif.compare import diff_interval, verdict  # the page's old method, for its history table
 from .attention import GroupedQueryAttention, KVCache, cache_bytes_per_token, decode, formula_bytes_per_token
 from . import cost
-from .decode_bench import METHODS
+from .decode_bench import METHODS, MLA_METHODS
 from .decoder import TinyDecoder, generate
 from .mla import LatentAttention, LatentCache
 from .recall import D_MODEL, IGNORE, KEYS, RecallModel, make_recall_batch
@@ -37,7 +37,8 @@ __all__ = ["decode_demo", "show_sequence", "cache_rows", "cache_header", "check_
            "decode_header", "decode_rows", "growth", "decode_sentences", "decode_figure", "stored_rows", "stored_header",
            "decoder_rows", "row_difference", "step_flops", "step_flops_lines", "flops_header", "flops_check_rows",
            "false_positive_sentence", "summary_sentence", "decode_family", "decode_flops_rows",
-           "decode_flops_header"]
+           "decode_flops_header", "mla_row", "mla_header", "mla_rows", "mla_flops_header", "mla_flops_rows",
+           "mla_family", "mla_sentences"]
 
 RESULT_NAME = "kvheads-recall.json"
 
@@ -407,7 +408,7 @@ def _decode_data(result: dict | None) -> dict:
 def decode_row(data: dict, g: int, L: int, method: str) -> dict:
     """The row of the decoding result for one g, length and method, with its interval added."""
     for r in data["rows"]:
-        if r["g"] == g and r["L"] == L and r["method"] == method:
+        if r.get("g") == g and r["L"] == L and r["method"] == method:
             return r | {"time": benchreport.interval(r["samples"])}
     p = data["params"]
     raise ValueError(f"no decoding measurement for g={g!r}, L={L!r}, method={method!r}; measured g in "
@@ -536,6 +537,148 @@ def decode_flops_rows(lang: str, result: dict | None = None) -> list[list[str]]:
 
 def decode_flops_header(lang: str) -> list[str]:
     return text(lang, "kvheads.decode_flops_head")
+
+
+# MLA in the same rounds: the naive and the absorbed form with the latent cache, FLOPs counted on the timed steps.
+
+def mla_row(data: dict, d_c: int, L: int, method: str) -> dict:
+    """The row of the decoding result for MLA with latent width d_c, one length and form, with its interval added."""
+    for r in data["rows"]:
+        if r.get("d_c") == d_c and r["L"] == L and r["method"] == method:
+            return r | {"time": benchreport.interval(r["samples"])}
+    p = data["params"]
+    raise ValueError(f"no MLA decoding measurement for d_c={d_c!r}, L={L!r}, method={method!r}; measured d_c in "
+                     f"{p.get('latents', [])}, L in {p['lengths']}, forms {list(MLA_METHODS)}")
+
+
+def _mla_label(lang: str, d_c: int) -> str:
+    return text(lang, "kvheads.dec_kind.MLA", d_latent=d_c)
+
+
+def _mla_data(result: dict | None) -> dict:
+    data = _decode_data(result)
+    if not data["params"].get("latents"):
+        raise ValueError("expected a decoding result with MLA rows (params 'latents'); measure again with "
+                         "`python -m sitebuild.results decode`")
+    return data
+
+
+def _same_bytes(p: dict, d_c: int) -> int | None:
+    """The g whose key/value cache holds as many numbers per token as a latent of d_c (2·g·d_k = d_c), if timed."""
+    g, rest = divmod(d_c, 2 * p["d_k"])
+    return g if not rest and g in p["kv_heads"] else None
+
+
+def _absorbed_over_naive(data: dict, d_c: int, L: int) -> benchreport.Interval:
+    return benchreport.paired_ratio(mla_row(data, d_c, L, "mla_absorbed")["samples"],
+                                    mla_row(data, d_c, L, "mla_naive")["samples"])
+
+
+def mla_header(lang: str) -> list[str]:
+    return text(lang, "kvheads.mla_head")
+
+
+def mla_rows(lang: str, result: dict | None = None) -> list[list[str]]:
+    """One row per d_c and L: the latent cache's KiB, ms per next token in the naive and the absorbed form (median
+    [IQR] over the rounds), and absorbed over naive, paired by round (geometric mean [95% t interval])."""
+    data = _mla_data(result)
+    p = data["params"]
+    rows = []
+    for d_c in p["latents"]:
+        for L in p["lengths"]:
+            got = [mla_row(data, d_c, L, m) for m in MLA_METHODS]
+            cells = [f"{_ms(r['time'].median)} [{_ms(r['time'].low)}–{_ms(r['time'].high)}]" for r in got]
+            rows.append([_mla_label(lang, d_c), L, f"{got[0]['cache_bytes'] / 2**10:,.0f}", *cells,
+                         _ratio_text(lang, _absorbed_over_naive(data, d_c, L), 2)])
+    return rows
+
+
+def _mla_steps(data: dict, L: int) -> list[tuple[str, dict, dict]]:
+    """(kind, label values, row) of every step the FLOPs table lists at L: MHA without copies, then per d_c the
+    key/value heads with the same cache bytes (without copies), and MLA's absorbed and naive forms."""
+    p = data["params"]
+    h = p["num_heads"]
+    steps = [("kv", {"g": h}, decode_row(data, h, L, "cache_grouped"))] if h in p["kv_heads"] else []
+    for d_c in p["latents"]:
+        g = _same_bytes(p, d_c)
+        if g is not None and g != h:
+            steps.append(("kv", {"g": g}, decode_row(data, g, L, "cache_grouped")))
+        steps += [(m, {"c": d_c}, mla_row(data, d_c, L, m)) for m in ("mla_absorbed", "mla_naive")]
+    return steps
+
+
+def mla_flops_header(lang: str, result: dict | None = None) -> list[str]:
+    L = _mla_data(result)["params"]["lengths"][-1]
+    return [h.format(L=L) for h in text(lang, "kvheads.mla_flops_head")]
+
+
+def mla_flops_rows(lang: str, result: dict | None = None) -> list[list[str]]:
+    """At the longest length: per step (MHA and the same-bytes GQA/MQA without head copies, MLA in both forms) the
+    cache it reads, its FLOPs (counted by FlopCounterMode on the timed function, stored with the times), the
+    median ms per token and the rate they imply."""
+    data = _mla_data(result)
+    p = data["params"]
+    rows = []
+    for kind, values, r in _mla_steps(data, p["lengths"][-1]):
+        name = (text(lang, "kvheads.mla_ref", name=_kv_label(lang, p["num_heads"], values["g"])) if kind == "kv"
+                else text(lang, f"kvheads.flops_kind.{kind}", **values))
+        t = r["time"].median
+        rows.append([name, f"{r['cache_bytes'] / 2**10:,.0f}", f"{r['flops'] / 1e6:.2f}", _ms(t),
+                     f"{r['flops'] / t / 1e9:.2f}"])
+    return rows
+
+
+def mla_family(data: dict) -> dict[tuple[str, int], benchreport.Ratio]:
+    """The MLA ratios the sentences judge, at the longest length, one Holm-corrected family, per d_c:
+    ("naive", d_c) absorbed over naive; ("same", d_c) absorbed over the key/value heads whose cache has the same
+    bytes, without copies (when timed); ("mha", d_c) absorbed over MHA without copies."""
+    p = data["params"]
+    h, L = p["num_heads"], p["lengths"][-1]
+    absorbed = lambda d_c: mla_row(data, d_c, L, "mla_absorbed")["samples"]  # noqa: E731
+    grouped = lambda g: decode_row(data, g, L, "cache_grouped")["samples"]  # noqa: E731
+    pairs = {}
+    for d_c in p["latents"]:
+        pairs["naive", d_c] = (absorbed(d_c), mla_row(data, d_c, L, "mla_naive")["samples"])
+        g = _same_bytes(p, d_c)
+        if g is not None and g != h:
+            pairs["same", d_c] = (absorbed(d_c), grouped(g))
+        if h in p["kv_heads"]:
+            pairs["mha", d_c] = (absorbed(d_c), grouped(h))
+    return dict(zip(pairs, benchreport.ratio_family(list(pairs.values())), strict=True))
+
+
+def mla_sentences(lang: str, result: dict | None = None) -> str:
+    """What the MLA timings say, numbers included, as a Markdown list: how busy the machine was; per d_c, the
+    FLOPs of the naive and the absorbed step and their time ratio; then the absorbed step against the key/value
+    heads with the same cache bytes and against MHA (FLOPs ratio, time ratio), all time ratios one
+    Holm-corrected family."""
+    result = load_decode() if result is None else result
+    data = _mla_data(result)
+    p = data["params"]
+    h, d_k, L = p["num_heads"], p["d_k"], p["lengths"][-1]
+    family = mla_family(data)
+    lines = [text(lang, "kvheads.mla_load", rounds=p["rounds"], family=len(family),
+                  load=benchreport.load_sentence(lang, result["provenance"]))]
+    for d_c in p["latents"]:
+        naive, absorbed = (mla_row(data, d_c, L, m) for m in ("mla_naive", "mla_absorbed"))
+        lines.append(text(lang, "kvheads.mla_naive_vs", name=_mla_label(lang, d_c), L=L, c=d_c,
+                          bytes=absorbed["cache_bytes"] // L, naive=naive["flops"] / 1e6,
+                          absorbed=absorbed["flops"] / 1e6, times=naive["flops"] / absorbed["flops"],
+                          share=2 * 2 * L * d_c * p["d_model"] / naive["flops"],  # W_uk and W_uv on L latents
+                          ratio=_judged(lang, family["naive", d_c])))
+        parts = []
+        for key, g in (("same", _same_bytes(p, d_c)), ("mha", h)):
+            if (key, d_c) not in family:
+                continue
+            ref = decode_row(data, g, L, "cache_grouped")
+            parts.append(text(lang, f"kvheads.mla_vs_{key}", name=_kv_label(lang, h, g), mla=_mla_label(lang, d_c),
+                              numbers=2 * g * d_k,
+                              cache=ref["cache_bytes"] / absorbed["cache_bytes"],
+                              flops=absorbed["flops"] / ref["flops"], ratio=_judged(lang, family[key, d_c])))
+        if parts:
+            lines.append(text(lang, "kvheads.mla_against", name=_mla_label(lang, d_c), L=L,
+                              parts=text(lang, "kvheads.sep").join(parts)))
+    return "\n".join(f"- {benchreport.cjk_spacing(line)}" for line in lines)
 
 
 def _ratio_text(lang: str, r: benchreport.Interval, digits: int | None = None) -> str:
