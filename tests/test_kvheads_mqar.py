@@ -8,12 +8,11 @@ run is drawn with the commit's hash as the seed, so over the project's history e
 from __future__ import annotations
 
 import json
-import subprocess
 
 import numpy as np
 import pytest
 import torch
-from conftest import ROOT
+from conftest import commit_seed
 
 from snippets.kvheads import mqar_report as R
 from snippets.kvheads import protocol as P
@@ -148,20 +147,11 @@ def test_the_committed_result_is_exactly_the_protocol():
     assert result["provenance"]["uncommitted_changes"] is False
 
 
-def _commit_seed() -> int:
-    try:
-        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True,
-                              check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        head = "0"
-    return int(head[:8] or "0", 16)
-
-
 @pytest.mark.slow
 def test_a_committed_run_retrains_to_the_same_numbers():
     # one run a session (about a minute of CPU)
     models = R.load_mqar()["data"]["models"]
-    committed = models[np.random.default_rng(_commit_seed()).integers(len(models))]
+    committed = models[np.random.default_rng(commit_seed()).integers(len(models))]
     fresh = json.loads(json.dumps(P.run_one(committed["kind"], committed["size"], committed["seed"])))
     for key in set(committed) | set(fresh):
         if key != "cpu_seconds":

@@ -9,11 +9,10 @@ data), so any difference means the committed numbers did not come from this code
 from __future__ import annotations
 
 import json
-import subprocess
 
 import numpy as np
 import pytest
-from conftest import ROOT
+from conftest import commit_seed
 
 from snippets.whatif import protocol
 from snippets.whatif.round2 import load_sweeps
@@ -22,19 +21,10 @@ SAMPLE = 3  # runs retrained per test session
 CHEAP = 10.0  # CPU seconds: only runs that trained faster than this are drawn (a few seconds each)
 
 
-def _commit_seed() -> int:
-    try:
-        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True,
-                              check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        head = "0"
-    return int(head[:8] or "0", 16)
-
-
 def _sample() -> list[dict]:
     models = load_sweeps()["models"]
     cheap = [m for m in models if m["cpu_seconds"] < CHEAP]
-    rng = np.random.default_rng(_commit_seed())
+    rng = np.random.default_rng(commit_seed())
     return [cheap[i] for i in rng.choice(len(cheap), size=SAMPLE, replace=False)]
 
 

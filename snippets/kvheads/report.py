@@ -213,7 +213,8 @@ def recall_family(result: dict | None = None
     one family, Holm-corrected (snippets.stats.compare_family)."""
     sweep, acc = _grid(load_recall() if result is None else result)
     h = sweep["num_heads"]
-    cells = [(n, g) for n in sweep["pairs"] for g in sweep["kv_heads"] if g != h]
+    cells = [(n, g) for n in sweep["pairs"]
+             for g in sweep["kv_heads"] if g != h]
     family = stats.compare_family([(acc[n, h], acc[n, g]) for n, g in cells],
                                   minimum=MINIMUM)
     return dict(zip(cells, family, strict=True))
@@ -405,11 +406,19 @@ def _decode_data(result: dict | None) -> dict:
     return data
 
 
+def _find_row(data: dict, key: str, value: int, L: int, method: str) -> dict | None:
+    """The decoding row whose `key` (g or d_c), length and method match, with its interval added; None if absent."""
+    for r in data["rows"]:
+        if r.get(key) == value and r["L"] == L and r["method"] == method:
+            return r | {"time": benchreport.interval(r["samples"])}
+    return None
+
+
 def decode_row(data: dict, g: int, L: int, method: str) -> dict:
     """The row of the decoding result for one g, length and method, with its interval added."""
-    for r in data["rows"]:
-        if r.get("g") == g and r["L"] == L and r["method"] == method:
-            return r | {"time": benchreport.interval(r["samples"])}
+    row = _find_row(data, "g", g, L, method)
+    if row is not None:
+        return row
     p = data["params"]
     raise ValueError(f"no decoding measurement for g={g!r}, L={L!r}, method={method!r}; measured g in "
                      f"{p['kv_heads']}, L in {p['lengths']}, methods {list(METHODS)}")
@@ -543,9 +552,9 @@ def decode_flops_header(lang: str) -> list[str]:
 
 def mla_row(data: dict, d_c: int, L: int, method: str) -> dict:
     """The row of the decoding result for MLA with latent width d_c, one length and form, with its interval added."""
-    for r in data["rows"]:
-        if r.get("d_c") == d_c and r["L"] == L and r["method"] == method:
-            return r | {"time": benchreport.interval(r["samples"])}
+    row = _find_row(data, "d_c", d_c, L, method)
+    if row is not None:
+        return row
     p = data["params"]
     raise ValueError(f"no MLA decoding measurement for d_c={d_c!r}, L={L!r}, method={method!r}; measured d_c in "
                      f"{p.get('latents', [])}, L in {p['lengths']}, forms {list(MLA_METHODS)}")
