@@ -13,6 +13,7 @@ matches, ``tests/test_results.py`` fails, and the same command measures again::
     python -m sitebuild.results decode       # re-measure results/kvheads-decode.json (~3 min)
     python -m sitebuild.results whatif       # retrain results/whatif-sweeps.json (~2 CPU hours)
     python -m sitebuild.results mqar         # retrain results/kvheads-mqar.json (~75 CPU minutes)
+    python -m sitebuild.results mqar-followup  # retrain results/kvheads-mqar-followup.json (~30 CPU minutes)
     python -m sitebuild.results stale        # re-measure every stale result
 
 How busy the machine was is measured, not declared: the load average before and after the whole
@@ -84,6 +85,9 @@ SPECS: dict[str, Spec] = {
     # The key/value-heads page's second recall test: its protocol (snippets.kvheads.protocol) and what it runs.
     "kvheads-mqar": Spec(("snippets.kvheads.protocol",), (), "python -m sitebuild.results mqar",
                          exclude=("snippets/i18n.py",)),
+    # Its follow-up, decided after its results: MLA with a normalised latent (snippets.kvheads.followup).
+    "kvheads-mqar-followup": Spec(("snippets.kvheads.followup",), (), "python -m sitebuild.results mqar-followup",
+                                  exclude=("snippets/i18n.py",)),
 }
 
 
@@ -381,6 +385,18 @@ def _protocol_record() -> dict:
                                              for k, v in protocol.SWEEPS.items()}}
 
 
+def measure_mqar_followup(workers: int = 2) -> Path:
+    """Train every run of snippets.kvheads.followup; write results/kvheads-mqar-followup.json."""
+    from snippets.kvheads import followup
+
+    prov = provenance("kvheads-mqar-followup", 1) | {"workers": workers}
+    start, runs, models = _train_pool("kvheads-mqar-followup", followup.jobs(), followup.run_one,
+                                      lambda r: f"MLA+norm d_c={r['size']} seed {r['seed']}", workers)
+    models.sort(key=lambda r: (followup.FOLLOWUP.index((r["kind"], r["size"])), r["seed"]))
+    return save("kvheads-mqar-followup", prov, {"settings": [list(s) for s in followup.FOLLOWUP], "models": models},
+                start, runs)
+
+
 def measure_decode() -> Path:
     """Time the next token with and without the KV cache (snippets.kvheads.decode_bench.DECODE), each block
     of interleaved rounds a recorded run; write results/kvheads-decode.json."""
@@ -396,7 +412,8 @@ def measure_decode() -> Path:
 
 MEASURE: dict[str, Callable[[], Path]] = {"bench-full": measure_bench, "buildbench": measure_build,
                                          "kvheads-recall": measure_recall, "kvheads-decode": measure_decode,
-                                         "whatif-sweeps": measure_whatif, "kvheads-mqar": measure_mqar}
+                                         "whatif-sweeps": measure_whatif, "kvheads-mqar": measure_mqar,
+                                         "kvheads-mqar-followup": measure_mqar_followup}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -404,12 +421,13 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(description="Committed measurements: check them, or measure again.")
     parser.add_argument("what", nargs="?", choices=["check", "bench", "build", "recall", "decode", "whatif", "mqar",
-                                                     "stale"],
+                                                     "mqar-followup", "stale"],
                         default="check")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     names = {"bench": ["bench-full"], "build": ["buildbench"], "recall": ["kvheads-recall"],
-             "decode": ["kvheads-decode"], "whatif": ["whatif-sweeps"], "mqar": ["kvheads-mqar"], "check": [],
+             "decode": ["kvheads-decode"], "whatif": ["whatif-sweeps"], "mqar": ["kvheads-mqar"],
+             "mqar-followup": ["kvheads-mqar-followup"], "check": [],
              "stale": []}[args.what]
     if args.what in ("check", "stale"):
         for name in SPECS:
