@@ -116,6 +116,43 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "figs.concat.alt": ("热力图：{h} 个头各自经过 W^O 里属于自己的那一块，写进输出前 {f} 维的贡献，"
                             "再加上偏置；最后两行是这些贡献之和与层的输出，两行相同，最大差 {err}。"),
         "figs.concat.caption": "每个头写进输出的贡献。最后两行（贡献之和、层的输出）相差不超过 {err}，只是浮点舍入。",
+        # snippets.schematics: diagrams drawn from the configuration they show
+        "schem.layer.x": "输入 x：{shape}",
+        "schem.layer.proj": "乘 W^Q、W^K、W^V（各 {E}×{E}），得 Q、K、V：各 {shape}",
+        "schem.layer.split": "切成 {h} 个头，每个头的 q、k、v 宽 {d_k}：{shape}",
+        "schem.layer.maps": "{h} 张注意力图，每个头一张：{shape}",
+        "schem.layer.context": "每个头用自己的权重混合 v：{shape}",
+        "schem.layer.concat": "拼接回一个向量：{shape}",
+        "schem.layer.wo": "乘 W^O（{E}×{E}），把各头混在一起",
+        "schem.layer.out": "输出：{shape}",
+        "schem.layer.alt": ("示意图：一层多头注意力从输入到输出。输入 x 乘 W^Q、W^K、W^V，结果切成 {h} 个头，"
+                            "每个头一种颜色，宽 {d_k}；每个头算出自己的 {L}×{L} 注意力图和输出，"
+                            "{h} 个输出拼接回 {E} 维，再乘 W^O 得到输出。"),
+        "schem.layer.caption": ("一层、{h} 个头，从上往下读。每一列是一个头：同一种颜色从 W^Q、W^K、W^V 里属于它的那几列，"
+                                "走到拼接结果里属于它的那一段，再到 W^O 里属于它的那几行（按论文的写法，与下面的公式一致）。"
+                                "形状来自本站的层在日志行上实际算一遍；注意力图是这个未训练层的真实权重。"),
+        "schem.wo.concat": "拼接 {shape}",
+        "schem.wo.terms": "拆开：头 i {head} · W^O 的第 i 块 {block}，再相加",
+        "schem.wo.term": "头 {i}",
+        "schem.wo.bias": "偏置 b",
+        "schem.wo.alt": ("示意图：拼接后的向量乘 W^O，等于 {h} 项之和：头 i 的输出 {head} 乘 W^O 里属于它的 {block} 那一块，"
+                         "最后加上偏置。颜色标出每个头。"),
+        "schem.wo.caption": ("拼接再乘 W^O，就是每个头经过自己那块 W^O 后相加：头 i 在拼接向量里的那一段，只会乘到 W^O 里同色的那几行。"
+                             "在本站的层上，两种算法最大差 {err}，{verdict}。"),
+        "schem.groups.q": "查询头",
+        "schem.groups.kv": "键/值头",
+        "schem.groups.alt": ("示意图：g = {gs} 时，{h} 个查询头各读哪个键/值头。每一组里上排是查询头，下排是键/值头，"
+                             "连线表示谁读谁，颜色标出键/值头。"),
+        "schem.groups.caption": ("谁和谁共用键和值。g 个键/值头把 {h} 个查询头分成 g 个相邻的组，查询头 i 读键/值头 ⌊i/(h/g)⌋；"
+                                 "连线由层里用的 repeat_interleave 算出。缓存里只存下排。"),
+        "schem.cache.step": "第 {t} 步",
+        "schem.cache.q": "查询（用完即弃）",
+        "schem.cache.kv": "KV 缓存",
+        "schem.cache.alt": ("示意图：一层分组查询注意力（{h} 个查询头、{g} 个键/值头）逐个解码 {steps} 个位置。"
+                            "每一步的查询算出来用一次就丢掉；缓存的键和值每步多一行，新的一行着色，旧的行灰色。"),
+        "schem.cache.caption": ("KV 缓存每解码一个词元长一行。每一步只为新位置算一次 q、k、v：k 和 v 追加进缓存（彩色），"
+                                "之前的行原样读出，不重算（灰色）；q 用一次就丢，不存。"
+                                "最后一步记录到的形状：q 为 {q}，即 (N, 1, E)；缓存的键为 {k}，即 (N, g, S, d_k)。"),
         "figs.params.top": "参数量",
         "figs.params.bottom": "每个头的宽度 d_k 与每个查询的分布数 h（模型宽度 {E}）",
         "figs.params.dk": "d_k",
@@ -853,6 +890,55 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "figs.concat.caption": ("Each head's contribution to the output. The last two rows (the sum of the "
                                 "contributions, the layer's output) are the same to within {err}: "
                                 "floating-point rounding."),
+        # snippets.schematics: diagrams drawn from the configuration they show
+        "schem.layer.x": "input x: {shape}",
+        "schem.layer.proj": "times W^Q, W^K, W^V (each {E}×{E}): Q, K, V, {shape} each",
+        "schem.layer.split": "cut into {h} heads, q, k, v of width {d_k}: {shape}",
+        "schem.layer.maps": "{h} attention maps, one per head: {shape}",
+        "schem.layer.context": "each head mixes its v with its own weights: {shape}",
+        "schem.layer.concat": "concatenated back into one vector: {shape}",
+        "schem.layer.wo": "times W^O ({E}×{E}), which mixes the heads",
+        "schem.layer.out": "output: {shape}",
+        "schem.layer.alt": ("Diagram: one multi-head attention layer from input to output. The input x is multiplied "
+                            "by W^Q, W^K and W^V, the results are cut into {h} heads of width {d_k}, one colour "
+                            "each; every head computes its own {L}×{L} attention map and output, and the {h} "
+                            "outputs are concatenated back to {E} features and multiplied by W^O."),
+        "schem.layer.caption": ("One layer with {h} heads, read top to bottom. Each column is a head: its colour runs "
+                                "from its columns of W^Q, W^K and W^V to its segment of the concatenation and its "
+                                "rows of W^O (the paper's convention, as in the formulas below). The shapes come "
+                                "from running this site's layer on the log line; the maps are that untrained "
+                                "layer's real weights."),
+        "schem.wo.concat": "concat {shape}",
+        "schem.wo.terms": "split up: head i {head} · block i of W^O {block}, summed",
+        "schem.wo.term": "head {i}",
+        "schem.wo.bias": "bias b",
+        "schem.wo.alt": ("Diagram: the concatenation times W^O equals a sum of {h} terms, head i's output {head} "
+                         "times its own block {block} of W^O, plus the bias; colours mark the heads."),
+        "schem.wo.caption": ("Concatenating and multiplying by W^O is each head going through its own block of W^O, "
+                             "summed: head i's segment of the concatenation only ever meets the rows of W^O in its "
+                             "colour. On this site's layer the two computations differ by at most {err}: "
+                             "{verdict}."),
+        "schem.groups.q": "query heads",
+        "schem.groups.kv": "key/value heads",
+        "schem.groups.alt": ("Diagram: which key/value head each of {h} query heads reads, for g = {gs}. In each "
+                             "band the top row is the query heads and the bottom row the key/value heads; lines "
+                             "show who reads what, colours mark the key/value heads."),
+        "schem.groups.caption": ("Who shares keys and values. g key/value heads split the {h} query heads into g "
+                                 "neighbouring groups, and query head i reads key/value head ⌊i/(h/g)⌋; the lines "
+                                 "are computed with the repeat_interleave the layer uses. Only the bottom row "
+                                 "goes into the cache."),
+        "schem.cache.step": "step {t}",
+        "schem.cache.q": "query (dropped)",
+        "schem.cache.kv": "KV cache",
+        "schem.cache.alt": ("Diagram: one grouped-query attention layer ({h} query heads, {g} key/value heads) "
+                            "decoding {steps} positions one at a time. Each step's query is computed, used once "
+                            "and dropped; the cached keys and values gain one row per step, the new row "
+                            "coloured, the older rows grey."),
+        "schem.cache.caption": ("The KV cache grows one row per decoded token. Each step computes q, k and v for "
+                                "the new position only: k and v are appended to the cache (coloured), the earlier "
+                                "rows are read again, not recomputed (grey); q is used once and not stored. Shapes "
+                                "recorded at the last step: q {q}, that is (N, 1, E); cached keys {k}, that is "
+                                "(N, g, S, d_k)."),
         "figs.params.top": "parameters",
         "figs.params.bottom": "head width d_k and distributions per query h (d_model = {E})",
         "figs.params.dk": "d_k",

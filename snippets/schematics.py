@@ -1,0 +1,456 @@
+"""Schematic diagrams drawn from the configuration they show: change h, and the picture changes.
+
+Each diagram is built in two steps. A ``*_sketch`` function computes the layout from the lesson
+code (the shapes a real forward pass records, the head mapping the layer itself uses, the rows a
+KV cache really holds) and returns a ``Sketch``: a list of boxes, labels and arrows, each with a
+tag, so a test can count them. The matching ``*_figure`` function draws the sketch as the site's
+inline SVG (``snippets.figures.svg_figure``), with alt text and caption from ``snippets.i18n``.
+
+- §2: ``layer_figure`` (x → W_Q, W_K, W_V → h heads → h maps → concat → W_O → output) and
+  ``wo_sum_figure`` (concat · W_O equals the sum of each head through its block of W_O);
+- key/value heads: ``kv_groups_figure`` (which query heads share which key/value head) and
+  ``kv_cache_figure`` (the cache growing one row per decoded token).
+
+Coordinates are points (1/72 inch), y pointing down. Every diagram is at most ``NARROW_PT`` wide,
+so at the smallest text size a phone's column shows it whole (no sideways scrolling).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch
+
+from ._checks import check_divisible, check_positive_int
+from .figures import FG, MIN_FONT_PT, PHONE_COLUMN_PX, PHONE_MIN_PX, Figure, svg_figure
+from .i18n import check_lang, text
+
+__all__ = ["Sketch", "NARROW_PT", "layer_sketch", "layer_figure", "wo_sum_sketch", "wo_sum_figure",
+           "kv_groups_sketch", "kv_groups_figure", "kv_cache_sketch", "kv_cache_figure"]
+
+LABEL = MIN_FONT_PT
+NARROW_PT = PHONE_COLUMN_PX * MIN_FONT_PT / PHONE_MIN_PX  # widest drawing a phone shows whole
+WIDTH = NARROW_PT - 20  # the drawing area; svg_figure's margin adds the rest
+GREY = 0.22  # alpha of FG for neutral boxes (reads on both palettes)
+
+
+MAX_HEADS = 16  # one column per head: beyond this the head numbers no longer fit at LABEL size
+
+
+def _check_heads(h: int) -> None:
+    check_positive_int(h, "num_heads")
+    if h > MAX_HEADS:
+        raise ValueError(f"a schematic draws at most {MAX_HEADS} heads side by side, got num_heads={h}")
+
+
+def _color(i: int) -> str:
+    from .lessonfigs import HEAD_COLORS
+
+    return HEAD_COLORS[i % len(HEAD_COLORS)]
+
+
+@dataclass
+class Sketch:
+    """A diagram as data: boxes, labels, arrows and images, each tagged for counting."""
+
+    width: float
+    height: float
+    items: list[tuple[str, str, dict]] = field(default_factory=list)
+
+    def box(self, tag: str, x: float, y: float, w: float, h: float, color: str = FG, alpha: float = GREY,
+            dashed: bool = False, edge: bool = False) -> None:
+        self.items.append(("box", tag, {"x": x, "y": y, "w": w, "h": h, "color": color, "alpha": alpha,
+                                        "dashed": dashed, "edge": edge}))
+
+    def label(self, tag: str, x: float, y: float, s: str, ha: str = "center", va: str = "center",
+              size: float = LABEL) -> None:
+        self.items.append(("label", tag, {"x": x, "y": y, "s": s, "ha": ha, "va": va, "size": size}))
+
+    def arrow(self, tag: str, x0: float, y0: float, x1: float, y1: float, head: bool = True) -> None:
+        self.items.append(("arrow", tag, {"x0": x0, "y0": y0, "x1": x1, "y1": y1, "head": head}))
+
+    def image(self, tag: str, x: float, y: float, w: float, h: float, values: np.ndarray, color: str,
+              vmax: float) -> None:
+        self.items.append(("image", tag, {"x": x, "y": y, "w": w, "h": h, "values": values, "color": color,
+                                          "vmax": vmax}))
+
+    def count(self, tag: str) -> int:
+        """How many items carry this tag."""
+        return sum(t == tag for _, t, _ in self.items)
+
+    def counts(self) -> Counter:
+        return Counter(t for _, t, _ in self.items)
+
+    def labels(self, tag: str | None = None) -> list[str]:
+        """The label texts, in drawing order (of one tag, or all)."""
+        return [d["s"] for kind, t, d in self.items if kind == "label" and (tag is None or t == tag)]
+
+    def figure(self) -> Figure:
+        """The sketch drawn with matplotlib, one point per unit."""
+        from matplotlib.colors import LinearSegmentedColormap
+        from matplotlib.patches import Rectangle
+
+        fig = Figure(figsize=(self.width / 72, self.height / 72))
+        ax = fig.add_axes((0, 0, 1, 1))
+        ax.set_xlim(0, self.width)
+        ax.set_ylim(self.height, 0)
+        ax.axis("off")
+        for kind, _, d in self.items:
+            if kind == "box":
+                ax.add_patch(Rectangle((d["x"], d["y"]), d["w"], d["h"], facecolor=d["color"], alpha=d["alpha"],
+                                       lw=0))
+                if d["dashed"] or d["edge"]:
+                    ax.add_patch(Rectangle((d["x"], d["y"]), d["w"], d["h"], facecolor="none", edgecolor=FG,
+                                           lw=0.8, linestyle=(0, (3, 2)) if d["dashed"] else "-"))
+            elif kind == "label":
+                ax.text(d["x"], d["y"], d["s"], ha=d["ha"], va=d["va"], fontsize=d["size"])
+            elif kind == "arrow":
+                style = "-|>" if d["head"] else "-"
+                ax.annotate("", xy=(d["x1"], d["y1"]), xytext=(d["x0"], d["y0"]),
+                            arrowprops={"arrowstyle": style, "color": FG, "lw": 0.8, "shrinkA": 0, "shrinkB": 0})
+            else:
+                cmap = LinearSegmentedColormap.from_list("head", [(0, 0, 0, 0), d["color"]])
+                ax.imshow(d["values"], cmap=cmap, vmin=0, vmax=d["vmax"], interpolation="nearest",
+                          extent=(d["x"], d["x"] + d["w"], d["y"] + d["h"], d["y"]), aspect="auto")
+                ax.add_patch(Rectangle((d["x"], d["y"]), d["w"], d["h"], facecolor="none", edgecolor=FG,
+                                       lw=0.5))
+        return fig
+
+
+def _t(lang: str, key: str, **values) -> str:
+    return text(lang, f"schem.{key}", **values)
+
+
+def _draw(lang: str, name: str, sketch: Sketch, **values) -> str:
+    if sketch.width > WIDTH:
+        raise ValueError(f"a schematic must be at most {WIDTH:g} pt wide, got {sketch.width:g}")
+    return svg_figure(sketch.figure, alt=_t(lang, f"{name}.alt", **values),
+                      caption=_t(lang, f"{name}.caption", **values))
+
+
+def _shape(s) -> str:
+    return "(" + ", ".join(str(int(n)) for n in s) + ")"
+
+
+def _head_header(sk: Sketch, x0: float, col: float, y: float, h: int) -> None:
+    for i in range(h):
+        sk.label("head-index", x0 + (i + 0.5) * col, y, str(i))
+
+
+# ---------------------------------------------------------------- §2
+
+
+def _layer_config(d_model: int, num_heads: int, seed: int):
+    from .lessonfigs import datapath_shapes
+
+    shapes, weights = datapath_shapes(d_model, num_heads, seed)
+    return {k: v[0] for k, v in shapes.items()}, weights.numpy()
+
+
+def layer_sketch(lang: str, d_model: int = 512, num_heads: int = 8, seed: int = 0) -> Sketch:
+    """One layer, heads as columns: x → W_Q, W_K, W_V → h heads' q, k, v → h maps → h outputs →
+    concat → W_O → output. Shapes and maps come from one forward pass of this site's layer on the
+    embedded log line (snippets.lessonfigs.datapath_shapes)."""
+    check_lang(lang)
+    _check_heads(num_heads)
+    check_divisible(d_model, num_heads)
+    s, w = _layer_config(d_model, num_heads, seed)
+    h = num_heads
+    N, L, E = s["x"]
+    d_k = s["split"][-1]
+    W = WIDTH
+    x0, x1 = 6.0, W - 6.0
+    cw = x1 - x0
+    col = cw / h
+    gap = min(4.0, col * 0.15)
+    sk = Sketch(W, 0)
+    y = 4.0
+
+    def caption(tag: str, key: str, **values):
+        nonlocal y
+        sk.label(tag, (x0 + x1) / 2, y + 7, _t(lang, f"layer.{key}", **values))
+        y += 17
+
+    def down(length: float = 16.0):
+        nonlocal y
+        sk.arrow("arrow", (x0 + x1) / 2, y + 2, (x0 + x1) / 2, y + length - 4)
+        y += length
+
+    caption("step", "x", shape=_shape(s["x"]))
+    sk.box("x", x0, y, cw, 14)
+    y += 14
+    down()
+    caption("step", "proj", E=E, shape=_shape(s["W_q"]))
+    mw = (cw - 2 * 12) / 3
+    for m, name in enumerate(("W^Q", "W^K", "W^V")):
+        mx = x0 + m * (mw + 12)
+        for i in range(h):
+            sk.box("proj-stripe", mx + i * mw / h, y, mw / h, 26, _color(i), 0.85)
+        sk.box("proj-frame", mx, y, mw, 26, "none", 1.0, edge=True)
+        sk.label("matrix", mx + mw / 2, y + 34, name)
+    y += 40
+    down()
+    caption("step", "split", h=h, d_k=d_k, shape=_shape(s["split"]))
+    _head_header(sk, x0, col, y + 5, h)
+    y += 12
+    bh = 8.0
+    for r in range(3):  # q, k, v of each head
+        for i in range(h):
+            sk.box("qkv", x0 + i * col + gap / 2, y + r * (bh + 2), col - gap, bh, _color(i), 0.85)
+    y += 3 * (bh + 2)
+    down()
+    caption("step", "maps", h=h, shape=_shape(s["weights"]))
+    side = min(col - gap, 34.0)
+    vmax = float(w.max())
+    for i in range(h):
+        sk.image("map", x0 + i * col + (col - side) / 2, y, side, side, w[i], _color(i), vmax)
+    y += side
+    down()
+    caption("step", "context", h=h, shape=_shape(s["context"]))
+    for i in range(h):
+        sk.box("head-out", x0 + i * col + gap / 2, y, col - gap, 10, _color(i), 0.85)
+    y += 10
+    down()
+    caption("step", "concat", shape=_shape(s["merge"]))
+    for i in range(h):
+        sk.box("concat-seg", x0 + i * col, y, col, 14, _color(i), 0.85)
+    y += 14
+    down()
+    caption("step", "wo", E=E)
+    side = 44.0
+    mx = (x0 + x1 - side) / 2
+    for i in range(h):
+        sk.box("wo-band", mx, y + i * side / h, side, side / h, _color(i), 0.85)
+    sk.box("wo-frame", mx, y, side, side, "none", 1.0, edge=True)
+    sk.label("matrix", mx + side + 6, y + side / 2, "W^O", ha="left")
+    y += side
+    down()
+    caption("step", "out", shape=_shape(s["W_o"]))
+    sk.box("out", x0, y, cw, 14, FG, 0.45)
+    sk.height = y + 18
+    return sk
+
+
+def layer_figure(lang: str, d_model: int = 512, num_heads: int = 8, seed: int = 0) -> str:
+    """layer_sketch as the page's inline SVG figure."""
+    sk = layer_sketch(lang, d_model, num_heads, seed)
+    s, _ = _layer_config(d_model, num_heads, seed)
+    return _draw(lang, "layer", sk, h=num_heads, E=d_model, d_k=s["split"][-1], L=s["x"][1])
+
+
+@torch.no_grad()
+def _wo_blocks(d_model: int, num_heads: int, seed: int):
+    """The shapes of concat, W_O (paper's convention, in × out), each head's slice and block, and
+    the largest difference between the two ways of computing the output (snippets.heads)."""
+    from .heads import concat_vs_sum
+    from .multihead import MultiHeadAttention
+
+    s, _ = _layer_config(d_model, num_heads, seed)
+    torch.manual_seed(seed)
+    layer = MultiHeadAttention(d_model, num_heads)
+    d_k = d_model // num_heads
+    W_O = layer.W_o.weight.T  # (h·d_k, E): the paper stores W^O this way round
+    blocks = [tuple(W_O[i * d_k:(i + 1) * d_k].shape) for i in range(num_heads)]
+    concat = tuple(s["merge"][1:])  # (L, E) of the one sequence
+    head = (concat[0], d_k)
+    return concat, tuple(W_O.shape), head, blocks, concat_vs_sum(d_model, num_heads, seed)
+
+
+def wo_sum_sketch(lang: str, d_model: int = 512, num_heads: int = 8, seed: int = 0) -> Sketch:
+    """Top: concat (L, E) times W_O (E, E), each head's part in its colour. Below: the same product
+    as h terms, head i's output (L, d_k) times its block of rows W_O_i (d_k, E), summed."""
+    check_lang(lang)
+    _check_heads(num_heads)
+    check_divisible(d_model, num_heads)
+    concat, wo, head, blocks, _ = _wo_blocks(d_model, num_heads, seed)
+    h = num_heads
+    W = WIDTH
+    sk = Sketch(W, 0)
+    bar_w, bar_h = 150.0, 16.0  # concat / output: (L, E) drawn wide and flat
+    sq = 52.0  # W_O
+    x_c, x_w = 26.0, 26.0 + bar_w + 18
+    y = 4.0
+    sk.label("step", x_c + bar_w / 2, y + 6, _t(lang, "wo.concat", shape=_shape(concat)))
+    sk.label("step", x_w + sq / 2, y + 6, "W^O " + _shape(wo))
+    y += 16
+    for i in range(h):
+        sk.box("concat-seg", x_c + i * bar_w / h, y + (sq - bar_h) / 2, bar_w / h, bar_h, _color(i), 0.85)
+        sk.box("wo-band", x_w, y + i * sq / h, sq, sq / h, _color(i), 0.85)
+    sk.box("wo-frame", x_w, y, sq, sq, "none", 1.0, edge=True)
+    sk.label("op", x_c + bar_w + 9, y + sq / 2, "·")
+    x_out = x_w + sq + 22
+    sk.label("op", x_w + sq + 11, y + sq / 2, "=")
+    out_w = W - 6 - x_out
+    sk.box("out", x_out, y + (sq - bar_h) / 2, out_w, bar_h, FG, 0.45)
+    sk.label("step", x_out + out_w / 2, y - 10, _t(lang, "layer.out", shape=_shape(concat)))
+    y += sq + 6
+    sk.label("op", 12, y + 8, "=")
+    sk.label("step", W / 2, y + 8, _t(lang, "wo.terms", h=h, head=_shape(head), block=_shape(blocks[0])))
+    y += 20
+    hw = bar_w / h  # head i's slice keeps its width in the concat drawing
+    bw, bh = 150.0, max(sq / h, 5.0)
+    row = max(bh, 12.0) + 4
+    for i in range(h):
+        cy = y + i * row + row / 2
+        if i:
+            sk.label("op", 12, cy, "+")
+        sk.box("head-slice", x_c, cy - 5, hw, 10, _color(i), 0.85)
+        sk.label("op", x_c + hw + 9, cy, "·")
+        sk.box("wo-block", x_c + hw + 18, cy - bh / 2, bw, bh, _color(i), 0.85)
+        sk.label("term", x_c + hw + 18 + bw + 8, cy, _t(lang, "wo.term", i=i), ha="left")
+    y += h * row
+    sk.label("op", 12, y + 8, "+")
+    sk.label("term", x_c, y + 8, _t(lang, "wo.bias"), ha="left")
+    sk.height = y + 20
+    return sk
+
+
+def wo_sum_figure(lang: str, d_model: int = 512, num_heads: int = 8, seed: int = 0) -> str:
+    """wo_sum_sketch as the page's inline SVG figure; the caption carries the measured difference."""
+    sk = wo_sum_sketch(lang, d_model, num_heads, seed)
+    from .heads import _rounding
+
+    concat, wo, head, blocks, err = _wo_blocks(d_model, num_heads, seed)
+    return _draw(lang, "wo", sk, h=num_heads, head=_shape(head), block=_shape(blocks[0]), err=f"{err:.1e}",
+                 verdict=_rounding(lang, err))
+
+
+# ---------------------------------------------------------------- key/value heads
+
+
+def kv_groups(num_heads: int, num_kv_heads: int) -> list[int]:
+    """The key/value head each query head reads, by the layer's own repeat_interleave.
+
+    >>> kv_groups(8, 2)
+    [0, 0, 0, 0, 1, 1, 1, 1]
+    """
+    from .kvheads.attention import check_kv_heads
+
+    check_kv_heads(num_heads, num_kv_heads)
+    return torch.arange(num_kv_heads).repeat_interleave(num_heads // num_kv_heads).tolist()
+
+
+def _kind(h: int, g: int) -> str:
+    return "MHA" if g == h else "MQA" if g == 1 else "GQA"
+
+
+def kv_groups_sketch(lang: str, num_heads: int = 8, groups: tuple[int, ...] = (8, 4, 2, 1)) -> Sketch:
+    """One band per g: the h query heads on top, the g key/value heads below, a line from each
+    query head to the key/value head it reads. Colours are key/value heads."""
+    check_lang(lang)
+    _check_heads(num_heads)
+    if not groups:
+        raise ValueError("groups must name at least one number of key/value heads, got none")
+    maps = {g: kv_groups(num_heads, g) for g in groups}
+    h = num_heads
+    W = WIDTH
+    x0 = 92.0
+    cw = W - 6 - x0
+    col = cw / h
+    side = min(col - 4, 24.0)
+    sk = Sketch(W, 0)
+    y = 4.0
+    for g, m in maps.items():
+        kcol = cw / g
+        sk.label("band", 4, y + 6, f"g = {g} · {_kind(h, g)}", ha="left")
+        y += 16
+        sk.label("row-name", x0 - 8, y + 8, _t(lang, "groups.q"), ha="right")
+        sk.label("row-name", x0 - 8, y + 48, _t(lang, "groups.kv"), ha="right")
+        for i in range(h):
+            cx = x0 + (i + 0.5) * col
+            kx = x0 + (m[i] + 0.5) * kcol
+            sk.box("q-head", cx - side / 2, y, side, 16, _color(m[i]), 0.85)
+            sk.label("q-index", cx, y + 8, str(i))
+            sk.arrow("link", cx, y + 16, kx, y + 40, head=False)
+        for j in range(g):
+            kx = x0 + (j + 0.5) * kcol
+            sk.box("kv-head", kx - side / 2, y + 40, side, 16, _color(j), 0.85, edge=True)
+            sk.label("kv-index", kx, y + 48, str(j))
+        y += 68
+    sk.height = y - 8
+    return sk
+
+
+def kv_groups_figure(lang: str, num_heads: int = 8, groups: tuple[int, ...] = (8, 4, 2, 1)) -> str:
+    """kv_groups_sketch as the page's inline SVG figure."""
+    sk = kv_groups_sketch(lang, num_heads, groups)
+    return _draw(lang, "groups", sk, h=num_heads, gs=", ".join(str(g) for g in groups))
+
+
+@torch.no_grad()
+def cache_rows(d_model: int = 64, num_heads: int = 8, num_kv_heads: int = 2, steps: int = 5,
+               seed: int = 0) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Decode steps positions one at a time through GroupedQueryAttention with a KVCache; after each
+    step, (the query's shape, the cached keys' shape (N, g, S, d_k))."""
+    from .kvheads.attention import GroupedQueryAttention, KVCache
+
+    check_positive_int(steps, "steps")
+    torch.manual_seed(seed)
+    layer = GroupedQueryAttention(d_model, num_heads, num_kv_heads)
+    x = torch.randn(1, steps, d_model)
+    cache, seen = KVCache(), []
+    q_shape = []
+    hook = layer.W_q.register_forward_hook(lambda m, a, out: q_shape.append(tuple(out.shape)))
+    try:
+        for t in range(steps):
+            layer(x[:, t:t + 1], cache)
+            seen.append((q_shape[-1], tuple(cache.k.shape)))
+    finally:
+        hook.remove()
+    return seen
+
+
+def kv_cache_sketch(lang: str, d_model: int = 64, num_heads: int = 8, num_kv_heads: int = 2,
+                    steps: int = 5, seed: int = 0) -> Sketch:
+    """A column per decode step: the query (computed, used, dropped), then the cached keys and
+    values, one row per position; the row this step added is coloured, the rows read again are grey."""
+    check_lang(lang)
+    seen = cache_rows(d_model, num_heads, num_kv_heads, steps, seed)
+    g = num_kv_heads
+    W = WIDTH
+    x0 = 104.0
+    col = (W - 4 - x0) / steps
+    cell = min(12.0, (col - 14) / (2 * g))
+    rowh = 10.0
+    sk = Sketch(W, 0)
+    y = 4.0
+    for t in range(steps):
+        sk.label("step-name", x0 + (t + 0.5) * col, y + 6, _t(lang, "cache.step", t=t))
+    y += 18
+    sk.label("row-name", x0 - 8, y + 7, _t(lang, "cache.q"), ha="right")
+    for t in range(steps):
+        cx = x0 + (t + 0.5) * col
+        sk.box("query", cx - 2 * cell * g / 2 - 3, y, 2 * cell * g + 6, 14, FG, 0.1, dashed=True)
+        sk.label("q-name", cx, y + 7, "q")
+    y += 22
+    sk.label("row-name", x0 - 8, y + 6, _t(lang, "cache.kv"), ha="right")
+    for t in range(steps):
+        cx = x0 + (t + 0.5) * col
+        for part, name in enumerate("KV"):
+            sk.label("kv-name", cx - g * cell / 2 - 3 + part * (g * cell + 6), y + 6, name)
+    y += 14
+    top = y
+    for t, (_, k) in enumerate(seen):
+        S = k[2]
+        cx = x0 + (t + 0.5) * col
+        for p in range(S):
+            new = p == S - 1
+            for part in range(2):  # keys, then values
+                px = cx - g * cell - 3 + part * (g * cell + 6)
+                for j in range(g):
+                    sk.box("cache-new" if new else "cache-old", px + j * cell, top + p * rowh, cell - 1,
+                           rowh - 1, _color(j) if new else FG, 0.85 if new else GREY)
+        sk.label("length", cx, top + S * rowh + 8, f"S = {S}")
+    sk.height = top + steps * rowh + 20
+    return sk
+
+
+def kv_cache_figure(lang: str, d_model: int = 64, num_heads: int = 8, num_kv_heads: int = 2,
+                    steps: int = 5, seed: int = 0) -> str:
+    """kv_cache_sketch as the page's inline SVG figure; the caption names the shapes it recorded."""
+    sk = kv_cache_sketch(lang, d_model, num_heads, num_kv_heads, steps, seed)
+    seen = cache_rows(d_model, num_heads, num_kv_heads, steps, seed)
+    return _draw(lang, "cache", sk, h=num_heads, g=num_kv_heads, steps=steps, q=_shape(seen[-1][0]),
+                 k=_shape(seen[-1][1]))

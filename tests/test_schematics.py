@@ -1,0 +1,126 @@
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from snippets import schematics as S
+from snippets.figures import PHONE_COLUMN_PX
+from snippets.heads import concat_vs_sum
+from snippets.logline import log_tokens
+
+CJK = re.compile(r"[\u3400-\u9fff]")
+FIGURES = ["layer_figure", "wo_sum_figure", "kv_groups_figure", "kv_cache_figure"]
+
+
+def alt_of(fig: str) -> str:
+    return html.unescape(re.search(r'aria-label="([^"]*)"', fig).group(1))
+
+
+@pytest.mark.parametrize("name", FIGURES)
+def test_schematic_is_a_legible_deterministic_figure_in_both_languages(name):
+    draw = getattr(S, name)
+    zh, en = draw("zh"), draw("en")
+    assert zh == draw("zh")
+    for fig in (zh, en):
+        assert fig.startswith('<figure class="mha-fig">')  # not the wide kind: a phone shows it whole
+        assert int(re.search(r"min-width: (\d+)px", fig).group(1)) <= PHONE_COLUMN_PX
+        assert "currentColor" in fig and "#010203" not in fig and "<figcaption>" in fig
+        sizes = [float(s) for s in re.findall(r"font-size: ?([\d.]+)px", fig)]
+        assert sizes and min(sizes) >= 10
+    assert CJK.search(alt_of(zh)) and not CJK.search(alt_of(en))
+    assert CJK.search(zh.split("<figcaption>")[1]) and not CJK.search(en.split("<figcaption>")[1])
+
+
+@pytest.mark.parametrize(("d_model", "h"), [(512, 8), (64, 4)])
+def test_layer_sketch_follows_its_configuration(d_model, h):
+    sk = S.layer_sketch("en", d_model, h)
+    L, d_k = len(log_tokens()), d_model // h
+    c = sk.counts()
+    assert c["proj-stripe"] == 3 * h and c["qkv"] == 3 * h  # each head's part of W_Q, W_K, W_V; its q, k, v
+    assert c["map"] == c["head-out"] == c["concat-seg"] == c["wo-band"] == h
+    assert sk.labels("head-index") == [str(i) for i in range(h)]
+    assert sk.labels("matrix") == ["W^Q", "W^K", "W^V", "W^O"]
+    steps = " ".join(sk.labels("step"))
+    for shape in [(1, L, d_model), (1, h, L, d_k), (1, h, L, L)]:
+        assert "(" + ", ".join(map(str, shape)) + ")" in steps
+    maps = [d["values"] for kind, tag, d in sk.items if tag == "map"]
+    assert all(m.shape == (L, L) and abs(m.sum(1) - 1).max() < 1e-5 for m in maps)  # real softmax rows
+    assert sk.width <= S.WIDTH
+
+
+@pytest.mark.parametrize(("d_model", "h"), [(512, 8), (96, 3)])
+def test_wo_sum_sketch_has_one_term_per_head(d_model, h):
+    sk = S.wo_sum_sketch("en", d_model, h)
+    c = sk.counts()
+    assert c["concat-seg"] == c["wo-band"] == c["head-slice"] == c["wo-block"] == h
+    assert sk.labels("term") == [f"head {i}" for i in range(h)] + ["bias b"]
+    assert sk.labels("op").count("+") == h  # between the h terms, and before the bias
+    L = len(log_tokens())
+    assert f"head i ({L}, {d_model // h})" in " ".join(sk.labels("step"))
+    assert f"({d_model // h}, {d_model})" in " ".join(sk.labels("step"))
+    fig = S.wo_sum_figure("en", d_model, h)
+    assert f"at most {concat_vs_sum(d_model, h):.1e}: only floating-point rounding" in fig
+
+
+def test_kv_groups_are_the_layers_repeat_interleave():
+    import torch
+
+    from snippets.kvheads.attention import GroupedQueryAttention
+
+    assert S.kv_groups(8, 8) == list(range(8)) and S.kv_groups(8, 1) == [0] * 8
+    assert S.kv_groups(6, 3) == [0, 0, 1, 1, 2, 2]
+    # the layer itself: key head j's keys, repeated, land on exactly the query heads kv_groups names
+    layer = GroupedQueryAttention(d_model=16, num_heads=4, num_kv_heads=2)
+    k = torch.arange(2.0).view(1, 2, 1, 1)  # (N, g, S, d_k), key head j holds j
+    assert k.repeat_interleave(layer.h // layer.g, dim=1).flatten().tolist() == S.kv_groups(4, 2)
+
+
+@pytest.mark.parametrize(("h", "groups"), [(8, (8, 4, 2, 1)), (4, (4, 1))])
+def test_kv_groups_sketch_follows_its_configuration(h, groups):
+    sk = S.kv_groups_sketch("en", h, groups)
+    c = sk.counts()
+    assert c["q-head"] == c["link"] == h * len(groups)
+    assert c["kv-head"] == sum(groups)
+    assert sk.labels("band")[0] == f"g = {groups[0]} · MHA" and sk.labels("band")[-1] == "g = 1 · MQA"
+    assert sk.labels("kv-index") == [str(j) for g in groups for j in range(g)]
+    # each line ends under the key/value head of the query head it starts from
+    links = [d for _, tag, d in sk.items if tag == "link"]
+    heads = [d for _, tag, d in sk.items if tag == "kv-head"]
+    for band, g in enumerate(groups):
+        centres = [d["x"] + d["w"] / 2 for d in heads[sum(groups[:band]):sum(groups[:band + 1])]]
+        ends = [d["x1"] for d in links[band * h:(band + 1) * h]]
+        assert ends == pytest.approx([centres[j] for j in S.kv_groups(h, g)])
+
+
+@pytest.mark.parametrize(("g", "steps"), [(2, 5), (1, 3)])
+def test_kv_cache_sketch_grows_one_row_per_step(g, steps):
+    seen = S.cache_rows(num_kv_heads=g, steps=steps)
+    assert [k[2] for _, k in seen] == list(range(1, steps + 1))  # S after each step
+    assert all(q == (1, 1, 64) and k[:2] == (1, g) for q, k in seen)
+    sk = S.kv_cache_sketch("en", num_kv_heads=g, steps=steps)
+    c = sk.counts()
+    assert c["query"] == steps  # one query per step, none kept
+    assert c["cache-new"] == steps * 2 * g  # one new row of keys and values per step
+    assert c["cache-old"] == 2 * g * sum(range(steps))  # every earlier row, read again
+    assert sk.labels("length") == [f"S = {s}" for s in range(1, steps + 1)]
+    fig = S.kv_cache_figure("en", num_kv_heads=g, steps=steps)
+    assert f"cached keys (1, {g}, {steps}, 8)" in fig
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: S.layer_figure("fr"), r"lang must be one of"),
+        (lambda: S.layer_sketch("en", d_model=10, num_heads=3), r"divisible"),
+        (lambda: S.wo_sum_sketch("en", d_model=10, num_heads=4), r"divisible"),
+        (lambda: S.kv_groups(8, 3), r"num_kv_heads must divide num_heads"),
+        (lambda: S.kv_groups_sketch("en", 8, ()), r"groups must name at least one"),
+        (lambda: S.kv_cache_sketch("en", steps=0), r"steps must be a positive integer"),
+        (lambda: S.layer_sketch("en", num_heads=64), r"at most 16 heads side by side, got num_heads=64"),
+    ],
+)
+def test_bad_input_raises_value_error(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
