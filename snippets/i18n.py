@@ -98,7 +98,8 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                           "输入 {x}，切分后 {split}，分数和权重 {scores}，合并后乘 W^O 得到输出 {out}。"),
         "figs.path.caption": ("多头注意力的数据流。形状是本站的 MultiHeadAttention 在日志行上前向计算一次时记录下来的；"
                               "softmax 那一行画的是这次计算里 {h} 个头的真实权重（层未经训练）。"),
-        "figs.path.pair": ("在上面数据流图的层里（权重随机初始化，没有训练），查询“{q}”分给键“{k}”的权重，在头 {hi} 里是 "
+        "figs.path.pair": ("在上面数据流图的层里（权重随机初始化，没有训练），各头之间权重相差最大的一对：查询“{q}”分给键“{k}”的权重，"
+                           "在头 {hi} 里是 "
                            "{w_hi}，在头 {lo} 里只有 {w_lo}，前者是后者的 {times} 倍；如果平均分给 {T} 个词元，每个是 {even}。"),
         "roadmap.mqar": ("第二个测试换成带干扰词元的 MQAR（{seq_len} 个位置里 {pairs} 个键值对；GQA 取 g = {g}，"
                          "MLA 取 d_c = {d_c}；每种 {seeds} 个种子，各训练 {steps} 步），它的方案在训练任何一个模型之前就写进代码"
@@ -868,8 +869,9 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "figs.path.caption": ("The data path of multi-head attention. The shapes were recorded from one forward "
                               "pass of this site's MultiHeadAttention on the log line; the softmax row draws that "
                               "pass's real weights for the {h} heads (the layer is untrained)."),
-        "figs.path.pair": ("In the data path figure's layer (random initial weights, untrained), the query "
-                           "“{q}” gives the key “{k}” a weight of {w_hi} in head {hi} and only {w_lo} in head "
+        "figs.path.pair": ("In the data path figure's layer (random initial weights, untrained), the pair that "
+                           "differs most between heads: the query “{q}” gives the key “{k}” a weight of {w_hi} "
+                           "in head {hi} and only {w_lo} in head "
                            "{lo}, a ratio of {times}; spread evenly over the {T} tokens, each would get {even}."),
         "roadmap.mqar": ("A second test, MQAR with distractor tokens ({pairs} pairs in {seq_len} positions; GQA with "
                          "g = {g} and MLA with d_c = {d_c}; {seeds} seeds each, {steps} steps), was written into code "

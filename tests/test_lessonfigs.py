@@ -164,3 +164,6 @@ def test_pair_across_heads_comes_from_the_data_path_figures_weights():
     en = L.pair_across_heads_sentence("en")
     assert f"a weight of {w_hi:.2f} in head {hi} and only {w_lo:.2f} in head {lo}" in en
     assert f"在头 {hi} 里是 {w_hi:.2f}，在头 {lo} 里只有 {w_lo:.2f}" in L.pair_across_heads_sentence("zh")
+    # it is the most extreme pair of the layer, and the sentence says so: a reader must not take it as typical
+    assert "the pair that differs most between heads" in en
+    assert "各头之间权重相差最大的一对" in L.pair_across_heads_sentence("zh")
