@@ -154,6 +154,39 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "schem.cache.caption": ("KV 缓存每解码一个词元长一行。每一步只为新位置算一次 q、k、v：k 和 v 追加进缓存（彩色），"
                                 "之前的行原样读出，不重算（灰色）；q 用一次就丢，不存。"
                                 "最后一步记录到的形状：q 为 {q}，即 (N, 1, E)；缓存的键为 {k}，即 (N, g, S, d_k)。"),
+        "schem.inproj.rows": "第 {lo}–{hi} 行 = .chunk(3)[{m}]",
+        "schem.inproj.heads": "头 0：0–{a} 行 … 头 {last}：{b}–{c} 行",
+        "schem.inproj.alt": ("示意图：nn.MultiheadAttention 的 in_proj_weight 形状是 ({E3}, {E})，按行切成三段，依次是 W_q、W_k、W_v，"
+                             "各 ({E}, {E})；每段里又按行分给 {h} 个头，每个头 {d_k} 行，颜色标出每个头。"),
+        "schem.inproj.caption": ("打包的 in_proj_weight：三个投影上下叠在一起，.chunk(3) 按行切开，就是本站层里的 W_q、W_k、W_v"
+                                 "（切出来的三块由 load_from_torch 复制后逐一核对）。每一块里，头 i 占第 i 组 {d_k} 行："
+                                 "PyTorch 按（输出，输入）存权重，所以是行。"),
+        "schem.reshape.x": "x：{shape}，{L} 个词元，每个 E 维",
+        "schem.reshape.view": ".view(N, L, h, d_k)：{shape}，每个词元切成 {h} 段，数据不动",
+        "schem.reshape.transpose": ".transpose(1, 2)：{shape}，头在前：{h} 个头，每个头 {L} 个词元",
+        "schem.reshape.back": "合回去：.transpose(1, 2).contiguous().view(N, L, E) → {shape}",
+        "schem.reshape.alt": ("示意图：分头与合头时张量怎样排列。x 的形状是 {x}；view 把每个词元的 E 维切成 {h} 段；"
+                              "transpose(1, 2) 把头换到前面，形状是 {split}；再 transpose、contiguous、view 回到 {x}。"
+                              "颜色标出每个头，每组上方的数字是外层下标。"),
+        "schem.reshape.caption": ("分头只是换个看法：view 不搬数据，只把每个词元的 E 维切成 {h} 段；transpose(1, 2) 换的是下标的顺序，"
+                                  "外层从 {L} 个词元变成 {h} 个头，之后每个头的矩阵乘法一次就能算完。合头反过来走一遍："
+                                  "contiguous() 先按新顺序把数排好，view 才能把它们合回去。每组上方的数字是外层下标（词元或头）。"),
+        "schem.average.heads": "average_attn_weights=False：每个头一张，{shape}",
+        "schem.average.mean": "默认（True）：在头这一维上取平均，{shape}",
+        "schem.average.alt": "示意图：nn.MultiheadAttention 在日志行上给出的 {h} 张逐头注意力图，汇成一张平均图，也就是默认返回的权重。",
+        "schem.average.caption": ("默认返回的权重从哪里来：{h} 个头的权重在头这一维上取平均（图里的平均与默认返回值逐项核对过）。"
+                                  "哪个头在看哪里，从平均图里就看不出来了。"),
+        "schem.task.stream": "日志流：{L} 个事件",
+        "schem.task.readout": "位置 {p} 要答出",
+        "schem.task.before": "前第 {n} 个：{event}",
+        "schem.task.after": "后第 {n} 个：{event}",
+        "schem.task.before.none": "前第 {n} 个：在流外，不计分",
+        "schem.task.after.none": "后第 {n} 个：在流外，不计分",
+        "schem.task.alt": ("示意图：一条 {L} 个事件的日志流，从上往下排。位置 {p} 的事件连向偏移 {offs} 处的事件，"
+                           "右边列出它要答出的 {T} 个事件。"),
+        "schem.task.caption": ("要学的是什么：每个位置都要同时说出偏移 {offs} 处的事件，图里只画了位置 {p}。"
+                               "答案直接取自生成训练数据的 make_batch；落在流外的目标不计分。"
+                               "模型输出端（readout）的 {T} 组预测，各自要从不同的位置取信息。"),
         "figs.params.top": "参数量",
         "figs.params.bottom": "每个头的宽度 d_k 与每个查询的分布数 h（模型宽度 {E}）",
         "figs.params.dk": "d_k",
@@ -941,6 +974,48 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                                 "rows are read again, not recomputed (grey); q is used once and not stored. Shapes "
                                 "recorded at the last step: q {q}, that is (N, 1, E); cached keys {k}, that is "
                                 "(N, g, S, d_k)."),
+        "schem.inproj.rows": "rows {lo}–{hi} = .chunk(3)[{m}]",
+        "schem.inproj.heads": "head 0: rows 0–{a} … head {last}: {b}–{c}",
+        "schem.inproj.alt": ("Diagram: nn.MultiheadAttention's in_proj_weight, shape ({E3}, {E}), cut by rows into three "
+                             "parts, W_q, W_k and W_v, each ({E}, {E}); within each part the rows go to the {h} heads, "
+                             "{d_k} rows each, one colour per head."),
+        "schem.inproj.caption": ("The packed in_proj_weight: the three projections stacked on top of each other. "
+                                 ".chunk(3) cuts it by rows into this site's W_q, W_k and W_v (the three parts are "
+                                 "checked against what load_from_torch copies). Within each part head i owns the "
+                                 "i-th group of {d_k} rows: PyTorch stores weights as (out, in), so rows."),
+        "schem.reshape.x": "x: {shape}, {L} tokens of E features",
+        "schem.reshape.view": ".view(N, L, h, d_k): {shape}, each token cut into {h} pieces, no data moved",
+        "schem.reshape.transpose": ".transpose(1, 2): {shape}, heads first: {h} heads of {L} tokens",
+        "schem.reshape.back": "back: .transpose(1, 2).contiguous().view(N, L, E) → {shape}",
+        "schem.reshape.alt": ("Diagram: how the tensor is laid out when heads are split and merged. x is {x}; view cuts "
+                              "each token's E features into {h} pieces; transpose(1, 2) moves the heads first, {split}; "
+                              "transpose, contiguous and view bring it back to {x}. Colours mark the heads; the number "
+                              "above each group is the outer index."),
+        "schem.reshape.caption": ("Splitting is a new way of looking at the same numbers: .view moves no data, it only "
+                                  "cuts each token's E features into {h} pieces; .transpose(1, 2) swaps the order of "
+                                  "the indices, so the outer groups become {h} heads instead of {L} tokens and each "
+                                  "head's matrix products run in one go. Merging walks back: .contiguous() lays the "
+                                  "numbers out in the new order so that .view can join them. The number above each "
+                                  "group is the outer index (token or head)."),
+        "schem.average.heads": "average_attn_weights=False: one map per head, {shape}",
+        "schem.average.mean": "the default (True): their mean over the heads, {shape}",
+        "schem.average.alt": ("Diagram: the {h} per-head attention maps nn.MultiheadAttention gives on the log line, "
+                              "flowing into one averaged map, which is the weights it returns by default."),
+        "schem.average.caption": ("Where the default weights come from: the {h} heads' weights averaged over the head "
+                                  "dimension (the mean drawn here is checked against the default return value). Which "
+                                  "head looks where does not survive the average."),
+        "schem.task.stream": "log stream: {L} events",
+        "schem.task.readout": "position {p} must name",
+        "schem.task.before": "{n} before: {event}",
+        "schem.task.after": "{n} after: {event}",
+        "schem.task.before.none": "{n} before: outside, not scored",
+        "schem.task.after.none": "{n} after: outside, not scored",
+        "schem.task.alt": ("Diagram: a log stream of {L} events, top to bottom. The event at position {p} is linked "
+                           "to the events at offsets {offs}, and the {T} events it must name are listed on the right."),
+        "schem.task.caption": ("What is learned: every position must name the events at offsets {offs}, all at once; "
+                               "only position {p} is drawn. The answers are read from make_batch, which makes the "
+                               "training data; targets that fall outside the stream are not scored. The readout's "
+                               "{T} predictions each need information from a different position."),
         "figs.params.top": "parameters",
         "figs.params.bottom": "head width d_k and distributions per query h (d_model = {E})",
         "figs.params.dk": "d_k",

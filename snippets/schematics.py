@@ -8,6 +8,10 @@ inline SVG (``snippets.figures.svg_figure``), with alt text and caption from ``s
 
 - §2: ``layer_figure`` (x → W_Q, W_K, W_V → h heads → h maps → concat → W_O → output) and
   ``wo_sum_figure`` (concat · W_O equals the sum of each head through its block of W_O);
+- §3: ``inproj_figure`` (the packed in_proj_weight cut into W_q, W_k, W_v), ``reshape_figure``
+  ((N, L, E) → (N, L, h, d_k) → (N, h, L, d_k) and back) and ``average_figure`` (where the default,
+  head-averaged weights come from);
+- §4: ``task_figure`` (the log stream, the offsets one position must look up, and what it names);
 - key/value heads: ``kv_groups_figure`` (which query heads share which key/value head) and
   ``kv_cache_figure`` (the cache growing one row per decoded token).
 
@@ -27,8 +31,10 @@ from ._checks import check_divisible, check_positive_int
 from .figures import FG, MIN_FONT_PT, PHONE_COLUMN_PX, PHONE_MIN_PX, Figure, svg_figure
 from .i18n import check_lang, text
 
-__all__ = ["Sketch", "NARROW_PT", "layer_sketch", "layer_figure", "wo_sum_sketch", "wo_sum_figure",
-           "kv_groups_sketch", "kv_groups_figure", "kv_cache_sketch", "kv_cache_figure"]
+__all__ = ["Sketch", "NARROW_PT", "WIDTH", "layer_sketch", "layer_figure", "wo_sum_sketch", "wo_sum_figure",
+           "inproj_sketch", "inproj_figure", "reshape_shapes", "reshape_sketch", "reshape_figure",
+           "average_sketch", "average_figure", "kv_groups", "kv_groups_sketch", "kv_groups_figure",
+           "cache_rows", "kv_cache_sketch", "kv_cache_figure", "task_sketch", "task_figure"]
 
 LABEL = MIN_FONT_PT
 NARROW_PT = PHONE_COLUMN_PX * MIN_FONT_PT / PHONE_MIN_PX  # widest drawing a phone shows whole
@@ -68,13 +74,20 @@ class Sketch:
               size: float = LABEL) -> None:
         self.items.append(("label", tag, {"x": x, "y": y, "s": s, "ha": ha, "va": va, "size": size}))
 
-    def arrow(self, tag: str, x0: float, y0: float, x1: float, y1: float, head: bool = True) -> None:
-        self.items.append(("arrow", tag, {"x0": x0, "y0": y0, "x1": x1, "y1": y1, "head": head}))
+    def arrow(self, tag: str, x0: float, y0: float, x1: float, y1: float, head: bool = True,
+              rad: float = 0.0, color: str = FG) -> None:
+        self.items.append(("arrow", tag, {"x0": x0, "y0": y0, "x1": x1, "y1": y1, "head": head, "rad": rad,
+                                          "color": color}))
 
     def image(self, tag: str, x: float, y: float, w: float, h: float, values: np.ndarray, color: str,
               vmax: float) -> None:
         self.items.append(("image", tag, {"x": x, "y": y, "w": w, "h": h, "values": values, "color": color,
                                           "vmax": vmax}))
+
+    def strip(self, tag: str, x: float, y: float, w: float, h: float, colors: list[str], gap: bool = False) -> None:
+        """A row of equal cells, one colour each (gap: a thin space between cells); drawn as one small
+        image, so a figure with many cells stays light."""
+        self.items.append(("strip", tag, {"x": x, "y": y, "w": w, "h": h, "colors": list(colors), "gap": gap}))
 
     def count(self, tag: str) -> int:
         """How many items carry this tag."""
@@ -109,7 +122,17 @@ class Sketch:
             elif kind == "arrow":
                 style = "-|>" if d["head"] else "-"
                 ax.annotate("", xy=(d["x1"], d["y1"]), xytext=(d["x0"], d["y0"]),
-                            arrowprops={"arrowstyle": style, "color": FG, "lw": 0.8, "shrinkA": 0, "shrinkB": 0})
+                            arrowprops={"arrowstyle": style, "color": d["color"], "lw": 0.8 if d["color"] == FG else 1.6,
+                                        "shrinkA": 0, "shrinkB": 0, "connectionstyle": f"arc3,rad={d['rad']}"})
+            elif kind == "strip":
+                from matplotlib.colors import to_rgba
+
+                px = 8  # pixels per cell; with a gap, its last pixel is left clear
+                row = np.zeros((1, px * len(d["colors"]), 4))
+                for i, c in enumerate(d["colors"]):
+                    row[0, i * px:(i + 1) * px - (1 if d["gap"] else 0)] = to_rgba(c, 0.85)
+                ax.imshow(row, interpolation="nearest", aspect="auto",
+                          extent=(d["x"], d["x"] + d["w"], d["y"] + d["h"], d["y"]))
             else:
                 cmap = LinearSegmentedColormap.from_list("head", [(0, 0, 0, 0), d["color"]])
                 ax.imshow(d["values"], cmap=cmap, vmin=0, vmax=d["vmax"], interpolation="nearest",
@@ -454,3 +477,252 @@ def kv_cache_figure(lang: str, d_model: int = 64, num_heads: int = 8, num_kv_hea
     seen = cache_rows(d_model, num_heads, num_kv_heads, steps, seed)
     return _draw(lang, "cache", sk, h=num_heads, g=num_kv_heads, steps=steps, q=_shape(seen[-1][0]),
                  k=_shape(seen[-1][1]))
+
+
+# ---------------------------------------------------------------- §3
+
+
+@torch.no_grad()
+def _official(d_model: int, num_heads: int, seed: int):
+    """nn.MultiheadAttention on the embedded log line, its in_proj_weight cut in three, and ours loaded
+    from it (snippets.multihead.load_from_torch): the cut is checked against what ours holds."""
+    from torch import nn
+
+    from .logline import embed_tokens, log_tokens
+    from .multihead import MultiHeadAttention, load_from_torch
+
+    check_divisible(d_model, num_heads)
+    torch.manual_seed(seed)
+    official = nn.MultiheadAttention(d_model, num_heads, batch_first=True).eval()
+    packed = official.in_proj_weight  # (3E, E)
+    parts = packed.chunk(3)  # 3 x (E, E)
+    mine = load_from_torch(MultiHeadAttention(d_model, num_heads), official)
+    for part, ours in zip(parts, (mine.W_q, mine.W_k, mine.W_v), strict=True):
+        if not torch.equal(part, ours.weight):  # pragma: no cover - a broken load_from_torch
+            raise ValueError("load_from_torch does not hold the cut of in_proj_weight")
+    x = embed_tokens(log_tokens(), d_model)
+    _, w_avg = official(x, x, x)  # (N, L, S)
+    _, w_heads = official(x, x, x, average_attn_weights=False)  # (N, h, L, S)
+    return packed, parts, x, w_avg[0].numpy(), w_heads[0].numpy()
+
+
+def inproj_sketch(lang: str, d_model: int = 512, num_heads: int = 8, seed: int = 0) -> Sketch:
+    """The packed in_proj_weight (3E, E), one section per projection with a band per head, and the three
+    (E, E) matrices .chunk(3) cuts it into (PyTorch's storage: rows are outputs)."""
+    check_lang(lang)
+    _check_heads(num_heads)
+    packed, parts, *_ = _official(d_model, num_heads, seed)
+    h, E = num_heads, d_model
+    d_k = E // h
+    W = WIDTH
+    sk = Sketch(W, 0)
+    px, pw = 10.0, 70.0  # packed matrix
+    sec = 100.0  # height of one section
+    qx, qs = W - 6 - 80, 80.0  # the cut matrices
+    y = 4.0
+    sk.label("name", px + pw / 2, y + 6, "in_proj_weight", ha="left")
+    sk.label("shape", px + pw / 2, y + 20, _shape(packed.shape), ha="left")
+    y += 32
+    for m, (name, part) in enumerate(zip(("W_q", "W_k", "W_v"), parts, strict=True)):
+        top = y + m * sec
+        for i in range(h):
+            sk.box("packed-band", px, top + i * sec / h, pw, sec / h, _color(i), 0.85)
+        sk.box("packed-section", px, top, pw, sec, "none", 1.0, edge=True)
+        lo, hi = m * E, (m + 1) * E - 1
+        sk.label("rows", (px + pw + qx) / 2, top + 22, _t(lang, "inproj.rows", lo=lo, hi=hi, m=m))
+        sk.label("head-rows", (px + pw + qx) / 2, top + 38,
+                 _t(lang, "inproj.heads", last=h - 1, a=d_k - 1, b=(h - 1) * d_k, c=E - 1))
+        sk.arrow("arrow", px + pw + 4, top + sec / 2 + 8, qx - 4, top + sec / 2 + 8)
+        sk.label("matrix", qx + qs / 2, top + 8, f"{name} {_shape(part.shape)}")
+        for i in range(h):
+            sk.box("part-band", qx, top + 16 + i * qs / h, qs, qs / h, _color(i), 0.85)
+        sk.box("part-frame", qx, top + 16, qs, qs, "none", 1.0, edge=True)
+    sk.height = y + 3 * sec + 8
+    return sk
+
+
+def inproj_figure(lang: str, d_model: int = 512, num_heads: int = 8, seed: int = 0) -> str:
+    """inproj_sketch as the page's inline SVG figure."""
+    sk = inproj_sketch(lang, d_model, num_heads, seed)
+    return _draw(lang, "inproj", sk, E=d_model, E3=3 * d_model, h=num_heads, d_k=d_model // num_heads)
+
+
+@torch.no_grad()
+def reshape_shapes(d_model: int = 512, num_heads: int = 8) -> list[tuple[int, ...]]:
+    """The shapes of split_heads' two steps and merge_heads' way back, on the embedded log line:
+    x, .view, .transpose, and merged back (which equals x)."""
+    from .logline import embed_tokens, log_tokens
+    from .multihead import merge_heads, split_heads
+
+    check_divisible(d_model, num_heads)
+    x = embed_tokens(log_tokens(), d_model)  # (N, L, E)
+    N, L, E = x.shape
+    viewed = x.view(N, L, num_heads, E // num_heads)  # (N, L, h, d_k)
+    split = split_heads(x, num_heads)  # (N, h, L, d_k)
+    if not torch.equal(split, viewed.transpose(1, 2)):  # pragma: no cover - split_heads changed
+        raise ValueError("split_heads is no longer .view then .transpose(1, 2)")
+    back = merge_heads(split)
+    if not torch.equal(back, x):  # pragma: no cover
+        raise ValueError("merge_heads no longer undoes split_heads")
+    return [tuple(x.shape), tuple(viewed.shape), tuple(split.shape), tuple(back.shape)]
+
+
+def reshape_sketch(lang: str, d_model: int = 512, num_heads: int = 8) -> Sketch:
+    """The reshapes as groups along the second dimension: L tokens of E features; L tokens of h pieces;
+    after the transpose, h heads of L tokens; and back to L tokens of E features."""
+    check_lang(lang)
+    _check_heads(num_heads)
+    shapes = reshape_shapes(d_model, num_heads)
+    h = num_heads
+    L = shapes[0][1]
+    W = WIDTH
+    x0, x1 = 6.0, W - 6.0
+    sk = Sketch(W, 0)
+    y = 4.0
+
+    def groups(tag: str, n: int, inner: int, color_of, gap: bool) -> None:
+        nonlocal y
+        gw = (x1 - x0 - (n - 1) * 6) / n
+        for a in range(n):
+            gx = x0 + a * (gw + 6)
+            sk.label(tag + "-index", gx + gw / 2, y + 5, str(a))
+            sk.strip(tag, gx, y + 12, gw, 18, [_color(color_of(a, b)) for b in range(inner)], gap)
+        y += 34
+
+    def caption(key: str, shape, **values) -> None:
+        nonlocal y
+        sk.label("step", (x0 + x1) / 2, y + 7, _t(lang, f"reshape.{key}", shape=_shape(shape), **values))
+        y += 16
+
+    def down() -> None:
+        nonlocal y
+        sk.arrow("arrow", (x0 + x1) / 2, y, (x0 + x1) / 2, y + 10)
+        y += 14
+
+    caption("x", shapes[0], L=L)
+    groups("token", L, h, lambda a, b: b, False)
+    down()
+    caption("view", shapes[1], h=h)
+    groups("piece", L, h, lambda a, b: b, True)
+    down()
+    caption("transpose", shapes[2], h=h, L=L)
+    groups("head", h, L, lambda a, b: a, True)
+    down()
+    caption("back", shapes[3])
+    groups("merged", L, h, lambda a, b: b, False)
+    sk.height = y
+    return sk
+
+
+def reshape_figure(lang: str, d_model: int = 512, num_heads: int = 8) -> str:
+    """reshape_sketch as the page's inline SVG figure."""
+    sk = reshape_sketch(lang, d_model, num_heads)
+    s = reshape_shapes(d_model, num_heads)
+    return _draw(lang, "reshape", sk, h=num_heads, L=s[0][1], x=_shape(s[0]), split=_shape(s[2]))
+
+
+AVERAGE_GREY = "#8a8a8a"  # the averaged map: neutral, visible on both palettes
+
+
+def average_sketch(lang: str, d_model: int = 512, num_heads: int = 8, seed: int = 0) -> Sketch:
+    """nn.MultiheadAttention's h maps (average_attn_weights=False), and their mean over the head
+    dimension, which is what it returns by default; the mean is checked against the default."""
+    check_lang(lang)
+    _check_heads(num_heads)
+    *_, w_avg, w_heads = _official(d_model, num_heads, seed)
+    if not np.allclose(w_heads.mean(0), w_avg, atol=1e-6):  # pragma: no cover
+        raise ValueError("the default weights are no longer the mean of the per-head weights")
+    h, L = num_heads, w_avg.shape[0]
+    W = WIDTH
+    x0, x1 = 6.0, W - 6.0
+    col = (x1 - x0) / h
+    side = min(col - 6, 40.0)
+    vmax = float(w_heads.max())
+    sk = Sketch(W, 0)
+    y = 4.0
+    sk.label("step", (x0 + x1) / 2, y + 7, _t(lang, "average.heads", shape=_shape((1, *w_heads.shape))))
+    y += 16
+    for i in range(h):
+        sk.label("head-index", x0 + (i + 0.5) * col, y + 5, str(i))
+        sk.image("map", x0 + (i + 0.5) * col - side / 2, y + 12, side, side, w_heads[i], _color(i), vmax)
+    y += 12 + side + 4
+    for i in range(h):  # every head's map flows into the mean
+        sk.arrow("to-mean", x0 + (i + 0.5) * col, y, (x0 + x1) / 2, y + 22, head=False)
+    y += 24
+    sk.label("step", (x0 + x1) / 2, y + 7, _t(lang, "average.mean", shape=_shape((1, *w_avg.shape))))
+    y += 16
+    big = 60.0
+    sk.image("mean-map", (x0 + x1 - big) / 2, y, big, big, w_avg, AVERAGE_GREY, vmax)
+    sk.height = y + big + 6
+    return sk
+
+
+def average_figure(lang: str, d_model: int = 512, num_heads: int = 8, seed: int = 0) -> str:
+    """average_sketch as the page's inline SVG figure."""
+    sk = average_sketch(lang, d_model, num_heads, seed)
+    return _draw(lang, "average", sk, h=num_heads)
+
+
+# ---------------------------------------------------------------- §4
+
+
+def _task(seed: int | None, seq_len: int, offsets: tuple[int, ...]):
+    from .whatif.report import SAMPLE_SEED
+    from .whatif.task import EVENTS, make_batch
+
+    x, y = make_batch(1, seed=SAMPLE_SEED if seed is None else seed, seq_len=seq_len, offsets=offsets)
+    names = [EVENTS[int(i)] for i in x[0]]
+    return names, y[0], EVENTS  # y: (L, T), IGNORE where the neighbour is outside the stream
+
+
+def task_sketch(lang: str, position: int = 7, seed: int | None = None, seq_len: int = 16,
+                offsets: tuple[int, ...] = (-2, -1, 1, 2)) -> Sketch:
+    """The stream top to bottom, one event per row; from the chosen position an arc to each offset it must
+    look up, and on the right what it must name, read from the task's own targets (make_batch)."""
+    from .whatif.task import IGNORE
+
+    check_lang(lang)
+    names, y, events = _task(seed, seq_len, offsets)
+    L = len(names)
+    if isinstance(position, bool) or not isinstance(position, int) or not 0 <= position < L:
+        raise ValueError(f"position must be an index in 0 … {L - 1}, got {position!r}")
+    W = WIDTH
+    sk = Sketch(W, 0)
+    row = 15.0
+    ix, bx, bw = 14.0, 24.0, 118.0
+    y0 = 20.0
+    sk.label("title", bx + bw / 2, 8, _t(lang, "task.stream", L=L))
+    for i, name in enumerate(names):
+        cy = y0 + i * row + row / 2
+        sk.label("pos", ix, cy, str(i), ha="right")
+        picked = i == position
+        sk.box("event", bx, cy - row / 2 + 1, bw, row - 2, FG, 0.35 if picked else 0.12, edge=picked)
+        sk.label("event-name", bx + 6, cy, name, ha="left")
+    rx = bx + bw + 96  # readout column
+    T = len(offsets)
+    top = y0 + position * row + row / 2 - (T - 1) * row / 2
+    top = min(max(top, y0 + row / 2), y0 + (L - 1) * row + row / 2 - (T - 1) * row)
+    sk.label("title", rx + 4, 8, _t(lang, "task.readout", p=position), ha="left")
+    for t, off in enumerate(offsets):
+        ty = top + t * row
+        key = "task.before" if off < 0 else "task.after"
+        target = int(y[position, t])
+        if target == IGNORE:
+            sk.label("answer", rx + 4, ty, _t(lang, f"{key}.none", n=abs(off)), ha="left")
+            continue
+        color = _color(t)
+        ny = y0 + (position + off) * row + row / 2
+        sk.box("target", bx, ny - row / 2 + 1, bw, row - 2, color, 0.55)
+        sk.arrow("link", bx + bw + 2, ny, rx - 10, ty, color=color)
+        sk.box("answer-mark", rx - 6, ty - 4, 8, 8, color, 0.9)
+        sk.label("answer", rx + 6, ty, _t(lang, key, n=abs(off), event=events[target]), ha="left")
+    sk.height = y0 + L * row + 4
+    return sk
+
+
+def task_figure(lang: str, position: int = 7, seed: int | None = None, seq_len: int = 16,
+                offsets: tuple[int, ...] = (-2, -1, 1, 2)) -> str:
+    """task_sketch as the page's inline SVG figure."""
+    sk = task_sketch(lang, position, seed, seq_len, offsets)
+    return _draw(lang, "task", sk, L=seq_len, p=position, T=len(offsets),
+                 offs=", ".join(f"{o:+d}" for o in offsets))

@@ -3,6 +3,7 @@ from __future__ import annotations
 import html
 import re
 
+import numpy as np
 import pytest
 
 from snippets import schematics as S
@@ -11,7 +12,8 @@ from snippets.heads import concat_vs_sum
 from snippets.logline import log_tokens
 
 CJK = re.compile(r"[\u3400-\u9fff]")
-FIGURES = ["layer_figure", "wo_sum_figure", "kv_groups_figure", "kv_cache_figure"]
+FIGURES = ["layer_figure", "wo_sum_figure", "inproj_figure", "reshape_figure", "average_figure", "task_figure",
+           "kv_groups_figure", "kv_cache_figure"]
 
 
 def alt_of(fig: str) -> str:
@@ -62,6 +64,67 @@ def test_wo_sum_sketch_has_one_term_per_head(d_model, h):
     assert f"({d_model // h}, {d_model})" in " ".join(sk.labels("step"))
     fig = S.wo_sum_figure("en", d_model, h)
     assert f"at most {concat_vs_sum(d_model, h):.1e}: only floating-point rounding" in fig
+
+
+@pytest.mark.parametrize(("d_model", "h"), [(512, 8), (96, 3)])
+def test_inproj_sketch_cuts_the_packed_weight(d_model, h):
+    sk = S.inproj_sketch("en", d_model, h)
+    E, d_k = d_model, d_model // h
+    c = sk.counts()
+    assert c["packed-band"] == c["part-band"] == 3 * h and c["packed-section"] == c["part-frame"] == 3
+    assert sk.labels("shape") == [f"({3 * E}, {E})"]
+    assert sk.labels("matrix") == [f"{n} ({E}, {E})" for n in ("W_q", "W_k", "W_v")]
+    assert sk.labels("rows") == [f"rows {m * E}–{(m + 1) * E - 1} = .chunk(3)[{m}]" for m in range(3)]
+    assert sk.labels("head-rows")[0] == f"head 0: rows 0–{d_k - 1} … head {h - 1}: {(h - 1) * d_k}–{E - 1}"
+
+
+@pytest.mark.parametrize(("d_model", "h"), [(512, 8), (64, 4)])
+def test_reshape_sketch_regroups_tokens_into_heads(d_model, h):
+    L = len(log_tokens())
+    assert S.reshape_shapes(d_model, h) == [(1, L, d_model), (1, L, h, d_model // h), (1, h, L, d_model // h),
+                                            (1, L, d_model)]
+    sk = S.reshape_sketch("en", d_model, h)
+    strips = {tag: [d["colors"] for _, t, d in sk.items if t == tag] for tag in ("token", "piece", "head", "merged")}
+    colors = [S._color(i) for i in range(h)]
+    for tag in ("token", "piece", "merged"):  # L tokens, each holding the h heads' pieces in order
+        assert strips[tag] == [colors] * L
+    assert strips["head"] == [[c] * L for c in colors]  # h heads, each holding L tokens
+    assert sk.labels("head-index") == [str(i) for i in range(h)]
+    assert sk.labels("token-index") == [str(i) for i in range(L)]
+
+
+@pytest.mark.parametrize("h", [8, 2])
+def test_average_sketch_draws_each_head_and_their_mean(h):
+    sk = S.average_sketch("en", 512, h)
+    c = sk.counts()
+    assert c["map"] == c["to-mean"] == h and c["mean-map"] == 1
+    maps = [d["values"] for _, t, d in sk.items if t == "map"]
+    mean = next(d["values"] for _, t, d in sk.items if t == "mean-map")
+    np.testing.assert_allclose(np.mean(maps, axis=0), mean, atol=1e-6)
+    L = len(log_tokens())
+    assert sk.labels("step") == [f"average_attn_weights=False: one map per head, (1, {h}, {L}, {L})",
+                                 f"the default (True): their mean over the heads, (1, {L}, {L})"]
+
+
+@pytest.mark.parametrize(("position", "seq_len", "offsets"), [(7, 16, (-2, -1, 1, 2)), (1, 8, (-3, -1, 1))])
+def test_task_sketch_names_what_make_batch_asks(position, seq_len, offsets):
+    from snippets.whatif.report import SAMPLE_SEED
+    from snippets.whatif.task import EVENTS, IGNORE, make_batch
+
+    x, y = make_batch(1, seed=SAMPLE_SEED, seq_len=seq_len, offsets=offsets)
+    sk = S.task_sketch("en", position, seq_len=seq_len, offsets=offsets)
+    c = sk.counts()
+    inside = [t for t, o in enumerate(offsets) if 0 <= position + o < seq_len]
+    assert c["event"] == seq_len and sk.labels("event-name") == [EVENTS[int(i)] for i in x[0]]
+    assert c["target"] == c["link"] == c["answer-mark"] == len(inside)
+    answers = sk.labels("answer")
+    assert len(answers) == len(offsets)
+    for t, o in enumerate(offsets):
+        side = "before" if o < 0 else "after"
+        if y[0, position, t] == IGNORE:
+            assert answers[t] == f"{abs(o)} {side}: outside, not scored"
+        else:
+            assert answers[t] == f"{abs(o)} {side}: {EVENTS[int(x[0, position + o])]}"
 
 
 def test_kv_groups_are_the_layers_repeat_interleave():
@@ -119,6 +182,10 @@ def test_kv_cache_sketch_grows_one_row_per_step(g, steps):
         (lambda: S.kv_groups_sketch("en", 8, ()), r"groups must name at least one"),
         (lambda: S.kv_cache_sketch("en", steps=0), r"steps must be a positive integer"),
         (lambda: S.layer_sketch("en", num_heads=64), r"at most 16 heads side by side, got num_heads=64"),
+        (lambda: S.inproj_sketch("en", d_model=10, num_heads=4), r"divisible"),
+        (lambda: S.reshape_sketch("en", d_model=10, num_heads=4), r"divisible"),
+        (lambda: S.average_figure("xx"), r"lang must be one of"),
+        (lambda: S.task_sketch("en", position=16), r"position must be an index in 0 … 15, got 16"),
     ],
 )
 def test_bad_input_raises_value_error(call, message):
