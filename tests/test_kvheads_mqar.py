@@ -14,6 +14,7 @@ import pytest
 import torch
 from conftest import commit_seed
 
+from snippets.kvheads import followup
 from snippets.kvheads import mqar_report as R
 from snippets.kvheads import protocol as P
 from snippets.kvheads.mqar import IGNORE, KEYS, VALUES, MQARModel, cache_numbers, make_mqar_batch
@@ -149,10 +150,11 @@ def test_the_committed_result_is_exactly_the_protocol():
 
 @pytest.mark.slow
 def test_a_committed_run_retrains_to_the_same_numbers():
-    # one run a session (about a minute of CPU)
-    models = R.load_mqar()["data"]["models"]
+    # one run a session (about a minute of CPU), drawn from the test and its follow-up together
+    models = R.load_mqar()["data"]["models"] + R.load_followup()["data"]["models"]
     committed = models[np.random.default_rng(commit_seed()).integers(len(models))]
-    fresh = json.loads(json.dumps(P.run_one(committed["kind"], committed["size"], committed["seed"])))
+    run_one = followup.run_one if committed["kind"] == "mla_norm" else P.run_one
+    fresh = json.loads(json.dumps(run_one(committed["kind"], committed["size"], committed["seed"])))
     for key in set(committed) | set(fresh):
         if key != "cpu_seconds":
             assert fresh.get(key) == committed.get(key), (
@@ -174,3 +176,37 @@ def test_the_pages_words_hold_on_the_committed_result():
     assert all(fam["gqa", g].verdict == "none" for g in (4, 2, 1))  # none measurable
     rising = [m for m in result["data"]["models"] if m["curve"][-1][1] - m["curve"][-2][1] >= 0.005]
     assert len(rising) >= 10  # "many runs were still improving"
+
+
+def test_the_committed_followup_is_the_test_with_a_normed_latent():
+    data = R.load_followup()["data"]
+    assert sorted((m["kind"], m["size"], m["seed"]) for m in data["models"]) == sorted(followup.jobs())
+    plain = {(m["size"], m["seed"]): m for m in R.load_mqar()["data"]["models"] if m["kind"] == "mla"}
+    for m in data["models"]:
+        # the same cache as the plain model; the norm adds d_c weights per layer
+        assert m["cache_numbers"] == plain[m["size"], m["seed"]]["cache_numbers"]
+        assert m["params"] == plain[m["size"], m["seed"]]["params"] + 2 * m["size"]
+    assert R.load_followup()["provenance"]["uncommitted_changes"] is False
+
+
+def test_a_normed_model_starts_from_the_plain_models_weights():
+    torch.manual_seed(3)
+    plain = MQARModel(P.NUM_HEADS, d_latent=16, max_len=P.SEQ_LEN)
+    torch.manual_seed(3)
+    normed = followup.normed_mla_model(16)
+    named = dict(normed.named_parameters())
+    for name, w in plain.named_parameters():
+        key = name.replace("W_dkv.", "W_dkv.0.")
+        assert torch.equal(named[key], w), name
+    extra = set(named) - {n.replace("W_dkv.", "W_dkv.0.") for n, _ in plain.named_parameters()}
+    assert all(torch.equal(named[n], torch.ones(16)) for n in extra) and len(extra) == 2
+
+
+def test_the_followup_report_reads_a_rescue_and_a_null():
+    r, f = R._made_up_followup({16: 9, 32: 0, 64: 0})
+    fam = R.followup_family(r, f)
+    assert [fam[d].verdict for d in (16, 32, 64)] == ["higher", "none", "none"]
+    assert "1 of the 3" in R.followup_sentence("en", r, f)
+    r, f = R._made_up_followup({16: 0, 32: 0, 64: 0})
+    assert "none of the 3" in R.followup_sentence("en", r, f)
+    assert "3 个准确率差别都不可测" in R.followup_sentence("zh", r, f)

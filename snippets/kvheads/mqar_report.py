@@ -28,9 +28,12 @@ from . import protocol as P
 from .mqar import IGNORE, KEYS, VALUES, MQARModel, make_mqar_batch, mqar_accuracy, train_mqar
 
 __all__ = ["RESULT_NAME", "PILOT", "pilot_run", "pilot_header", "pilot_rows", "show_mqar_sequence", "load_mqar", "mqar_family", "mqar_rows", "mqar_header", "mqar_figure", "mqar_sentences",
-           "learned_sentence", "curve_sentence", "protocol_sentence", "cost_sentence", "equal_cache_sentence"]
+           "learned_sentence", "curve_sentence", "protocol_sentence", "cost_sentence", "equal_cache_sentence",
+           "FOLLOWUP_NAME", "load_followup", "followup_family", "followup_header", "followup_rows",
+           "followup_sentence"]
 
 RESULT_NAME = "kvheads-mqar.json"
+FOLLOWUP_NAME = "kvheads-mqar-followup.json"
 FLOAT32 = 4  # bytes per cached number: the models train and would decode in float32
 
 
@@ -307,6 +310,104 @@ def mqar_figure(lang: str, result: dict | None = None) -> str:
 
     seeds = len(result["data"]["protocol"]["SEEDS"])
     return svg_figure(draw, alt=text(lang, "mqar.fig_alt"), caption=text(lang, "mqar.fig_caption", seeds=seeds))
+
+
+def load_followup(path: Path | None = None) -> dict:
+    """The latent-RMSNorm follow-up committed by python -m sitebuild.results mqar-followup."""
+    path = resultcache.results_dir() / FOLLOWUP_NAME if path is None else Path(path)
+    if not path.is_file():
+        raise ValueError(f"expected the committed follow-up at {path}; run `python -m sitebuild.results mqar-followup`")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _followup_pairs(result: dict, followup: dict) -> list[tuple[int, list[float], list[float]]]:
+    """(d_c, the plain MLA model's accuracy per seed, the normed model's per seed), seeds in the same order."""
+    plain = _models(result)
+    normed: dict[int, list[dict]] = {}
+    for m in sorted(followup["data"]["models"], key=lambda m: m["seed"]):
+        normed.setdefault(m["size"], []).append(m)
+    out = []
+    for size in sorted(normed):
+        a, b = plain["mla", size], normed[size]
+        if [m["seed"] for m in a] != [m["seed"] for m in b]:
+            raise ValueError(f"expected the follow-up at d_c={size} to have the test's seeds "
+                             f"{[m['seed'] for m in a]}, got {[m['seed'] for m in b]}")
+        out.append((size, [m["accuracy"] for m in a], [m["accuracy"] for m in b]))
+    return out
+
+
+def followup_family(result: dict | None = None, followup: dict | None = None) -> dict[int, stats.Comparison]:
+    """MLA with the latent RMSNorm against the same MLA without it, paired by seed (same initial weights, same
+    data), one Holm family over the latent widths.
+
+    >>> r, f = _made_up_followup(learned={16: 8, 32: 0, 64: 0})
+    >>> fam = followup_family(r, f)
+    >>> fam[16].verdict, fam[32].verdict, fam[16].family
+    ('higher', 'none', 3)
+    """
+    result, followup = _result(result), load_followup() if followup is None else followup
+    pairs = _followup_pairs(result, followup)
+    minimum = result["data"]["protocol"]["MINIMUM"]
+    family = stats.compare_family([(plain, normed) for _, plain, normed in pairs], minimum=minimum)
+    return {size: c for (size, _, _), c in zip(pairs, family, strict=True)}
+
+
+def followup_header(lang: str) -> list[str]:
+    return text(lang, "mqarf.head")
+
+
+def followup_rows(lang: str, result: dict | None = None, followup: dict | None = None) -> list[list[str]]:
+    """One row per latent width: seeds that learned and mean accuracy without and with the norm, and the paired
+    difference with its Holm interval and verdict."""
+    result, followup = _result(result), load_followup() if followup is None else followup
+    family = followup_family(result, followup)
+    threshold, minimum = result["data"]["protocol"]["LEARNED"], result["data"]["protocol"]["MINIMUM"]
+    rows = []
+    for size, plain, normed in _followup_pairs(result, followup):
+        c = family[size]
+        d, lo, hi = _points(c.mean, c.lo, c.hi)
+        cells = []
+        for acc in (plain, normed):
+            a = np.array(acc)
+            cells += [f"{int((a >= threshold).sum())}/{len(a)}", f"{a.mean():.1%}"]
+        rows.append([f"d_c = {size}", *cells, f"{d:+.1f} [{lo:+.1f}, {hi:+.1f}]",
+                     _verdict_words(lang, c, minimum, "mqarf.v_")])
+    return rows
+
+
+def followup_sentence(lang: str, result: dict | None = None, followup: dict | None = None) -> str:
+    """What the follow-up found, in one sentence: seeds that learned with the norm against without it and
+    against MHA, and how many of the paired differences are measurable."""
+    result, followup = _result(result), load_followup() if followup is None else followup
+    family = followup_family(result, followup)
+    threshold = result["data"]["protocol"]["LEARNED"]
+    mha = np.array(_acc(result)[_mha(result)])
+    pairs = _followup_pairs(result, followup)
+    learned = lambda acc: int((np.array(acc) >= threshold).sum())  # noqa: E731
+    normed = text(lang, "kvheads.sep").join(
+        text(lang, "mqarf.part", size=size, k=learned(b), plain=learned(a)) for size, a, b in pairs)
+    found = sum(c.verdict in ("higher", "lower") for c in family.values())
+    key = "mqarf.found" if found else "mqarf.none"
+    said = [text(lang, key, normed=normed, seeds=len(mha), mha=learned(mha), family=len(family), found=found)]
+    for size, a, b in pairs:  # a measurable difference between models that all failed is not recall
+        c = family[size]
+        if c.verdict in ("higher", "lower") and learned(a) == learned(b) == 0:
+            d, lo, hi = _points(c.mean, c.lo, c.hi)
+            said.append(text(lang, "mqarf.chance", size=size, diff=d, lo=lo, hi=hi))
+    return text(lang, "faq.sep_sentence").join(said)
+
+
+def _made_up_followup(learned: dict[int, int]) -> tuple[dict, dict]:
+    """A test result whose MLA models all fail, and a follow-up for it in which, at each d_c, the first
+    learned[d_c] seeds learn with the norm (for the doctests)."""
+    result = _made_up()
+    models = []
+    for m in result["data"]["models"]:
+        if m["kind"] == "mla":
+            m["accuracy"] = 0.15 + 0.001 * m["seed"]
+            acc = 0.99 if m["seed"] < learned[m["size"]] else 0.15 + 0.001 * m["seed"]
+            models.append(m | {"kind": "mla_norm", "accuracy": acc})
+    return result, {"provenance": {"commit": "0" * 40}, "data": {"settings": [], "models": models}}
 
 
 def _made_up() -> dict:
