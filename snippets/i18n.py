@@ -155,7 +155,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                                 "之前的行原样读出，不重算（灰色）；q 用一次就丢，不存。"
                                 "最后一步记录到的形状：q 为 {q}，即 (N, 1, E)；缓存的键为 {k}，即 (N, g, S, d_k)。"),
         "schem.inproj.rows": "第 {lo}–{hi} 行 = .chunk(3)[{m}]",
-        "schem.inproj.heads": "头 0：0–{a} 行 … 头 {last}：{b}–{c} 行",
+        "schem.inproj.heads": "头 0 占 0–{a} 行，头 {last} 占 {b}–{c} 行",
         "schem.inproj.alt": ("示意图：nn.MultiheadAttention 的 in_proj_weight 形状是 ({E3}, {E})，按行切成三段，依次是 W_q、W_k、W_v，"
                              "各 ({E}, {E})；每段里又按行分给 {h} 个头，每个头 {d_k} 行，颜色标出每个头。"),
         "schem.inproj.caption": ("打包的 in_proj_weight：三个投影上下叠在一起，.chunk(3) 按行切开，就是本站层里的 W_q、W_k、W_v"
