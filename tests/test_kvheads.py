@@ -726,3 +726,22 @@ def test_summary_sentence_for_the_faq_comes_from_the_committed_results():
             text = (ROOT / "docs" / f"{page}.{lang}.md").read_text(encoding="utf-8")
             assert "summary_sentence" in text or page == "roadmap"
             assert "cannot be shared" not in text and "不能共享" not in text
+
+
+def test_recall_prose_states_the_sweep_the_committed_results_come_from():
+    """The #recall paragraph types the first test's settings; they must be the code's (train.SWEEP, the task)."""
+    from conftest import ROOT
+    from snippets.kvheads import train
+
+    s = train.SWEEP
+    en = (ROOT / "docs" / "lab" / "kv-heads.en.md").read_text(encoding="utf-8")
+    zh = (ROOT / "docs" / "lab" / "kv-heads.zh.md").read_text(encoding="utf-8")
+    g = ", ".join(map(str, s["kv_heads"]))
+    d_k = mqar.D_MODEL // s["num_heads"]
+    assert f"$d_\\text{{model}} = {mqar.D_MODEL}$ and {s['num_heads']} query heads ($d_k = {d_k}$)" in en
+    assert f"$g \\in \\{{{g}\\}}$" in en and f"$g \\in \\{{{g}\\}}$" in zh
+    assert f"from the same seeds for {s['steps']:,} steps" in en and f"训练 {s['steps']} 步" in zh
+    assert f"measured on {s['eval_size']:,} held-out sequences" in en and f"在 {s['eval_size']} 条留出序列上" in zh
+    chance = f"{100 / mqar.VALUES:.1f}%"
+    assert f"a random value out of {mqar.VALUES} would be right {chance}" in en
+    assert f"从 {mqar.VALUES} 个值里随便猜，只有 {chance}" in zh
