@@ -51,7 +51,7 @@ def _mask(line: str) -> str:
     line = URL.sub(X, line)
     line = HTML_TAG.sub("", line)
     line = ATTR_LIST.sub("", line)
-    return line
+    return line.replace("**", "")  # bold is not text: "词元 **在哪**" reads "词元 在哪"
 
 
 def prose_lines(markdown: str) -> Iterator[tuple[int, str]]:

@@ -18,7 +18,9 @@ ValueError: lang must be one of ('zh', 'en'), got 'fr'
 
 from __future__ import annotations
 
-__all__ = ["LANGS", "TEXT", "SAME_IN_BOTH", "check_lang", "text", "texts"]
+import string
+
+__all__ = ["LANGS", "TEXT", "SAME_IN_BOTH", "check_lang", "fill", "text", "texts"]
 
 LANGS = ("zh", "en")
 
@@ -350,7 +352,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bert.rule_other": "以上都不是",
         "bert.field": "日志字段",
         "bert.split": "WordPiece 切分",
-        "bert.finding": ("{n} 个头里，{cls} 个把一半以上的注意力放在 [CLS] 上，放在 [SEP] 上的有 {sep} 个。"
+        "bert.finding": ("{n} 个头里，{cls} 个把一半以上的注意力放在 [CLS] 上，放在 [SEP] 上的{sep:有 # 个|一个也没有}。"
                          "所有头平均，[CLS] 拿到 {cls_mean:.0%} 的注意力，[SEP] 拿到 {sep_mean:.0%}。"
                          "第 0 层的 {first} 个头里有 {broad_first} 个是宽泛的；"
                          "专看前一个词的头有 {prev} 个，专看后一个词的有 {next} 个。"),
@@ -407,7 +409,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bert.neighbours": ("专看前一个词的头有 {prev} 个（{prev_heads}），专看后一个词的头有 {next} 个（{next_heads}）；"
                             "括号里是“层-头：落在这个邻居上的平均份额”。"),
         "bert.special": ("把一半以上的注意力放在 [CLS] 上的头共有 {cls} 个，从第 0 层到第 {last} 层依次是 {per_layer} 个；"
-                         "放在 [SEP] 上的头有 {sep} 个。所有头平均，[CLS] 拿到 {cls_mean:.0%} 的注意力，[SEP] 拿到 {sep_mean:.0%}。"),
+                         "放在 [SEP] 上的头{sep:有 # 个|一个也没有}。所有头平均，[CLS] 拿到 {cls_mean:.0%} 的注意力，[SEP] 拿到 {sep_mean:.0%}。"),
         # snippets.bert.viewer: the interactive head view (sent to headview.js in this order)
         "headview.text": "文本",
         "headview.layer": "层",
@@ -674,7 +676,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kvheads.verdict_part": "{name} 相差 {diff:+.2f} 个百分点 [{lo:+.2f}, {hi:+.2f}]（{level:.1%} 区间），{verdict}",
         "kvheads.verdict": "{n} 个键值对：MHA 平均答对 {mha:.1%}（{seeds} 个种子）。按种子配对，与 MHA 相比，{parts}。",
         "kvheads.family": ("整张表一共 {family} 个比较，用 Holm 方法一起校正；其中判为有差别（区间整个在 0 的一侧，"
-                           "且超出 {minimum:.0f} 个百分点）的有 {found} 个。"),
+                           "且超出 {minimum:.0f} 个百分点）的{found:有 # 个|一个也没有}。"),
         "kvheads.learned": ("{n} 个键值对时，学会了这个任务（留出准确率不低于 {threshold:.0%}）的种子数：{shares}。"
                             "这 {tests} 个 Fisher 精确检验用 Holm 方法一起校正后，{said}。"
                             "只看学会了的种子，平均准确率（括号里是最低到最高）：{among}。"),
@@ -710,7 +712,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "mqar.baseline": "基准",
         "mqar.part": "{name} 相差 {diff:+.1f} 个百分点 [{lo:+.1f}, {hi:+.1f}]（{level:.1%} 区间），{verdict}",
         "mqar.verdicts": ("MHA 平均答对 {mha:.1%}（{seeds} 个种子）。其余 {family} 种结构各自按种子与 MHA 配对，"
-                          "{family} 个比较用 Holm 方法一起校正，其中 {found} 个判为有差别。逐个来看：{parts}。"),
+                          "{family} 个比较用 Holm 方法一起校正，{found:其中 # 个判为有差别|没有一个判为有差别}。逐个来看：{parts}。"),
         "mqar.shares_same": "没有一种结构学会的比例与 MHA 有可测的差别",
         "mqar.learned_part": "{name} {k}/{seeds}（与 MHA 比，p {p}）",
         "mqar.learned": ("学会了任务（留出准确率不低于 {threshold:.0%}）的种子数：{shares}。{tests} 个 Fisher "
@@ -765,8 +767,8 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kvheads.list_sep": "、",
         "kvheads.list_and": " 和 ",
         "kvheads.summary": ("在简化 MQAR 上（{pairs} 个键值对，每种设置 {seeds} 个种子），与 MHA 的 {family} 个比较经 Holm "
-                            "校正后，判为有差别的有 {found} 个；{hardest} 个键值对时，{mha} 的 {seeds} 个种子里"
-                            "有 {k_a} 个学会了任务，{small} 有 {k_b} 个（Fisher 精确检验 p = {p:.2f}）。"),
+                            "校正后，判为有差别的{found:有 # 个|一个也没有}；{hardest} 个键值对时，{mha} 的 {seeds} 个种子里"
+                            "{k_a:有 # 个|没有一个}学会了任务，{small} {k_b:有 # 个|一个也没有}（Fisher 精确检验 p = {p:.2f}）。"),
         "kvheads.fp_part": "{rate:.1%}（{shape}）",
         "kvheads.shape.normal": "正态",
         "kvheads.shape.heavy-tailed": "厚尾",
@@ -1209,7 +1211,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bert.field": "log field",
         "bert.split": "WordPiece split",
         "bert.finding": ("Of the {n} heads, {cls} put more than half of their attention on [CLS]; "
-                         "{sep} do so on [SEP]. Averaged over all heads, [CLS] receives {cls_mean:.0%} of the "
+                         "{sep:# do so on [SEP]|none does so on [SEP]}. Averaged over all heads, [CLS] receives {cls_mean:.0%} of the "
                          "attention and [SEP] {sep_mean:.0%}. {broad_first} of the {first} heads in layer 0 are broad. "
                          "Heads attending mostly to the previous token: {prev}; to the next token: {next}."),
         "bert.entropy": ("Heads in the [CLS] category have a mean entropy / ln T of {cls:.2f}; the {broad_n} broad "
@@ -1281,7 +1283,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bert.neighbours": ("Heads that attend mostly to the previous token: {prev} ({prev_heads}); to the next token: "
                             "{next} ({next_heads}). In brackets: layer-head: mean share on that neighbour."),
         "bert.special": ("{cls} heads put more than half of their attention on [CLS], by layer (0 to {last}): "
-                         "{per_layer}; {sep} heads do so on [SEP]. Averaged over all heads, [CLS] receives "
+                         "{per_layer}; {sep:# heads do so on [SEP]|no head does so on [SEP]}. Averaged over all heads, [CLS] receives "
                          "{cls_mean:.0%} of the attention and [SEP] {sep_mean:.0%}."),
         "headview.text": "Text",
         "headview.layer": "Layer",
@@ -1560,8 +1562,8 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kvheads.verdict_part": "{name} differs by {diff:+.2f} points [{lo:+.2f}, {hi:+.2f}] ({level:.1%} interval), {verdict}",
         "kvheads.verdict": ("With {n} pairs, MHA answers {mha:.1%} of the queries ({seeds} seeds). Paired by seed, "
                             "against MHA: {parts}."),
-        "kvheads.family": ("The grid holds {family} comparisons, corrected together with Holm's method; {found} of "
-                           "them come out as a difference (an interval wholly on one side of 0 and reaching past "
+        "kvheads.family": ("The grid holds {family} comparisons, corrected together with Holm's method; "
+                           "{found:# of them come|none of them comes} out as a difference (an interval wholly on one side of 0 and reaching past "
                            "{minimum:.0f} point)."),
         "kvheads.learned": ("At {n} pairs, seeds that learned the task (held-out accuracy of {threshold:.0%} or "
                             "more): {shares}. With the {tests} Fisher exact tests corrected together (Holm), {said}. "
@@ -1604,7 +1606,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "mqar.part": "{name} {diff:+.1f} points [{lo:+.1f}, {hi:+.1f}] ({level:.1%} interval), {verdict}",
         "mqar.verdicts": ("MHA answers {mha:.1%} of the queries on average ({seeds} seeds). Each of the other {family} "
                           "layouts is paired with MHA seed by seed, and the {family} comparisons are corrected together "
-                          "with Holm's method. Comparisons that show a difference: {found}. One by one: {parts}."),
+                          "with Holm's method. {found:Comparisons that show a difference: #|No comparison shows a difference}. One by one: {parts}."),
         "mqar.shares_same": "no layout learned in a measurably different share of seeds than MHA",
         "mqar.learned_part": "{name} {k} of {seeds} (p {p} against MHA)",
         "mqar.learned": ("Seeds that learned the task (held-out accuracy of {threshold:.0%} or more): {shares}. With the "
@@ -1664,9 +1666,9 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kvheads.flops_kind.mla_absorbed": "MLA absorbed (d_c = {c})",
         "kvheads.list_sep": ", ",
         "kvheads.list_and": " and ",
-        "kvheads.summary": ("On simplified MQAR ({pairs} pairs, {seeds} seeds per setting), {found} of the {family} "
+        "kvheads.summary": ("On simplified MQAR ({pairs} pairs, {seeds} seeds per setting), {found:# of the|none of the} {family} "
                             "Holm-corrected comparisons with MHA come out as a difference; at {hardest} pairs, {mha} "
-                            "learned the task on {k_a} of {seeds} seeds and {small} on {k_b} (Fisher's exact test, p = {p:.2f})."),
+                            "learned the task on {k_a:#|none} of {seeds} seeds and {small} on {k_b:#|none} (Fisher's exact test, p = {p:.2f})."),
         "kvheads.fp_part": "{rate:.1%} ({shape})",
         "kvheads.shape.normal": "normal",
         "kvheads.shape.heavy-tailed": "heavy-tailed",
@@ -1761,8 +1763,30 @@ def text(lang: str, key: str, **values) -> str | list[str]:
     entry = TEXT[check_lang(lang)].get(key)
     if entry is None:
         raise ValueError(f"expected a key of snippets.i18n.TEXT, got {key!r}")
-    return entry.format(**values) if values else entry
+    return fill(entry, **values) if values else entry
 
+
+class _Counts(string.Formatter):
+    """str.format with one more format spec, for counts that may be zero: {k:SOME|NONE} writes SOME with
+    each # replaced by k, or NONE when k is 0, so a template can say "没有一个" / "none" instead of "0 个"."""
+
+    def format_field(self, value, format_spec):
+        if "|" not in format_spec:
+            return super().format_field(value, format_spec)
+        some, none = format_spec.split("|", 1)
+        if isinstance(value, bool) or not hasattr(value, "__index__") or value < 0:
+            raise ValueError(f"a {{k:SOME|NONE}} field expects a count (an integer >= 0), got {value!r}")
+        return none if value == 0 else some.replace("#", str(value.__index__()))
+
+
+_COUNTS = _Counts()
+
+
+def fill(template: str, **values) -> str:
+    """template.format(**values), where a field {k:SOME|NONE} gives its own wording to k == 0.
+
+    >>> fill("{n} 个种子里{k:有 # 个|没有一个}学会", n=10, k=0)
+    \10
 
 def texts(lang: str, area: str) -> dict[str, str | list[str]]:
     """Every entry of one area, without the prefix: texts('en', 'bench')['fast'] == 'fused QKV + SDPA'."""

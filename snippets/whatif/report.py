@@ -12,6 +12,7 @@ import numpy as np
 
 from ..figures import Figure, heatmap_grid, svg_figure
 from ..heads import parameter_table
+from ..i18n import fill
 from .analysis import SHARE_OFFSETS, ablation, attention_maps, pruning, specialisation
 from ..stats import LEVEL, t_interval
 from .regime import regime_stats
@@ -328,17 +329,20 @@ def role_stats(run: dict) -> dict:
 
 
 def sentence(template: str, stats: dict) -> str:
-    """Fill a sentence written in the page's language with measured numbers.
+    """Fill a sentence written in the page's language with measured numbers; a count field may give
+    zero its own words, {k:SOME|NONE} (snippets.i18n.fill).
 
     >>> sentence("{n} heads, {acc:.0%}", {"n": 4, "acc": 0.999, "unused": 1})
     '4 heads, 100%'
+    >>> sentence("{k:# of|none of} {n} seeds", {"n": 10, "k": 0})
+    'none of 10 seeds'
     """
     if not isinstance(template, str) or not template:
         raise ValueError(f"template must be a non-empty string, got {template!r}")
     if not isinstance(stats, dict):
         raise ValueError(f"stats must be a dict of measured values, got {type(stats).__name__}")
     try:
-        return template.format(**stats)
+        return fill(template, **stats)
     except KeyError as e:
         raise ValueError(f"template uses {e.args[0]!r}, which is not among the measured values {sorted(stats)}") from None
 
