@@ -636,7 +636,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         # sitebuild.corrections: the correction boxes' title and body leads, and the errata table
         "errata.prefix": "更正：",
         "errata.source_says": "原文说",
-        "errata.header": ["页面 › 小节", "原文说", "实际上（点击跳到更正框）"],
+        "errata.header": ["页面 › 小节", "原文的说法", "核对的结果（点击跳到页内的框）"],
         "errata.none": "本站目前没有更正原文的地方。",
         # snippets.kvheads.report: the key/value-heads page
         "kvheads.mha": "MHA g={g}",
@@ -1522,7 +1522,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "lab.sep": ", ",
         "errata.prefix": "Correction:",
         "errata.source_says": "The source says",
-        "errata.header": ["Page › section", "The source says", "What is true (links to the box)"],
+        "errata.header": ["Page › section", "What the source says", "What the site found (links to the box)"],
         "errata.none": "The site corrects nothing in the source at the moment.",
         # snippets.kvheads.report: the key/value-heads page
         "kvheads.mha": "MHA g={g}",

@@ -173,7 +173,7 @@ def test_rendered_boxes_get_the_same_ids():
 
 def test_errata_table_rows():
     table = errata_table([("四、What-if", "article/4-what-if.md", FIXTURE)], "zh").splitlines()
-    assert table[0] == "| 页面 › 小节 | 原文说 | 实际上（点击跳到更正框） |"
+    assert table[0] == "| 页面 › 小节 | 原文的说法 | 核对的结果（点击跳到页内的框） |"
     assert table[2:] == [
         "| 四、What-if › One | 表示空间从 8×64 降到了 1×512。 | [两者一样大](article/4-what-if.md#correction-one) |",
         r"| 四、What-if › One | 有些分工是天生的\|先天的。 | "
