@@ -1786,7 +1786,11 @@ def fill(template: str, **values) -> str:
     """template.format(**values), where a field {k:SOME|NONE} gives its own wording to k == 0.
 
     >>> fill("{n} 个种子里{k:有 # 个|没有一个}学会", n=10, k=0)
-    \10
+    '10 个种子里没有一个学会'
+    >>> fill("{k:# of|none of} the {n} seeds, {acc:.0%}", n=10, k=3, acc=0.5)
+    '3 of the 10 seeds, 50%'
+    """
+    return _COUNTS.format(template, **values)
 
 def texts(lang: str, area: str) -> dict[str, str | list[str]]:
     """Every entry of one area, without the prefix: texts('en', 'bench')['fast'] == 'fused QKV + SDPA'."""
