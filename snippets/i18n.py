@@ -566,15 +566,26 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kernels.cond_bias": "输入投影带偏置（`bias=True`）",
         # sitebuild.notebooks and its hook
         "notebooks.intro": (
-            "这是《{title}》一节的 Notebook：代码和[网页]({url})上的完全一样，都来自本站的课程代码包 `snippets`，"
-            "由网页自动生成。\n\n"
-            "展示函数定义的单元和网页上的代码框一致；后面调用它们的单元从 `snippets` 包导入同名函数。"
-            "想改代码做实验，就在定义单元里改，再删掉调用单元里对应的 import。"
+            "这是《{title}》一节的 Notebook：代码和[网页]({url})上的一样，由网页和本站的课程代码包 `snippets` 自动生成。"
         ),
-        "notebooks.setup": (
-            "**怎么运行**：在 Jupyter 或 Colab 里从上到下运行即可。第一个代码单元用 `%pip` 从本站下载并安装课程代码包"
-            "（`snippets`）；如果它已经能导入（比如在本站的代码仓库里），这一步就跳过。"
+        # the one text on running a notebook: home page, each notebook's first cell, README (sitebuild.notebooks)
+        "notebooks.run": (
+            "**怎么运行 Notebook**：每个 Notebook 都能单独从上到下运行。\n\n"
+            "- **Jupyter**：在 Python 3.10 及以上的环境里执行 `pip install jupyterlab`，启动 `jupyter lab`，"
+            "打开 `.ipynb` 文件，选 Run → Run All Cells。\n"
+            "- **VS Code**：装好 Python 和 Jupyter 两个扩展，打开 `.ipynb` 文件，在 Select Kernel 里选一个 "
+            "Python 3.10 及以上的解释器，再点 Run All。\n"
+            "- **Colab**：选 File → Upload notebook（中文界面是“文件 → 上传笔记本”）上传 `.ipynb` 文件，"
+            "再选 Runtime → Run all（“代码执行程序 → 全部运行”）。\n\n"
+            "第一个代码单元用 `%pip` 从本站安装课程代码包 `snippets`，缺少 torch、numpy、matplotlib 时一并装上"
+            "（想用特定版本的 torch，比如 CPU 版，先自己装好：`pip install torch --index-url "
+            "https://download.pytorch.org/whl/cpu`）。在本站代码仓库的克隆里，`snippets` 已经能直接导入，"
+            "这个单元什么也不装。\n\n"
+            "**改代码做实验**：定义函数或类的单元就是网页上展示的代码，下面调用它的单元用的正是这份定义："
+            "改动它，再把下面的单元重新运行一遍，输出就跟着变。网页没有展示的辅助函数来自 `snippets` 包；"
+            "单元里从包导入的课程函数也一样，它们内部调用的仍是包里的版本。"
         ),
+        "notebooks.source": "仓库里的源文件",
         "notebooks.setup_results": "本节展示的计时是在构建本站的机器上测的，所以这个单元还会从本站下载这些测量数据（和代码包放在一起的 JSON 文件），不在你的机器上重测。",
         "notebooks.setup_computes": (
             "本站构建时算好的结果（训练好的模型、真实模型上的测量）不随 Notebook 下载：第一次运行时由课程代码重新计算，"
@@ -1450,17 +1461,26 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kernels.cond_no_tracing": "no `make_fx` tracing is under way",
         "kernels.cond_bias": "the input projection has a bias (`bias=True`)",
         "notebooks.intro": (
-            "This is the notebook for “{title}”: the same code as on the [web page]({url}), all of it from the "
-            "site's lesson package, `snippets`, generated from the page.\n\n"
-            "Cells that define functions match the page's code boxes; the cells that call them import the same "
-            "functions from the `snippets` package. To experiment, edit a definition cell and drop the matching "
-            "import from the calling cell."
+            "This is the notebook for “{title}”: the same code as on the [web page]({url}), generated from the "
+            "page and the site's lesson package, `snippets`."
         ),
-        "notebooks.setup": (
-            "**How to run it**: in Jupyter or Colab, run it top to bottom. The first code cell uses `%pip` to "
-            "install the lesson package (`snippets`) from this site, and skips that when the package can already "
-            "be imported, as it can inside the site's repository."
+        "notebooks.run": (
+            "**Running a notebook.** Each notebook runs on its own, top to bottom:\n\n"
+            "- **Jupyter**: in a Python 3.10+ environment, `pip install jupyterlab`, start `jupyter lab`, open the "
+            "`.ipynb` and choose Run → Run All Cells.\n"
+            "- **VS Code**: with the Python and Jupyter extensions installed, open the `.ipynb`, pick a Python 3.10+ "
+            "interpreter under Select Kernel, then Run All.\n"
+            "- **Colab**: File → Upload notebook, choose the `.ipynb`, then Runtime → Run all.\n\n"
+            "The first code cell installs the lesson package, `snippets`, from the site with `%pip`, along with "
+            "torch, numpy and matplotlib if they are missing (for a particular torch build, such as the CPU one, "
+            "install it first: `pip install torch --index-url https://download.pytorch.org/whl/cpu`). In a clone "
+            "of the site's repository, where `snippets` already imports, it installs nothing.\n\n"
+            "**Experimenting.** A cell that defines a function or class holds the code the page shows, and the "
+            "cells below that call it use that definition: edit it, run the cells below again, and their output "
+            "follows. Helpers the page does not show come from `snippets`, as do the lesson functions the cells "
+            "import; those keep calling the package's own copies."
         ),
+        "notebooks.source": "Source in the repository",
         "notebooks.setup_results": "The timings on this page were measured on the machine that builds the site, so the cell also downloads those measurements from the site (JSON files served next to the package) rather than measuring again on yours.",
         "notebooks.setup_computes": (
             "Results the site computed when it was built (trained models, measurements of the real model) do not "

@@ -197,3 +197,97 @@ def test_every_downloaded_notebook_runs_in_a_fresh_venv(local_site, reader, tmp_
     assert not failures, f"{len(failures)} of {len(books)} downloaded notebooks failed in a fresh venv:\n\n" + \
         "\n\n".join(failures) + "\n\n" + table
     assert total < BUDGET_S, f"the notebooks took {total:.0f} s, over the README's budget of {BUDGET_S} s\n{table}"
+
+
+# --- editing a definition changes what the cells below print ---------------------------------------
+
+
+def _one_head_at_sharpness_0():
+    from snippets.heads import one_head_vs_two
+
+    return functools.partial(one_head_vs_two, sharpness=0.0)
+
+
+def _projection_error_at_least_1():
+    from snippets.heads import per_head_projection_error
+
+    return lambda *args, **kwargs: max(1.0, per_head_projection_error(*args, **kwargs))
+
+
+def _decode_3_positions():
+    from snippets.kvheads.report import decode_demo
+
+    return functools.partial(decode_demo, L=3)
+
+
+# (page, name of a function the page shows, text in its definition cell, the edit, what the cells below
+# then call: the package's function with the edit's effect, computed here, inside the repository)
+EDITS = [
+    ("article/1-single-head", "one_head_vs_two", "sharpness: float = 100.0", "sharpness: float = 0.0",
+     _one_head_at_sharpness_0),
+    ("article/2-divide-and-conquer", "per_head_projection_error", "d_k, worst = d_model // num_heads, 0.0",
+     "d_k, worst = d_model // num_heads, 1.0", _projection_error_at_least_1),
+    ("lab/kv-heads", "decode_demo", "L: int = 10,", "L: int = 3,", _decode_3_positions),
+]
+
+
+def calling_cells(nb, name: str) -> tuple[int, int, int]:
+    """(definition cell, first later cell that calls name, the cell showing what that cell printed)."""
+    import ast
+
+    from sitebuild.notebooks import bound_names, free_names, strip_magics
+
+    code = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
+    define = next(i for i in code if re.search(rf"^(?:def|class) {name}\b", nb.cells[i].source, re.M))
+    call = next(i for i in code if i > define and name in free_names(nb.cells[i].source))
+    assert name not in bound_names(ast.parse(strip_magics(nb.cells[call].source))), \
+        f"cell {call} binds {name} itself: it would not use the definition in cell {define}"
+    shown = call + 1 if nb.cells[call].source.startswith("%%capture printed") else call
+    return define, call, shown
+
+
+def printed(cell) -> str:
+    """What a cell shows: the text it printed, or the Markdown / HTML it displays."""
+    for out in cell.get("outputs", []):
+        if out.output_type == "stream" and out.name == "stdout":
+            return out.text
+        for kind in ("text/markdown", "text/html"):
+            if kind in out.get("data", {}):
+                return out.data[kind]
+    raise AssertionError(f"the cell shows nothing: {cell.source[:80]!r}")
+
+
+def run_in_repository(source: str, name: str, value) -> str:
+    """What a cell prints when name is value, run here (stdout captured)."""
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(source.removeprefix("%%capture printed\n"), {name: value})  # noqa: S102 - the page's own cell
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(("stem", "name", "old", "new", "effect"), EDITS, ids=[e[0] for e in EDITS])
+def test_editing_a_definition_changes_what_the_notebook_prints(local_site, reader, tmp_path, stem, name, old,
+                                                               new, effect):
+    """The edit a reader makes to a definition cell reaches the cells below: in a downloaded notebook, run
+    outside the repository, they print what the package's function with that edit's effect prints."""
+    python, env = reader
+    served = local_site / "en" / "notebooks" / stem / f"{Path(stem).name}.en.ipynb"
+    nb = nbformat.read(served, as_version=4)
+    define, call, shown = calling_cells(nb, name)
+    before = printed(nb.cells[shown]).strip("\n")  # as the build ran it, unedited
+    expected = run_in_repository(nb.cells[call].source, name, effect()).strip("\n")
+    assert expected != before, "the edit must change what the page's cell prints"
+    assert nb.cells[define].source.count(old) == 1, f"cell {define} no longer holds {old!r}"
+    nb.cells[define].source = nb.cells[define].source.replace(old, new)
+    nb.cells = nb.cells[: shown + 1]  # the setup cell, the definitions, the call and what it printed
+    edited = tmp_path / served.name
+    nbformat.write(nb, edited)
+    folder = tmp_path / "run"
+    folder.mkdir()
+    passed, why = run_notebook(edited, python, env, folder)
+    assert passed, why
+    got = printed(nbformat.read(folder / served.name, as_version=4).cells[shown]).strip("\n")
+    assert got == expected, f"after the edit {old!r} -> {new!r} the notebook printed\n{got}\nexpected\n{expected}"

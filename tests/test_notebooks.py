@@ -94,9 +94,11 @@ def test_include_cell_is_the_section_with_its_imports():
         "from __future__ import annotations\nfrom torch import Tensor\nfrom snippets._checks import check_divisible, "
         "check_tensor"
     )
-    # after the setup cell, the cells import the package; a block whose output the page renders
-    # as Markdown prints into a capture shown as Markdown, and an html block into one shown as HTML
-    assert code[1] == '%%capture printed\nfrom snippets.multihead import split_heads\nprint("hi")'
+    # after the setup cell, the cells import the package, but not what a cell above defines: the block's
+    # `from snippets.multihead import split_heads` is gone, so it would call that cell's split_heads; a block
+    # whose output the page renders as Markdown prints into a capture shown as Markdown, and an html block
+    # into one shown as HTML
+    assert code[1] == '%%capture printed\nprint("hi")'
     assert code[2] == "from IPython.display import Markdown\n\nMarkdown(printed.stdout)"
     assert code[3].startswith("%%capture printed\nfrom snippets.tables import md_table")
     assert code[4] == "from IPython.display import HTML\n\nHTML(printed.stdout)"
@@ -104,7 +106,7 @@ def test_include_cell_is_the_section_with_its_imports():
     md = [c.source for c in nb.cells if c.cell_type == "markdown"]
     assert md[0].startswith("# Title · Notebook\n\nThis is the notebook for “Title”")
     assert "(http://127.0.0.1:8000/en/demo/)" in md[0]
-    assert md[0].endswith(text("en", "notebooks.setup"))  # right above the setup cell
+    assert md[0].endswith(nbs.run_instructions("en"))  # right above the setup cell
     assert md[1:] == ["## First", "## Second"]
     # the page's heading ids travel with the cells, for the rendered notebook's anchors
     assert nbs.heading_ids(nb) == ["title", "first", "second"]
@@ -126,10 +128,12 @@ def test_setup_cell_installs_the_wheel_from_the_site_unless_snippets_is_importab
     real = nbs.setup_cell("https://example.org/mha/", {**none, "real_model": True})
     assert '%pip install -q "multi-head-attention-lessons[real-model] @ {wheel}"' in real
     results = nbs.setup_cell("https://example.org/mha/", {**none, "results": True})
-    assert results.endswith('\nresults = "https://example.org/mha/notebooks/results/"\n'
-                            'names = ["bench-full.json", "buildbench.json", "kvheads-decode.json",\n'
-                            '         "kvheads-mqar.json", "kvheads-recall.json", "whatif-sweeps.json"]\n'
-                            "download_results(results, names)")
+    names = nbs_build._list_lines("names = ", nbs_build.results_files())
+    assert names[0].startswith('names = ["bench-full.json", "buildbench.json",')
+    assert results.endswith('\nfrom snippets.notebook import download_results\n\n'
+                            "# the committed measurements (inside the repository: its results/, no download)\n"
+                            'results = "https://example.org/mha/notebooks/results/"\n'
+                            + "\n".join(names) + "\ndownload_results(results, names)")
     assert max(len(line) for line in (real + results).splitlines()) <= 80  # no cell scrolls sideways
     assert nbs_build._list_lines("names = ", ["a.json", "b.json"]) == ['names = ["a.json", "b.json"]']
     assert nbs_build._list_lines("x = ", ["a" * 10, "b" * 10, "c" * 10], width=30) == [
@@ -223,6 +227,127 @@ def test_download_results_fetches_the_measurements_outside_the_repository(tmp_pa
         resultcache.download_results("https://example.org/", ["../x.json"])
     with pytest.raises(ValueError, match="expected the site's results folder as an http"):
         resultcache.download_results("results/", ["bench-full.json"])
+
+
+# --- a notebook that behaves like one -------------------------------------------------------------
+
+
+def test_a_cell_calls_the_definition_above_it_not_the_packages():
+    shown = {"split_heads": "snippets.multihead", "one_head_vs_two": "snippets.heads"}
+    drop = nbs_build.drop_shadowing_imports
+    assert drop("from snippets.heads import one_head_vs_two, fetched_table\nx = 1", shown) == (
+        "from snippets.heads import fetched_table\nx = 1")
+    assert drop("import torch\nfrom snippets.multihead import split_heads\n\nprint(1)", shown) == (
+        "import torch\n\nprint(1)")
+    # another object of the same name, an alias and a relative import stay
+    other = {"cost_sentence": "snippets.kvheads.report"}
+    assert drop("from snippets.kvheads.mqar_report import cost_sentence", other) == (
+        "from snippets.kvheads.mqar_report import cost_sentence")
+    assert drop("from snippets.heads import one_head_vs_two as f", shown) == (
+        "from snippets.heads import one_head_vs_two as f")
+    # a name re-exported by another module is the same function: its import goes too
+    assert nbs_build._same_object("snippets.notebook", "download_results", "resultcache")
+    wide = ("from snippets.heads import (one_head_vs_two, fetched_table,\n"
+            "                            fetched_sentence)\nprint(2)")
+    assert drop(wide, shown) == "from snippets.heads import fetched_table, fetched_sentence\nprint(2)"
+
+
+def test_a_class_the_page_shows_in_part_gets_the_rest_from_the_package():
+    """The key/value heads page shows KVCache without __len__ and tensors(): the notebook's class gets them from
+    the package, so code that calls them on the notebook's cache works."""
+    part = nbs.page_parts('```python\n--8<-- "snippets/kvheads/attention.py:cache"\n```\n',
+                          expand=nbs.snippet_expander())[0]
+    assert nbs_build.unshown_members(part) == (
+        "# the methods of KVCache the page does not show: the package's,\n# reading this notebook's names\n"
+        "from torch import Tensor\nfrom snippets.kvheads.attention import KVCache as _KVCache\n"
+        "from snippets.notebook import borrow_methods\n\n"
+        'borrow_methods(KVCache, _KVCache, ["__len__", "tensors"], globals())')
+    nb = nbs.build_notebook('# T\n\n```python\n--8<-- "snippets/kvheads/attention.py:cache"\n```\n\n'
+                            '```python exec="1" result="text"\nimport torch\nfrom snippets.kvheads.attention '
+                            'import KVCache\n\nc = KVCache()\nc.append(torch.ones(1, 2, 3, 4), torch.ones(1, 2, 3, 4))'
+                            '\nprint(len(c), len(c.tensors()))\n```\n', "t", "en")
+    namespace: dict = {}
+    for cell in nb.cells[2:]:
+        if cell.cell_type == "code":
+            exec(cell.source, namespace)  # noqa: S102 - generated from the page above
+    assert namespace["KVCache"].__module__ == "builtins"  # the notebook's class, not the package's
+    assert len(namespace["c"]) == 3 and len(namespace["c"].tensors()) == 2
+    # a borrowed method reads the notebook's names: the package's GroupedQueryAttention._check accepts
+    # only a KVCache, and the notebook's layer takes the notebook's cache
+    layer = nbs.page_parts('```python\n--8<-- "snippets/kvheads/attention.py:layer"\n```\n',
+                           expand=nbs.snippet_expander())[0]
+    code = nbs_build.unshown_members(layer, {"KVCache"})
+    assert "from snippets._checks import check_tensor" in code and '["_check"]' in code
+    assert "KVCache" not in code.split("borrow_methods(")[0].replace("_checks", "")  # not imported over the notebook's
+
+
+def test_every_notebook_calls_the_definitions_it_shows():
+    """No cell imports from snippets a name that a cell above defines, and the setup imports nothing but the
+    lesson package: no resultcache, no sitebuild (the wheel exposes what a notebook needs under snippets)."""
+    import ast
+
+    wheel = {f.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+             for f in lesson_wheel.package_files() if f.endswith(".py")}
+    called = set()
+    for (stem, lang), nb in NOTEBOOKS.items():
+        defined: set[str] = set()
+        for i, cell in enumerate(c for c in nb.cells if c.cell_type == "code"):
+            tree = ast.parse(nbs.strip_magics(cell.source))
+            for node in ast.walk(tree):
+                modules = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                           else [node.module] if isinstance(node, ast.ImportFrom) else [])
+                for module in modules:
+                    top = module.split(".")[0]
+                    assert top not in ("resultcache", "sitebuild"), f"{stem}.{lang}: code cell {i} imports {module}"
+                    assert top != "snippets" or module in wheel, f"{stem}.{lang}: {module} is not in the wheel"
+                if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("snippets"):
+                    again = [a.name for a in node.names if a.name in defined and not a.asname]
+                    assert not again, f"{stem}.{lang}: code cell {i} imports {again}, which a cell above defines"
+            used = set(nbs.free_names(cell.source))
+            called.update({(stem, lang, n) for n in defined & used})
+            defined |= {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    # the pages the download test edits call what they show
+    for stem, name in [("article/1-single-head", "one_head_vs_two"), ("article/2-divide-and-conquer",
+                                                                      "per_head_projection_error"),
+                       ("lab/kv-heads", "decode_demo")]:
+        assert (stem, "en", name) in called and (stem, "zh", name) in called
+
+
+def test_one_text_on_running_a_notebook():
+    """The home page, each notebook's first cell and the README say the same, generated from one string."""
+    for lang in ("zh", "en"):
+        home = (ROOT / "docs" / f"index.{lang}.md").read_text(encoding="utf-8")
+        assert home.count(nbs.RUN_MARKER) == 1, f"docs/index.{lang}.md: expected the marker {nbs.RUN_MARKER} once"
+        for word in ("Jupyter", "VS Code", "Colab", "%pip"):
+            assert word in nbs.run_instructions(lang)
+    for (stem, lang), nb in NOTEBOOKS.items():
+        assert nbs.run_instructions(lang) in nb.cells[0].source, f"{stem}.{lang}: the first cell lacks them"
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert nbs.readme_with_instructions(readme) == readme, (
+        "README.md's instructions for running a notebook differ from notebooks.run in snippets/i18n.py: "
+        "run .venv/bin/python -m sitebuild.notebooks --readme")
+    assert f"{nbs.RUN_MARKER}\n{nbs.run_instructions('en')}\n<!-- /notebook-run -->" in readme
+    with pytest.raises(ValueError, match="expected the README to hold <!-- notebook-run -->"):
+        nbs.readme_with_instructions("no markers")
+
+
+def test_home_page_shows_the_instructions(built_site):
+    for lang, base in (("zh", built_site), ("en", built_site / "en")):
+        page = (base / "index.html").read_text(encoding="utf-8")
+        assert nbs.RUN_MARKER not in page
+        assert "VS Code" in page and "Colab" in page and "<code>%pip</code>" in page
+
+
+def test_notebook_pages_link_their_source_only_with_a_repository(built_site):
+    from sitebuild.hooks.notebooks import source_url
+
+    label = {lang: text(lang, "notebooks.source") for lang in ("zh", "en")}
+    if not os.environ.get("REPO_URL"):
+        for stem, lang in NOTEBOOKS:
+            page = (site_dir(built_site, lang) / "notebooks" / stem / "index.html").read_text(encoding="utf-8")
+            assert label[lang] not in page, f"{stem}.{lang}: a source link without REPO_URL"
+    assert source_url("https://github.com/o/r", "edit/main/docs/", "lab/kv-heads.zh.md") == (
+        "https://github.com/o/r/blob/main/docs/lab/kv-heads.zh.md")
 
 
 def test_context_imports_reads_the_module():

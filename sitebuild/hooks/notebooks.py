@@ -152,6 +152,8 @@ def on_pre_page(page, config, files):
 
 
 def on_page_markdown(markdown, page, config, files):
+    if nb.RUN_MARKER in markdown:  # the home page: how to run a notebook, the text each notebook's first cell has
+        markdown = markdown.replace(nb.RUN_MARKER, nb.run_instructions(build_language(config)[0]))
     notebook = getattr(page.file, "notebook", None)
     if getattr(page.file, "notebook_of", None) is not None:
         # The chapter page is what search should find; the notebook repeats it.
@@ -318,9 +320,30 @@ def on_page_content(html_text, page, config, files):
     bar = (
         f'<p class="notebook-bar"><a class="md-button notebook-link" href="{html.escape(back)}">{text["back"]}</a> '
         f'<a class="md-button notebook-link" href="{html.escape(Path(page.file.download.dest_uri).name)}" '
-        f'download="{html.escape(Path(page.file.download.dest_uri).name)}">{text["download"]}</a></p>'
+        f'download="{html.escape(Path(page.file.download.dest_uri).name)}">{text["download"]}</a>'
     )
-    return bar + html_text
+    source = source_url(config.repo_url, config.edit_uri, chapter.src_uri)
+    if source:
+        bar += f' <a class="md-button notebook-link" href="{html.escape(source)}">{text["source"]}</a>'
+    return bar + "</p>" + html_text
+
+
+def source_url(repo_url: str | None, edit_uri: str | None, src_uri: str) -> str | None:
+    """Where the repository shows the page a notebook is generated from, or None when the site names no
+    repository (REPO_URL unset). EDIT_URI's edit/ becomes blob/ (GitHub, GitLab); without it, the default
+    branch's copy (blob/HEAD/docs/).
+
+    >>> source_url("https://github.com/o/r", "edit/main/docs/", "article/3-pytorch.en.md")
+    'https://github.com/o/r/blob/main/docs/article/3-pytorch.en.md'
+    >>> source_url("https://gitlab.com/o/r/", None, "faq.zh.md")
+    'https://gitlab.com/o/r/blob/HEAD/docs/faq.zh.md'
+    >>> source_url(None, None, "faq.zh.md") is None
+    True
+    """
+    if not repo_url:
+        return None
+    path = re.sub(r"(^|/)edit/", r"\1blob/", edit_uri, count=1) if edit_uri else "blob/HEAD/docs/"
+    return f"{repo_url.rstrip('/')}/{path.lstrip('/').rstrip('/')}/{src_uri}"
 
 
 def on_env(env, config, files):

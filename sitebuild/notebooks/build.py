@@ -24,14 +24,18 @@ from __future__ import annotations
 
 import ast
 import re
+import textwrap
+from dataclasses import replace
 
 from resultcache import ROOT, code_imports
 from snippets.i18n import check_lang, text
 
-from .imports import bound_names, module_name, strip_magics, with_context
+from .imports import _from_import, bound_names, context_imports, free_names, module_name, strip_magics, with_context
 from .parse import DEFAULT_LANG, page_parts, snippet_expander
 
-__all__ = ["KERNEL", "page_url", "site_file_url", "needs", "setup_cell", "build_notebook", "heading_ids"]
+__all__ = ["KERNEL", "page_url", "site_file_url", "needs", "setup_cell", "build_notebook", "heading_ids",
+           "shown_definitions", "unshown_members", "drop_shadowing_imports", "run_instructions", "readme_with_instructions",
+           "RUN_MARKER"]
 
 KERNEL = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
 
@@ -68,6 +72,25 @@ def needs(code: str, files=(), root=ROOT) -> dict:
     }
 
 
+RUN_MARKER = "<!-- notebook-run -->"  # where the home page and the README carry run_instructions()
+
+
+def run_instructions(lang: str) -> str:
+    """How to run a notebook (Jupyter, VS Code, Colab), as Markdown: the one text that each notebook's first
+    cell, the home page (at RUN_MARKER) and the README (between RUN_MARKER and its closing tag) show."""
+    return text(lang, "notebooks.run")
+
+
+def readme_with_instructions(readme: str) -> str:
+    """The README with the English run_instructions() between RUN_MARKER and <!-- /notebook-run -->."""
+    end = RUN_MARKER.replace("<!-- ", "<!-- /")
+    head, found, rest = readme.partition(RUN_MARKER + "\n")
+    _, closed, tail = rest.partition(end)
+    if not (found and closed):
+        raise ValueError(f"expected the README to hold {RUN_MARKER} ... {end} on lines of their own")
+    return f"{head}{RUN_MARKER}\n{run_instructions('en')}\n{end}{tail}"
+
+
 def results_files(root=ROOT) -> list[str]:
     """The committed measurements the site serves for notebooks (results/*.json)."""
     return sorted(p.name for p in (root / "results").glob("*.json"))
@@ -86,7 +109,7 @@ def setup_cell(site_url: str, need: dict, wheel: str | None = None) -> str:
              f"    %pip install -q {target}",
              "    importlib.invalidate_caches()"]
     if need.get("results"):
-        lines += ["", "from resultcache import download_results", "",
+        lines += ["", "from snippets.notebook import download_results", "",
                   "# the committed measurements (inside the repository: its results/, no download)",
                   *_string_lines("results = ", site_file_url("notebooks/results/", site_url)),
                   *_list_lines("names = ", results_files()),
@@ -132,6 +155,128 @@ def _list_lines(start: str, items: list[str], width: int = 80) -> list[str]:
     return lines
 
 
+def shown_definitions(part) -> dict[str, str]:
+    """{name: module} of the functions and classes an include defines at its top level (the code the page
+    shows), e.g. {'split_heads': 'snippets.multihead'}; {} for an include of no Python file."""
+    py = [f for f in part.files if f.endswith(".py")]
+    if not py:
+        return {}
+    tree = ast.parse(strip_magics(part.text))
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    return {node.name: module_name(py[0]) for node in tree.body if isinstance(node, kinds)}
+
+
+def _members(cls: ast.ClassDef) -> list[str]:
+    """Names a class body defines: methods, nested classes, class attributes."""
+    names = []
+    for node in cls.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.append(node.name)
+        elif isinstance(node, ast.Assign):
+            names += [t.id for t in node.targets if isinstance(t, ast.Name)]
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+            names.append(node.target.id)
+    return names
+
+
+def unshown_members(part, defined: set[str] = frozenset(), root=ROOT) -> str:
+    """Code that completes each class the include shows in part: the methods its module's class has and the
+    page does not show (a helper such as `_check`) are the package's (snippets.notebook.borrow_methods),
+    reading the notebook's names, so that the notebook's class works like the package's; "" when the page
+    shows every class whole. What those methods read that no cell defines is imported first.
+    """
+    py = [f for f in part.files if f.endswith(".py")]
+    if not py:
+        return ""
+    source = (root / py[0]).read_text(encoding="utf-8")
+    full = {n.name: n for n in ast.parse(source).body if isinstance(n, ast.ClassDef)}
+    tree = ast.parse(strip_magics(part.text))
+    bound = set(defined) | bound_names(tree)
+    blocks = []
+    for cls in tree.body:
+        if not isinstance(cls, ast.ClassDef) or cls.name not in full:
+            continue
+        shown = set(_members(cls))
+        missing = [n for n in full[cls.name].body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                   and n.name not in shown]
+        others = sorted(set(_members(full[cls.name])) - shown - {n.name for n in missing})
+        if others:
+            raise ValueError(f"expected the part of {cls.name} that {py[0]} does not show on the page to be "
+                             f"methods, it also holds {others}")
+        if not missing:
+            continue
+        code = "\n".join(textwrap.dedent(ast.get_source_segment(source, n, padded=True)) for n in missing)
+        names = [n for n in free_names(code) if n not in bound and n != cls.name]
+        package = f"_{cls.name}"
+        lines = [f"# the methods of {cls.name} the page does not show: the package's,",
+                 "# reading this notebook's names"]
+        imports = context_imports(py[0], names, root)
+        lines += [imports] if imports else []
+        lines += [_from_import(module_name(py[0]), [f"{cls.name} as {package}"]),
+                  "from snippets.notebook import borrow_methods", "",
+                  *_call_lines(f"borrow_methods({cls.name}, {package}, ", [n.name for n in missing], "globals()")]
+        bound |= bound_names(ast.parse("\n".join(lines)))
+        blocks.append("\n".join(lines))
+    return "\n\n\n".join(blocks)
+
+
+def _call_lines(start: str, names: list[str], last: str, width: int = 79) -> list[str]:
+    """`start + [names], last)` wrapped under the opening parenthesis when wider than width."""
+    one = f"{start}{names!r}, {last})".replace("'", '"')
+    if len(one) <= width:
+        return [one]
+    pad = " " * (start.index("(") + 1)
+    return [start.rstrip(), *_list_lines(pad, names, width - 1)[:-1], _list_lines(pad, names, width - 1)[-1] + ",",
+            f"{pad}{last})"]
+
+
+def _same_object(module: str, name: str, home: str) -> bool:
+    """Whether `from module import name` gives the object defined in home (the same module, or a re-export)."""
+    if module == home:
+        return True
+    import importlib
+
+    try:
+        return getattr(importlib.import_module(module), name) is getattr(importlib.import_module(home), name)
+    except (ImportError, AttributeError):
+        return False
+
+
+def drop_shadowing_imports(code: str, shown: dict[str, str]) -> str:
+    """The code without the names it imports that an earlier cell defines as the page shows them, so that
+    it calls that cell's definition (edit the definition, and what this cell prints follows).
+
+    >>> drop_shadowing_imports("from snippets.heads import f, g\\nprint(f(), g())", {"f": "snippets.heads"})
+    'from snippets.heads import g\\nprint(f(), g())'
+    >>> drop_shadowing_imports("from snippets.heads import f\\n\\nprint(f())", {"f": "snippets.heads"})
+    'print(f())'
+    """
+    if not shown:
+        return code
+    lines = code.split("\n")
+    tree = ast.parse(strip_magics(code))
+    edits = []
+    for node in tree.body:
+        if not isinstance(node, ast.ImportFrom) or node.level or not node.module:
+            continue
+        keep = [a for a in node.names
+                if not ((a.asname or a.name) == a.name and a.name in shown
+                        and _same_object(node.module, a.name, shown[a.name]))]
+        if len(keep) == len(node.names):
+            continue
+        names = [a.name + (f" as {a.asname}" if a.asname else "") for a in keep]
+        edits.append((node.lineno - 1, node.end_lineno, _from_import(node.module, names) if keep else None))
+    for start, end, replacement in reversed(edits):
+        if replacement is None:
+            # the line goes, and with it a blank line it would leave at the top or doubled
+            if end < len(lines) and not lines[end].strip() and (start == 0 or not lines[start - 1].strip()):
+                end += 1
+            lines[start:end] = []
+        else:
+            lines[start:end] = replacement.split("\n")
+    return "\n".join(lines)
+
+
 def _heading(level: int, title: str) -> str:
     return f"{'#' * level} {title}"
 
@@ -153,7 +298,7 @@ def build_notebook(markdown: str, stem: str, lang: str, *, site_url: str = "", e
     title = top.text if top else stem
     code = "\n".join(strip_magics(p.text) for p in parts if p.kind in ("include", "exec"))
     need = needs(code, files)
-    setup = [text(lang, "notebooks.setup")]
+    setup = [run_instructions(lang)]
     setup += [text(lang, f"notebooks.setup_{k}") for k in ("results", "computes") if need[k]]
     intro = new_markdown_cell(_heading(1, f"{title} · Notebook") + "\n\n"
                               + text(lang, "notebooks.intro", title=title, url=page_url(stem, lang, site_url))
@@ -161,6 +306,7 @@ def build_notebook(markdown: str, stem: str, lang: str, *, site_url: str = "", e
     intro.metadata["mha"] = {"ids": [top.id] if top and top.id else []}
     cells = [intro, new_code_cell(setup_cell(site_url, need))]
     defined: set[str] = set()
+    showing: dict[str, str] = {}  # functions and classes a cell defines as the page shows them -> their module
     pending: dict[int, tuple[str, str]] = {}
     hiding = ""  # the collapsed block whose code cells are being added
     for part in parts:
@@ -184,7 +330,11 @@ def build_notebook(markdown: str, stem: str, lang: str, *, site_url: str = "", e
         first = len(cells)
         code = part.text
         if part.kind == "include":
-            code = with_context(part, defined)
+            rest = unshown_members(part, defined)
+            code = with_context(replace(part, text=f"{part.text}\n\n\n{rest}") if rest else part, defined)
+            showing.update(shown_definitions(part))
+        else:
+            code = drop_shadowing_imports(code, showing)
         if part.kind == "exec" and part.html:
             cells.append(new_code_cell("%%capture printed\n" + code))
             cells.append(new_code_cell("from IPython.display import HTML\n\nHTML(printed.stdout)"))

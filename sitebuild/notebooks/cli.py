@@ -1,6 +1,7 @@
 """Command line: write every chapter's notebook to a folder, optionally executed.
 
     python -m sitebuild.notebooks --out notebooks --execute
+    python -m sitebuild.notebooks --readme   # the README's instructions for running a notebook
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pathlib import Path
 
 from resultcache import ROOT
 
-from .build import build_notebook
+from .build import build_notebook, readme_with_instructions
 from .parse import language_pages, snippet_expander
 from .run import execute
 
@@ -66,7 +67,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "notebooks", help="folder to write to (default: notebooks/)")
     parser.add_argument("--execute", action="store_true", help="run every notebook and keep its outputs")
     parser.add_argument("--check", action="store_true", help="only report notebooks in --out that are missing or stale")
+    parser.add_argument("--readme", action="store_true",
+                        help="write the instructions for running a notebook into README.md, and nothing else")
     args = parser.parse_args(argv)
+    if args.readme:
+        readme = ROOT / "README.md"
+        readme.write_text(readme_with_instructions(readme.read_text(encoding="utf-8")), encoding="utf-8")
+        print(readme)
+        return 0
     stale = []
     for stem, lang, nb in all_notebooks():
         target = args.out / f"{stem}.{lang}.ipynb"
