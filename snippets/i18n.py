@@ -711,6 +711,20 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "mqarf.found": ("给潜向量加上 RMSNorm 之后，每种宽度各 {seeds} 个种子里学会任务的：{normed}；MHA 是 {mha} 个。"
                         "按种子与不加归一化的同一个模型配对，{family} 个准确率差别里有 {found} 个可测（Holm 校正，"
                         "{family} 个一组），各自的区间见上表。"),
+        "mqarf.head": ["d_c", "不加：学会", "不加：平均", "加了：学会", "加了：平均", "加了减不加（百分点）", "结论"],
+        "mqarf.v_higher": "加了归一化更高",
+        "mqarf.v_lower": "加了归一化更低",
+        "mqarf.v_none": "{seeds} 个种子下没有可测的差别",
+        "mqarf.v_negligible": "有差别，但小于 {minimum:.0f} 个百分点，可以忽略",
+        "mqarf.part": "d_c = {size} 时 {k} 个（不加时 {plain} 个）",
+        "mqarf.none": ("给潜向量加上 RMSNorm 之后，每种宽度各 {seeds} 个种子里学会任务的：{normed}；MHA 是 {mha} 个。"
+                       "按种子与不加归一化的同一个模型配对，{family} 个准确率差别都不可测（Holm 校正，{family} 个一组）。"
+                       "所以在这个训练预算里，没有证据表明缺了这层归一化就是这里的 MLA 学不会的原因。"),
+        "mqarf.chance": ("d_c = {size} 时的差别可测，但只有 {diff:+.1f} 个百分点 [{lo:+.1f}, {hi:+.1f}]，而且两边没有一个种子学会："
+                         "归一化只让这些没学会的模型瞎猜时稍微准了一点，并没有让它们学会回忆。"),
+        "mqarf.found": ("给潜向量加上 RMSNorm 之后，每种宽度各 {seeds} 个种子里学会任务的：{normed}；MHA 是 {mha} 个。"
+                        "按种子与不加归一化的同一个模型配对，对这 {family} 个准确率差别做 Holm 校正，有 {found} 个可测；"
+                        "各自的区间见上表。"),
         "mqar.pilot_head": ["键值对", "位置数", "每批序列", "训练步数", "种子", "留出准确率", "学会了？"],
         "mqar.yes": "是",
         "mqar.no": "否",
@@ -1611,6 +1625,23 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                         "MHA's were {mha}. Paired by seed with the same model without the norm, {found} of the "
                         "{family} differences in accuracy are measurable (Holm over the {family}); the table gives "
                         "each interval."),
+        "mqarf.head": ["d_c", "learned, plain", "mean, plain", "learned, normed", "mean, normed",
+                       "normed − plain (points)", "verdict"],
+        "mqarf.v_higher": "higher with the norm",
+        "mqarf.v_lower": "lower with the norm",
+        "mqarf.v_none": "no measurable difference at {seeds} seeds",
+        "mqarf.v_negligible": "a difference, but smaller than {minimum:.0f} point, negligible",
+        "mqarf.part": "{k} at d_c = {size} ({plain} without it)",
+        "mqarf.none": ("With an RMSNorm on the latent, the seeds out of {seeds} that learned the task were {normed}; "
+                       "MHA's were {mha}. Paired by seed with the same model without the norm, none of the {family} "
+                       "differences in accuracy is measurable (Holm over the {family}). Within this budget, nothing "
+                       "here says the missing norm is why this MLA failed to learn."),
+        "mqarf.chance": ("The difference at d_c = {size} is measurable but only {diff:+.1f} points [{lo:+.1f}, {hi:+.1f}], "
+                         "between models none of which learned the task: the norm made failed models guess a little "
+                         "better, it did not make them recall."),
+        "mqarf.found": ("With an RMSNorm on the latent, the seeds out of {seeds} that learned the task were {normed}; "
+                        "MHA's were {mha}. Paired by seed with the same model without the norm, Holm's correction over the "
+                        "{family} differences in accuracy finds {found} measurable; the table gives each interval."),
         "mqar.pilot_head": ["pairs", "positions", "batch", "steps", "seed", "held-out accuracy", "learned?"],
         "mqar.yes": "yes",
         "mqar.no": "no",

@@ -206,7 +206,7 @@ def test_the_followup_report_reads_a_rescue_and_a_null():
     r, f = R._made_up_followup({16: 9, 32: 0, 64: 0})
     fam = R.followup_family(r, f)
     assert [fam[d].verdict for d in (16, 32, 64)] == ["higher", "none", "none"]
-    assert "1 of the 3" in R.followup_sentence("en", r, f)
+    assert "over the 3 differences in accuracy finds 1 measurable" in R.followup_sentence("en", r, f)
     r, f = R._made_up_followup({16: 0, 32: 0, 64: 0})
     assert "none of the 3" in R.followup_sentence("en", r, f)
     assert "3 个准确率差别都不可测" in R.followup_sentence("zh", r, f)

@@ -370,7 +370,7 @@ def followup_rows(lang: str, result: dict | None = None, followup: dict | None =
         for acc in (plain, normed):
             a = np.array(acc)
             cells += [f"{int((a >= threshold).sum())}/{len(a)}", f"{a.mean():.1%}"]
-        rows.append([f"d_c = {size}", *cells, f"{d:+.1f} [{lo:+.1f}, {hi:+.1f}]",
+        rows.append([str(size), *cells, f"{d:+.1f} [{lo:+.1f}, {hi:+.1f}]",
                      _verdict_words(lang, c, minimum, "mqarf.v_")])
     return rows
 
