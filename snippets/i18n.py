@@ -696,21 +696,6 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kvheads.learned_found": "有 {found} 个的学会比例与 MHA 不同",
         "kvheads.among_part": "{name} {mean:.1%}（{lo:.1%}–{hi:.1%}）",
         "kvheads.learned_all": "每一档的每个种子都学会了这个任务（留出准确率不低于 {threshold:.0%}）。",
-        "mqarf.head": ["潜向量宽度", "无归一化：学会的种子", "无归一化：平均准确率", "有归一化：学会的种子",
-                       "有归一化：平均准确率", "有减无（百分点，Holm 区间）", "结论"],
-        "mqarf.v_higher": "加了归一化更高",
-        "mqarf.v_lower": "加了归一化更低",
-        "mqarf.v_none": "{seeds} 个种子下没有可测的差别",
-        "mqarf.v_negligible": "有差别，但小于 {minimum:.0f} 个百分点，可以忽略",
-        "mqarf.part": "d_c = {size} 时 {k} 个（不加时 {plain} 个）",
-        "mqarf.none": ("给潜向量加上 RMSNorm 之后，每种宽度各 {seeds} 个种子里学会任务的：{normed}；MHA 是 {mha} 个。"
-                       "按种子与不加归一化的同一个模型配对，{family} 个准确率差别都不可测（Holm 校正，{family} 个一组）。"
-                       "所以在这个训练预算里，没有证据表明缺了这层归一化就是这里的 MLA 学不会的原因。"),
-        "mqarf.chance": ("d_c = {size} 时的差别可测，但只有 {diff:+.1f} 个百分点 [{lo:+.1f}, {hi:+.1f}]，而且两边没有一个种子学会："
-                         "归一化只让这些没学会的模型瞎猜时稍微准了一点，并没有让它们学会回忆。"),
-        "mqarf.found": ("给潜向量加上 RMSNorm 之后，每种宽度各 {seeds} 个种子里学会任务的：{normed}；MHA 是 {mha} 个。"
-                        "按种子与不加归一化的同一个模型配对，{family} 个准确率差别里有 {found} 个可测（Holm 校正，"
-                        "{family} 个一组），各自的区间见上表。"),
         "mqarf.head": ["d_c", "不加：学会", "不加：平均", "加了：学会", "加了：平均", "加了减不加（百分点）", "结论"],
         "mqarf.v_higher": "加了归一化更高",
         "mqarf.v_lower": "加了归一化更低",
@@ -1607,24 +1592,6 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kvheads.learned_found": "{found} of them learned in a different share of seeds than MHA",
         "kvheads.among_part": "{name} {mean:.1%} ({lo:.1%}–{hi:.1%})",
         "kvheads.learned_all": "Every seed learned the task at every level (held-out accuracy of {threshold:.0%} or more).",
-        "mqarf.head": ["latent width", "learned, no norm", "mean, no norm", "learned, with norm", "mean, with norm",
-                       "with − without (points, Holm interval)", "verdict"],
-        "mqarf.v_higher": "higher with the norm",
-        "mqarf.v_lower": "lower with the norm",
-        "mqarf.v_none": "no measurable difference at {seeds} seeds",
-        "mqarf.v_negligible": "a difference, but smaller than {minimum:.0f} point, negligible",
-        "mqarf.part": "{k} at d_c = {size} ({plain} without it)",
-        "mqarf.none": ("With an RMSNorm on the latent, the seeds out of {seeds} that learned the task were {normed}; "
-                       "MHA's were {mha}. Paired by seed with the same model without the norm, none of the {family} "
-                       "differences in accuracy is measurable (Holm over the {family}). Within this budget, nothing "
-                       "here says the missing norm is why this MLA failed to learn."),
-        "mqarf.chance": ("The difference at d_c = {size} is measurable but only {diff:+.1f} points [{lo:+.1f}, {hi:+.1f}], "
-                         "between models none of which learned the task: the norm made failed models guess a little "
-                         "better, it did not make them recall."),
-        "mqarf.found": ("With an RMSNorm on the latent, the seeds out of {seeds} that learned the task were {normed}; "
-                        "MHA's were {mha}. Paired by seed with the same model without the norm, {found} of the "
-                        "{family} differences in accuracy are measurable (Holm over the {family}); the table gives "
-                        "each interval."),
         "mqarf.head": ["d_c", "learned, plain", "mean, plain", "learned, normed", "mean, normed",
                        "normed − plain (points)", "verdict"],
         "mqarf.v_higher": "higher with the norm",
