@@ -737,7 +737,8 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "mqar.equal": ("缓存一样大时，把 MLA 和 GQA 直接配对比较（这是另一组比较，共 {family} 个，也用 Holm 校正）："
                        "{parts}。"),
         "mqar.curves": ("学习曲线：{runs} 次训练里，有 {rising} 次在最后 {window} 步还涨了半个百分点以上，"
-                        "也就是到第 {steps} 步预算用完时还在学，它们属于 {names}。"),
+                        "也就是到第 {steps} 步预算用完时还在学：{names}。"),
+        "mqar.curve_part": "{name}：{n} 次",
         "mqar.curves_flat": ("学习曲线：{runs} 次训练在最后 {window} 步里都没再涨半个百分点，"
                              "到第 {steps} 步时都已经停在各自的水平上。"),
         "mqar.protocol": ("协议（提交 {commit}，在训练任何一个模型之前提交）：{seq_len} 个位置、{pairs} 个键值对，"
@@ -1639,11 +1640,12 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "mqar.equal": ("At equal cache size, MLA paired directly with GQA (a second family of {family} comparisons, "
                        "Holm-corrected as well): {parts}."),
         "mqar.curves": ("Learning curves: {rising} of the {runs} runs still gained half a point or more in their last "
-                        "{window} steps, so they were still learning when the {steps}-step budget ran out ({names})."),
+                        "{window} steps, so they were still learning when the {steps:,}-step budget ran out: {names}."),
+        "mqar.curve_part": "{name}: {n}",
         "mqar.curves_flat": ("Learning curves: none of the {runs} runs gained half a point in its last {window} steps; "
-                             "by step {steps} every run had settled at its level."),
+                             "by step {steps:,} every run had settled at its level."),
         "mqar.protocol": ("Protocol (commit {commit}, made before any model was trained): {seq_len} positions, {pairs} "
-                          "pairs, {settings} layouts, {seeds} seeds each, {steps} steps of {batch} sequences per model, "
+                          "pairs, {settings} layouts, {seeds} seeds each, {steps:,} steps of {batch} sequences per model, "
                           "no early stopping; a seed has learned the task at {learned:.0%} held-out accuracy."),
         "mqar.cost": ("Each of these {models} models takes {lo:.0f} to {hi:.0f} CPU seconds on one thread, {total:.0f} "
                       "minutes in all, so the results are committed and the build only reads them."),

@@ -253,8 +253,10 @@ def curve_sentence(lang: str, result: dict | None = None) -> str:
     window = result["data"]["protocol"]["EVAL_EVERY"]
     if not rising:
         return text(lang, "mqar.curves_flat", runs=len(runs), window=window, steps=steps)
+    counts = [sum((m["kind"], m["size"]) == s for m in rising) for s in names]
     return text(lang, "mqar.curves", runs=len(runs), rising=len(rising), window=window, steps=steps,
-                names=text(lang, "kvheads.sep").join(_label(lang, *s) for s in names))
+                names=text(lang, "kvheads.sep").join(text(lang, "mqar.curve_part", name=_label(lang, *s), n=n)
+                                                     for s, n in zip(names, counts, strict=True)))
 
 
 def protocol_sentence(lang: str, result: dict | None = None) -> str:
