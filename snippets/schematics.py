@@ -31,13 +31,17 @@ from ._checks import check_divisible, check_positive_int
 from .figures import FG, MIN_FONT_PT, PHONE_COLUMN_PX, PHONE_MIN_PX, Figure, svg_figure
 from .i18n import check_lang, text
 
-__all__ = ["Sketch", "NARROW_PT", "WIDTH", "layer_sketch", "layer_figure", "wo_sum_sketch", "wo_sum_figure",
+__all__ = ["Sketch", "PHONE_FIGURE_PX", "NARROW_PT", "WIDTH", "layer_sketch", "layer_figure", "wo_sum_sketch", "wo_sum_figure",
            "inproj_sketch", "inproj_figure", "reshape_shapes", "reshape_sketch", "reshape_figure",
            "average_sketch", "average_figure", "kv_groups", "kv_groups_sketch", "kv_groups_figure",
            "cache_rows", "kv_cache_sketch", "kv_cache_figure", "task_sketch", "task_figure"]
 
 LABEL = MIN_FONT_PT
-NARROW_PT = PHONE_COLUMN_PX * MIN_FONT_PT / PHONE_MIN_PX  # widest drawing a phone shows whole
+# On a 390 px phone a figure printed by an exec block sits in markdown-exec's result box, whose padding
+# (16 px a side) leaves 324 px of the 356 px column (measured in Chromium); an SVG wider than that at its
+# smallest text size is clipped, so the drawings are made to fit it.
+PHONE_FIGURE_PX = PHONE_COLUMN_PX - 34
+NARROW_PT = PHONE_FIGURE_PX * MIN_FONT_PT / PHONE_MIN_PX  # widest figure a phone shows whole
 WIDTH = NARROW_PT - 20  # the drawing area; svg_figure's margin adds the rest
 GREY = 0.22  # alpha of FG for neutral boxes (reads on both palettes)
 
@@ -689,7 +693,7 @@ def task_sketch(lang: str, position: int = 7, seed: int | None = None, seq_len: 
     W = WIDTH
     sk = Sketch(W, 0)
     row = 15.0
-    ix, bx, bw = 14.0, 24.0, 118.0
+    ix, bx, bw = 14.0, 24.0, 110.0
     y0 = 20.0
     sk.label("title", bx + bw / 2, 8, _t(lang, "task.stream", L=L))
     for i, name in enumerate(names):
@@ -698,7 +702,7 @@ def task_sketch(lang: str, position: int = 7, seed: int | None = None, seq_len: 
         picked = i == position
         sk.box("event", bx, cy - row / 2 + 1, bw, row - 2, FG, 0.35 if picked else 0.12, edge=picked)
         sk.label("event-name", bx + 6, cy, name, ha="left")
-    rx = bx + bw + 96  # readout column
+    rx = bx + bw + 72  # readout column
     T = len(offsets)
     top = y0 + position * row + row / 2 - (T - 1) * row / 2
     top = min(max(top, y0 + row / 2), y0 + (L - 1) * row + row / 2 - (T - 1) * row)

@@ -27,7 +27,7 @@ def test_schematic_is_a_legible_deterministic_figure_in_both_languages(name):
     assert zh == draw("zh")
     for fig in (zh, en):
         assert fig.startswith('<figure class="mha-fig">')  # not the wide kind: a phone shows it whole
-        assert int(re.search(r"min-width: (\d+)px", fig).group(1)) <= PHONE_COLUMN_PX
+        assert int(re.search(r"min-width: (\d+)px", fig).group(1)) <= S.PHONE_FIGURE_PX < PHONE_COLUMN_PX
         assert "currentColor" in fig and "#010203" not in fig and "<figcaption>" in fig
         sizes = [float(s) for s in re.findall(r"font-size: ?([\d.]+)px", fig)]
         assert sizes and min(sizes) >= 10
