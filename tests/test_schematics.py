@@ -29,6 +29,7 @@ def test_schematic_is_a_legible_deterministic_figure_in_both_languages(name):
         assert fig.startswith('<figure class="mha-fig">')  # not the wide kind: a phone shows it whole
         assert int(re.search(r"min-width: (\d+)px", fig).group(1)) <= S.PHONE_FIGURE_PX < PHONE_COLUMN_PX
         assert "currentColor" in fig and "#010203" not in fig and "<figcaption>" in fig
+        assert "clip-path=" not in fig and "rotate(-0" not in fig  # compacted
         sizes = [float(s) for s in re.findall(r"font-size: ?([\d.]+)px", fig)]
         assert sizes and min(sizes) >= 10
     assert CJK.search(alt_of(zh)) and not CJK.search(alt_of(en))
