@@ -736,9 +736,15 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                             "[{lo:+.1f}, {hi:+.1f}]（{level:.1%} 区间），{verdict}"),
         "mqar.equal": ("缓存一样大时，把 MLA 和 GQA 直接配对比较（这是另一组比较，共 {family} 个，也用 Holm 校正）："
                        "{parts}。"),
-        "mqar.curves": ("学习曲线：{runs} 次训练里，有 {rising} 次在最后 {window} 步还涨了半个百分点以上，"
-                        "也就是到第 {steps} 步预算用完时还在学：{names}。"),
+        "mqar.curves": ("学习曲线：{runs} 次训练里，有 {rising} 次在最后 {window} 步涨了半个百分点以上，其中 {big} 次涨了"
+                        " 2 个百分点以上，这些到第 {steps} 步预算用完时显然还在学：{names}。"),
+        "mqar.curves_small": ("学习曲线：{runs} 次训练里，有 {rising} 次在最后 {window} 步涨了半个百分点以上，"
+                              "但没有一次涨到 2 个百分点；到第 {steps} 步时，各次训练都已接近停下。"),
         "mqar.curve_part": "{name}：{n} 次",
+        "mqar.holds": ("d_c = {d_c} 时，把一个随机初始化的 MHA 模型照上面的办法抄成 MLA，两者在同一批序列上的输出最多相差 "
+                       "{diff:.1e}；MHA 每层每个位置缓存 {mha} 字节，这个 MLA 只缓存 {mla} 字节。"),
+        "mqar.holds_exact": ("d_c = {d_c} 时，把一个随机初始化的 MHA 模型照上面的办法抄成 MLA，两者在同一批序列上的输出完全相同"
+                             "（逐位相等，差为 {diff:.0f}）；可 MHA 每层每个位置缓存 {mha} 字节，这个 MLA 只缓存 {mla} 字节。"),
         "mqar.curves_flat": ("学习曲线：{runs} 次训练在最后 {window} 步里都没再涨半个百分点，"
                              "到第 {steps} 步时都已经停在各自的水平上。"),
         "mqar.protocol": ("协议（提交 {commit}，在训练任何一个模型之前提交）：{seq_len} 个位置、{pairs} 个键值对，"
@@ -1639,9 +1645,18 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                             "[{lo:+.1f}, {hi:+.1f}] ({level:.1%} interval), {verdict}"),
         "mqar.equal": ("At equal cache size, MLA paired directly with GQA (a second family of {family} comparisons, "
                        "Holm-corrected as well): {parts}."),
-        "mqar.curves": ("Learning curves: {rising} of the {runs} runs still gained half a point or more in their last "
-                        "{window} steps, so they were still learning when the {steps:,}-step budget ran out: {names}."),
+        "mqar.curves": ("Learning curves: in their last {window} steps, {rising} of the {runs} runs moved up by half a "
+                        "point or more, and {big} of them by 2 points or more; those were clearly still learning when "
+                        "the {steps:,}-step budget ran out: {names}."),
+        "mqar.curves_small": ("Learning curves: in their last {window} steps, {rising} of the {runs} runs moved up by "
+                              "half a point or more, none by 2 points; by step {steps:,} the runs had nearly settled."),
         "mqar.curve_part": "{name}: {n}",
+        "mqar.holds": ("At d_c = {d_c}, a randomly initialised MHA model copied into MLA this way gives outputs that "
+                       "differ from the MHA model's by at most {diff:.1e} on one batch of the task, while MHA caches "
+                       "{mha} bytes per position and layer and this MLA {mla}."),
+        "mqar.holds_exact": ("At d_c = {d_c}, a randomly initialised MHA model copied into MLA this way gives exactly the "
+                             "same outputs on one batch of the task (bit for bit, a difference of {diff:.0f}), while MHA "
+                             "caches {mha} bytes per position and layer and this MLA {mla}."),
         "mqar.curves_flat": ("Learning curves: none of the {runs} runs gained half a point in its last {window} steps; "
                              "by step {steps:,} every run had settled at its level."),
         "mqar.protocol": ("Protocol (commit {commit}, made before any model was trained): {seq_len} positions, {pairs} "

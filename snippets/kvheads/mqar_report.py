@@ -30,7 +30,7 @@ from .mqar import IGNORE, KEYS, VALUES, MQARModel, make_mqar_batch, mqar_accurac
 __all__ = ["RESULT_NAME", "PILOT", "pilot_run", "pilot_header", "pilot_rows", "show_mqar_sequence", "load_mqar", "mqar_family", "mqar_rows", "mqar_header", "mqar_figure", "mqar_sentences",
            "learned_sentence", "curve_sentence", "protocol_sentence", "cost_sentence", "equal_cache_sentence",
            "FOLLOWUP_NAME", "load_followup", "followup_family", "followup_header", "followup_rows",
-           "followup_sentence"]
+           "followup_sentence", "mla_copy_of_mha", "holds_sentence", "still_rising", "CLEARLY_RISING"]
 
 RESULT_NAME = "kvheads-mqar.json"
 FOLLOWUP_NAME = "kvheads-mqar-followup.json"
@@ -242,19 +242,29 @@ def equal_cache_sentence(lang: str, result: dict | None = None) -> str:
     return text(lang, "mqar.equal", family=len(family), parts=text(lang, "kvheads.sep").join(parts))
 
 
+CLEARLY_RISING = 0.02  # a run that gained 2 points in its last window was still learning the task
+
+
+def still_rising(result: dict, gain: float) -> list[dict]:
+    """The runs whose accuracy rose by at least gain in their last evaluation window."""
+    return [m for m in result["data"]["models"] if m["curve"][-1][1] - m["curve"][-2][1] >= gain]
+
+
 def curve_sentence(lang: str, result: dict | None = None) -> str:
-    """Learning curves: how many runs had reached their final accuracy by the last check before the end, and
-    how many gained half a point or more in the last 250 steps (still learning when the budget ran out)."""
+    """Learning curves: how many runs moved up by half a point or more in the last 250 steps (many of them creep
+    near chance), and which gained 2 points or more (clearly still learning when the budget ran out)."""
     result = _result(result)
     runs = result["data"]["models"]
-    rising = [m for m in runs if m["curve"][-1][1] - m["curve"][-2][1] >= 0.005]
-    names = sorted({(m["kind"], m["size"]) for m in rising}, key=_settings(result).index)
+    rising, big = still_rising(result, 0.005), still_rising(result, CLEARLY_RISING)
+    names = sorted({(m["kind"], m["size"]) for m in big}, key=_settings(result).index)
     steps = result["data"]["protocol"]["STEPS"]
     window = result["data"]["protocol"]["EVAL_EVERY"]
     if not rising:
         return text(lang, "mqar.curves_flat", runs=len(runs), window=window, steps=steps)
-    counts = [sum((m["kind"], m["size"]) == s for m in rising) for s in names]
-    return text(lang, "mqar.curves", runs=len(runs), rising=len(rising), window=window, steps=steps,
+    if not big:
+        return text(lang, "mqar.curves_small", runs=len(runs), rising=len(rising), window=window, steps=steps)
+    counts = [sum((m["kind"], m["size"]) == s for m in big) for s in names]
+    return text(lang, "mqar.curves", runs=len(runs), rising=len(rising), big=len(big), window=window, steps=steps,
                 names=text(lang, "kvheads.sep").join(text(lang, "mqar.curve_part", name=_label(lang, *s), n=n)
                                                      for s, n in zip(names, counts, strict=True)))
 
@@ -312,6 +322,40 @@ def mqar_figure(lang: str, result: dict | None = None) -> str:
 
     seeds = len(result["data"]["protocol"]["SEEDS"])
     return svg_figure(draw, alt=text(lang, "mqar.fig_alt"), caption=text(lang, "mqar.fig_caption", seeds=seeds))
+
+
+# --8<-- [start:holds]
+def mla_copy_of_mha(mha: MQARModel) -> MQARModel:
+    """An MLA model with d_c = d_model that computes exactly what the
+    given MHA model computes: W_dkv = I, so the latent is x itself,
+    and W_uk, W_uv are MHA's W_k, W_v. Its cache is half of MHA's."""
+    E = mha.token.weight.shape[1]
+    mla = MQARModel(P.NUM_HEADS, d_latent=E, max_len=mha.position.num_embeddings)
+    state = {k: v for k, v in mha.state_dict().items()
+             if ".W_k." not in k and ".W_v." not in k}
+    mla.load_state_dict(state, strict=False)
+    with torch.no_grad():
+        for a, b in zip(mha.attns, mla.attns):
+            b.W_dkv.weight.copy_(torch.eye(E))
+            b.W_uk.weight.copy_(a.W_k.weight)
+            b.W_uv.weight.copy_(a.W_v.weight)
+    return mla
+# --8<-- [end:holds]
+
+
+def holds_sentence(lang: str, seed: int = 0) -> str:
+    """The largest difference in logits between a random MHA model and its MLA copy, on one batch of the task,
+    with the two caches' sizes."""
+    torch.manual_seed(seed)
+    mha = MQARModel(P.NUM_HEADS, num_kv_heads=P.NUM_HEADS, max_len=P.SEQ_LEN)
+    mla = mla_copy_of_mha(mha)
+    x, _ = make_mqar_batch(8, P.PAIRS, P.SEQ_LEN, seed=seed)
+    with torch.no_grad():
+        diff = float((mha(x) - mla(x)).abs().max())
+    E = mha.token.weight.shape[1]
+    key = "mqar.holds_exact" if diff == 0 else "mqar.holds"
+    return text(lang, key, d_c=E, diff=diff, mha=P.cache_numbers(P.NUM_HEADS, P.NUM_HEADS, None) * FLOAT32,
+                mla=P.cache_numbers(P.NUM_HEADS, None, E) * FLOAT32)
 
 
 def load_followup(path: Path | None = None) -> dict:
