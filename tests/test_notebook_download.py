@@ -3,13 +3,20 @@
 The session's build (conftest.built_site) is made for a local server (SITE_URL = 127.0.0.1 and a free
 port); this test serves that build there. It makes ONE venv outside the repository with what a reader
 has (torch, numpy, matplotlib, the real model's packages, at requirements.txt's pins; ipykernel to run
-cells), checks that no project checkout is importable from it, and runs every notebook the site offers
-for download, each copied alone into a fresh folder, in that venv's kernel with nbclient. The
+cells), checks that no project checkout is importable from it, and runs each page's downloadable
+notebook, each copied alone into a fresh folder, in that venv's kernel with nbclient. The
 notebook's own first cell installs the lesson wheel from the local server; a fresh HOME and no
 MHA_CACHE_DIR mean an empty cache, so results the build computed are computed again (or downloaded).
 
-The notebooks share the venv and the cache, as one reader's would: the pages run in order, each page's
-Chinese notebook before its English one. A failing notebook does not stop the others; the test ends
+Each page's notebook runs in one language per session, Chinese or English, alternating from page to page
+and from commit to commit (the commit's hash is the seed), so over the project's history both run. The
+two are the same program: test_both_languages_run_the_same_code shows that their code cells differ in
+string constants only (table headers, the language passed to a lesson function), and the site's build
+runs every notebook of both languages. What this test adds, running outside the repository, depends on
+the code, not on those strings.
+
+The notebooks share the venv and the cache, as one reader's would, and run in page order. A failing
+notebook does not stop the others; the test ends
 with a table of every notebook, its time and, for each failure, the cell and the error. The whole run
 must fit in BUDGET_S (stated in the README's Notebooks section).
 """
@@ -30,7 +37,7 @@ from urllib.parse import urlsplit
 
 import nbformat
 import pytest
-from conftest import ROOT, SITE_URL
+from conftest import ROOT, SITE_URL, commit_seed
 
 from sitebuild.notebooks.wheel import DIST
 
@@ -58,6 +65,35 @@ def downloadable(site: Path) -> list[Path]:
     """Every notebook the site offers for download, each page's zh before its en."""
     books = sorted(site.glob("notebooks/**/*.zh.ipynb")) + sorted(site.glob("en/notebooks/**/*.en.ipynb"))
     return sorted(books, key=lambda p: (p.name.rsplit(".", 2)[0], p.name.endswith(".en.ipynb")))
+
+
+def one_language_per_page(books: list[Path], seed: int) -> list[Path]:
+    """Each page's notebook in one language: Chinese or English by page, alternating, starting with the
+    seed's parity.
+
+    >>> b = [Path(n) for n in ("a.zh.ipynb", "a.en.ipynb", "b.zh.ipynb", "b.en.ipynb")]
+    >>> [p.name for p in one_language_per_page(b, 0)], [p.name for p in one_language_per_page(b, 1)]
+    (['a.zh.ipynb', 'b.en.ipynb'], ['a.en.ipynb', 'b.zh.ipynb'])
+    """
+    pages = sorted({p.name.rsplit(".", 2)[0] for p in books})
+    pick = {page: ("zh", "en")[(seed + i) % 2] for i, page in enumerate(pages)}
+    return [p for p in books if p.name.rsplit(".", 2)[1] == pick[p.name.rsplit(".", 2)[0]]]
+
+
+def code_shape(source: str) -> str:
+    """A code cell's syntax tree with every string constant masked: what runs, whatever the language."""
+    import ast
+
+    from sitebuild.notebooks import strip_magics
+
+    class Mask(ast.NodeTransformer):
+        def visit_Constant(self, node):
+            return ast.Constant("S") if isinstance(node.value, str) else node
+
+        def visit_JoinedStr(self, node):
+            return ast.Constant("S")
+
+    return ast.dump(Mask().visit(ast.parse(strip_magics(source))))
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
@@ -166,6 +202,7 @@ def test_every_downloaded_notebook_runs_in_a_fresh_venv(local_site, reader, tmp_
     python, env = reader
     books = downloadable(local_site)
     assert len(books) == 20, f"expected 20 downloadable notebooks, found {len(books)}: {[b.name for b in books]}"
+    books = one_language_per_page(books, commit_seed())
     wheel = list(local_site.glob("notebooks/*.whl"))
     assert len(wheel) == 1, f"expected one lesson wheel served next to the notebooks, found {wheel}"
     version = wheel[0].name.split("-")[1]
@@ -197,6 +234,29 @@ def test_every_downloaded_notebook_runs_in_a_fresh_venv(local_site, reader, tmp_
     assert not failures, f"{len(failures)} of {len(books)} downloaded notebooks failed in a fresh venv:\n\n" + \
         "\n\n".join(failures) + "\n\n" + table
     assert total < BUDGET_S, f"the notebooks took {total:.0f} s, over the README's budget of {BUDGET_S} s\n{table}"
+
+
+def test_both_languages_run_the_same_code(local_site):
+    """A page's Chinese and English notebooks have the same code cells up to string constants, so running
+    one of them outside the repository vouches for the other."""
+    books = downloadable(local_site)
+    pages: dict[str, dict[str, Path]] = {}
+    for p in books:
+        page, lang, _ = p.name.rsplit(".", 2)
+        pages.setdefault(page, {})[lang] = p
+    assert len(pages) == 10 and all(set(v) == {"zh", "en"} for v in pages.values()), pages
+    for page, pair in pages.items():
+        zh, en = ([c.source for c in nbformat.read(pair[lang], as_version=4).cells if c.cell_type == "code"]
+                  for lang in ("zh", "en"))
+        assert len(zh) == len(en), f"{page}: {len(zh)} code cells in Chinese, {len(en)} in English"
+        for i, (a, b) in enumerate(zip(zh, en, strict=True)):
+            assert code_shape(a) == code_shape(b), f"{page}, code cell {i}: the languages run different code"
+
+
+def test_the_same_code_check_sees_a_different_call():
+    assert code_shape('print(f(1, "标题"))') == code_shape("print(f(1, 'title'))")
+    assert code_shape('print(f(1, "x"))') != code_shape('print(f(2, "x"))')
+    assert code_shape('print(f("x"))') != code_shape('print(g("x"))')
 
 
 # --- editing a definition changes what the cells below print ---------------------------------------
