@@ -330,7 +330,8 @@ def mla_copy_of_mha(mha: MQARModel) -> MQARModel:
     given MHA model computes: W_dkv = I, so the latent is x itself,
     and W_uk, W_uv are MHA's W_k, W_v. Its cache is half of MHA's."""
     E = mha.token.weight.shape[1]
-    mla = MQARModel(P.NUM_HEADS, d_latent=E, max_len=mha.position.num_embeddings)
+    mla = MQARModel(P.NUM_HEADS, d_latent=E,
+                    max_len=mha.position.num_embeddings)
     state = {k: v for k, v in mha.state_dict().items()
              if ".W_k." not in k and ".W_v." not in k}
     mla.load_state_dict(state, strict=False)
