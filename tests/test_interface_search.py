@@ -9,7 +9,7 @@ import json
 import re
 from pathlib import Path
 
-from sitebuild.hooks.interface_lang import NOT_FOUND, PERMALINK
+from sitebuild.hooks.interface_lang import NOT_FOUND, PERMALINK, SEARCH_DIALOG
 from sitebuild.terms import SEARCH_WORDS, jieba_words
 
 TOGGLES = {"zh": ("切换到深色模式", "切换到浅色模式"), "en": ("Switch to dark mode", "Switch to light mode")}
@@ -41,6 +41,18 @@ def test_heading_anchors_and_palette_toggle_speak_the_pages_language(built_site)
                 for name in TOGGLES[other]:
                     assert name not in text, f"{where}: the other language's toggle name {name!r}"
         assert checked > 10, f"only {checked} {lang} pages have heading anchors"
+
+
+def test_the_search_dialog_has_a_name_in_the_pages_language(built_site):
+    """axe's aria-dialog-name: Material's search box is role="dialog" and had no accessible name."""
+    for lang in ("zh", "en"):
+        found = pages(built_site, lang)
+        assert len(found) > 10
+        for html in found:
+            text = html.read_text(encoding="utf-8")
+            dialogs = re.findall(r'<div class="md-search"[^>]*>', text)
+            assert dialogs == [f'<div class="md-search" data-md-component="search" role="dialog" '
+                               f'aria-label="{SEARCH_DIALOG[lang]}">'], (html.relative_to(built_site), dialogs)
 
 
 def test_404_pages_in_their_language(built_site):

@@ -9,6 +9,10 @@
   default language's (Chinese), which also offers the English home page, and the English one is
   written to /en/404.html.
 
+- The search dialog: Material marks its search box role="dialog" with no accessible name, which
+  axe reports as serious (aria-dialog-name) whenever the dialog is in the accessibility tree; it gets
+  an aria-label in the page's language.
+
 The palette toggle's names need no code: mkdocs.yml gives them in Chinese and
 mkdocs-static-i18n's per-language theme option (languages[en].theme.palette) in English.
 """
@@ -23,6 +27,7 @@ from snippets.i18n import LANGS, text
 
 DEFAULT = "zh"  # the default language: its pages sit at the root, and so does its 404 page
 PERMALINK = {lang: text(lang, "ui.permalink") for lang in LANGS}
+SEARCH_DIALOG = {lang: text(lang, "ui.search_dialog") for lang in LANGS}
 NOT_FOUND = {lang: tuple(text(lang, "ui.not_found")) for lang in LANGS}  # heading, sentence, link home
 
 _HEADERLINK = re.compile(r'(<a class="headerlink" href="[^"]*" title=")Permanent link(")')
@@ -43,6 +48,18 @@ def localise_permalinks(html_text: str, lang: str) -> str:
     return _HEADERLINK.sub(lambda m: m.group(1) + PERMALINK[lang] + m.group(2), html_text)
 
 
+_SEARCH_DIALOG = '<div class="md-search" data-md-component="search" role="dialog">'
+
+
+def name_search_dialog(html_text: str, lang: str) -> str:
+    """The page with Material's search dialog named in `lang` (pages without search unchanged).
+
+    >>> name_search_dialog('<div class="md-search" data-md-component="search" role="dialog">', "zh")
+    '<div class="md-search" data-md-component="search" role="dialog" aria-label="搜索">'
+    """
+    return html_text.replace(_SEARCH_DIALOG, _SEARCH_DIALOG[:-1] + f' aria-label="{SEARCH_DIALOG[lang]}">', 1)
+
+
 def not_found_body(lang: str, home: str, english_home: str | None = None) -> str:
     """The 404 page's content in `lang`; on the default (Chinese) one also a link to the English home."""
     title, sentence, back = NOT_FOUND[lang]
@@ -59,6 +76,10 @@ def on_page_content(html_text: str, page, config, files) -> str:
     return localise_permalinks(html_text, lang)  # English pages already say "Permanent link"
 
 
+def on_post_page(output: str, page, config) -> str:
+    return name_search_dialog(output, language(config))
+
+
 _root_404: dict[str, str] = {}  # the default language's 404 page, kept for the root while English is built
 
 
@@ -68,6 +89,7 @@ def on_post_template(output: str, template_name: str, config) -> str:
     if _NOT_FOUND_H1 not in output:
         raise ValueError("Material's 404 heading was not found: the theme changed, update sitebuild/hooks/interface_lang.py")
     lang = language(config)
+    output = name_search_dialog(output, lang)
     # A 404 page is served at any depth, so its links are absolute, from site_url's path (as the theme's are).
     root = re.sub(r"^[a-z]+://[^/]+", "", config.site_url or "/")
     default = lang == DEFAULT
