@@ -282,7 +282,9 @@ def _heading(level: int, title: str) -> str:
 
 
 def build_notebook(markdown: str, stem: str, lang: str, *, site_url: str = "", expand=None, source: str = ""):
-    """The notebook for one page (unexecuted), or None when the page has no code."""
+    """The notebook for one page (unexecuted), or None when the page has no code.
+
+    expand: a snippet_expander, called with the page's language (the code's comments follow it)."""
     import nbformat
     from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
@@ -290,7 +292,8 @@ def build_notebook(markdown: str, stem: str, lang: str, *, site_url: str = "", e
 
     check_lang(lang)
     expand = expand or snippet_expander()
-    parts = page_parts(markdown, expand=expand)
+    # the include's comments and docstrings in the page's language (sitebuild.code_comments)
+    parts = page_parts(markdown, expand=lambda line: expand(line, lang=lang))
     files = sorted({f for p in parts for f in p.files})
     if not any(p.kind != "heading" for p in parts):
         return None

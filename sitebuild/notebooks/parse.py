@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from resultcache import ROOT
+from sitebuild.code_comments import localize
 
 __all__ = ["Part", "fence_options", "page_parts", "snippet_expander", "language_pages", "LANGS", "DEFAULT_LANG"]
 
@@ -106,8 +107,12 @@ def page_parts(markdown: str, expand=None) -> list[Part]:
     return parts
 
 
-def snippet_expander(base_path=(".",), root: Path = ROOT, **options):
-    """expand(line) -> (code, files): a pymdownx.snippets include, read exactly as the site reads it."""
+def snippet_expander(base_path=(".",), root: Path = ROOT, *, annotations: bool = False, **options):
+    """expand(line, lang=None) -> (code, files): a pymdownx.snippets include, read exactly as the site reads it.
+
+    With a language, the code's comments and docstrings are that language's
+    (sitebuild.code_comments.localize, which the pages' hook calls too). Code annotation
+    markers (`# (1)`) are removed unless `annotations`: a notebook has no annotations to show."""
     import markdown
     from pymdownx.snippets import SnippetExtension
 
@@ -116,12 +121,15 @@ def snippet_expander(base_path=(".",), root: Path = ROOT, **options):
     md = markdown.Markdown(extensions=[SnippetExtension(base_path=bases, **{"check_paths": True, **cfg})])
     pre = md.preprocessors["snippet"]
 
-    def expand(line: str) -> tuple[str, list[str]]:
-        target = pre.parse_snippet_target(INCLUDE.match(line).group("target"))
+    def expand(line: str, lang: str | None = None) -> tuple[str, list[str]]:
+        section = INCLUDE.match(line).group("target")
+        target = pre.parse_snippet_target(section)
         path = pre.get_snippet_path(target["path"]) if target else None
         if path is None:
             raise ValueError(f"expected an include of an existing snippet file, got {line.strip()!r}")
-        code = "\n".join(ANNOTATION.sub("", ln) for ln in pre.run([line.strip()]))
+        code = localize("\n".join(pre.run([line.strip()])), section.strip(), lang)
+        if not annotations:
+            code = "\n".join(ANNOTATION.sub("", ln) for ln in code.split("\n"))
         return code.strip("\n"), [str(Path(path).resolve().relative_to(root))]
 
     return expand
