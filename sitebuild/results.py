@@ -14,6 +14,7 @@ matches, ``tests/test_results.py`` fails, and the same command measures again::
     python -m sitebuild.results whatif       # retrain results/whatif-sweeps.json (~2 CPU hours)
     python -m sitebuild.results mqar         # retrain results/kvheads-mqar.json (~75 CPU minutes)
     python -m sitebuild.results mqar-followup  # retrain results/kvheads-mqar-followup.json (~30 CPU minutes)
+    python -m sitebuild.results induction    # retrain results/induction.json (~40 CPU minutes)
     python -m sitebuild.results stale        # re-measure every stale result
 
 How busy the machine was is measured, not declared: the load average before and after the whole
@@ -88,6 +89,9 @@ SPECS: dict[str, Spec] = {
     # Its follow-up, decided after its results: MLA with a normalised latent (snippets.kvheads.followup).
     "kvheads-mqar-followup": Spec(("snippets.kvheads.followup",), (), "python -m sitebuild.results mqar-followup",
                                   exclude=("snippets/i18n.py",)),
+    # The induction heads page: its protocol (snippets.induction.protocol) and the training it runs.
+    "induction": Spec(("snippets.induction.protocol",), (), "python -m sitebuild.results induction",
+                      exclude=("snippets/i18n.py",)),
 }
 
 
@@ -341,8 +345,8 @@ def _train_pool(name: str, jobs: list[tuple], run_one: Callable[..., dict], labe
             runs.append(run_record(label(r), before, after := snapshot()))
             before = after
             models.append(r)
-            logging.getLogger(__name__).info("%s: %s: %.3f, %.0f CPU s (%d/%d)", name, label(r), r["accuracy"],
-                                             r["cpu_seconds"], k, len(jobs))
+            logging.getLogger(__name__).info("%s: %s, %.0f CPU s (%d/%d)", name, label(r), r["cpu_seconds"], k,
+                                             len(jobs))
             if k % 20 == 0:
                 partial.write_text(json.dumps({"models": models}), encoding="utf-8")
     return start, runs, models
@@ -397,6 +401,23 @@ def measure_mqar_followup(workers: int = 2) -> Path:
                 start, runs)
 
 
+def measure_induction(workers: int = 2) -> Path:
+    """Train every run of snippets.induction.protocol; write results/induction.json."""
+    from snippets.induction import protocol
+
+    prov = provenance("induction", 1) | {"workers": workers}
+    start, runs, models = _train_pool(
+        "induction", protocol.jobs(), protocol.run_one,
+        lambda r: f"{protocol.setting_label(r['layers'], r['heads'])} seed {r['seed']}: "
+                  f"{r['final']['predictable']:.3f} nats", workers)
+    models.sort(key=lambda r: (protocol.SETTINGS.index((r["layers"], r["heads"])), r["seed"]))
+    record = {k: getattr(protocol, k) for k in ("STEPS", "BATCH", "LR", "EVAL_EVERY", "EVAL_SIZE", "FORMED",
+                                                 "PHASE", "MINIMUM")}
+    record |= {"SEEDS": list(protocol.SEEDS), "SETTINGS": [list(s) for s in protocol.SETTINGS],
+               "PILOT": [list(p) for p in protocol.PILOT]}
+    return save("induction", prov, {"protocol": record, "models": models}, start, runs)
+
+
 def measure_decode() -> Path:
     """Time the next token with and without the KV cache (snippets.kvheads.decode_bench.DECODE), each block
     of interleaved rounds a recorded run; write results/kvheads-decode.json."""
@@ -413,7 +434,8 @@ def measure_decode() -> Path:
 MEASURE: dict[str, Callable[[], Path]] = {"bench-full": measure_bench, "buildbench": measure_build,
                                          "kvheads-recall": measure_recall, "kvheads-decode": measure_decode,
                                          "whatif-sweeps": measure_whatif, "kvheads-mqar": measure_mqar,
-                                         "kvheads-mqar-followup": measure_mqar_followup}
+                                         "kvheads-mqar-followup": measure_mqar_followup,
+                                         "induction": measure_induction}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -421,13 +443,13 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(description="Committed measurements: check them, or measure again.")
     parser.add_argument("what", nargs="?", choices=["check", "bench", "build", "recall", "decode", "whatif", "mqar",
-                                                     "mqar-followup", "stale"],
+                                                     "mqar-followup", "induction", "stale"],
                         default="check")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     names = {"bench": ["bench-full"], "build": ["buildbench"], "recall": ["kvheads-recall"],
              "decode": ["kvheads-decode"], "whatif": ["whatif-sweeps"], "mqar": ["kvheads-mqar"],
-             "mqar-followup": ["kvheads-mqar-followup"], "check": [],
+             "mqar-followup": ["kvheads-mqar-followup"], "induction": ["induction"], "check": [],
              "stale": []}[args.what]
     if args.what in ("check", "stale"):
         for name in SPECS:

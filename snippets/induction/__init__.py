@@ -1,0 +1,1 @@
+"""Induction heads: two heads in two layers that copy what followed the last time a token appeared."""
