@@ -156,6 +156,33 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "schem.cache.caption": ("KV 缓存每解码一个词元长一行。每一步只为新位置算一次 q、k、v：k 和 v 追加进缓存（彩色），"
                                 "之前的行原样读出，不重算（灰色）；q 用一次就丢，不存。"
                                 "最后一步记录到的形状：q 为 {q}，即 (N, 1, E)；缓存的键为 {k}，即 (N, g, S, d_k)。"),
+        "schem.mla.per_position": "一个位置缓存多少个数（h = {h}，d_k = {d_k}）",
+        "schem.mla.mha_size": "k 和 v：2·h·d_k = {n} 个",
+        "schem.mla.mla_size": "一个潜向量 c：d_c = {C} 个",
+        "schem.mla.naive": "朴素算法",
+        "schem.mla.absorbed": "吸收式",
+        "schem.mla.cache": "缓存 c：{shape}",
+        "schem.mla.rebuild": "每一步都重新把全部 {S} 行",
+        "schem.mla.rebuild_what": "乘 W_uk 得 k，乘 W_uv 得 v",
+        "schem.mla.rebuilt_shape": "各 {shape}，用完即弃",
+        "schem.mla.naive_attend": "照常对 k 打分、对 v 加权",
+        "schem.mla.query": "查询 q：{shape}",
+        "schem.mla.move": "每个头乘 W_ukᵀ，进入潜空间",
+        "schem.mla.moved_shape": "d_c 维的查询：{shape}",
+        "schem.mla.on_latents": "直接对缓存的 c 打分、加权",
+        "schem.mla.like_mqa": "如同只有一个 d_c 维头的 MQA",
+        "schem.mla.mixed": "c 的加权和：{shape}",
+        "schem.mla.after_mix": "每个头乘 W_uv（可并进 W^O）",
+        "schem.mla.out": "乘 W^O，两种算法的输出相同：{shape}",
+        "schem.mla.alt": ("示意图：MLA 的潜向量和它的两种用法。上方对比一个位置的缓存：MHA 存 {h} 个头的键和值，共 {n} 个数；"
+                          "MLA 只存一个潜向量 c，d_c = {C} 个数。下方左栏是朴素算法：每解码一步，都把缓存里全部 {S} 个 c "
+                          "乘 W_uk、W_uv，重建每个头的键和值，再照常做注意力。右栏是吸收式：查询乘 W_ukᵀ 进入潜空间，"
+                          "直接对缓存的 c 打分、加权，最后乘 W_uv。两栏最后都乘 W^O，得到相同的输出。"),
+        "schem.mla.caption": ("MLA 缓存的是潜向量 c，两种算法读的是同一份缓存。朴素算法每一步都为全部 {S} 个已缓存的位置"
+                              "重建 k 和 v（虚线框），计算量随序列变长而增长；吸收式把 W_uk 挪到查询一侧、W_uv 挪到加权之后，"
+                              "分数和加权都直接在 d_c 维的 c 上做，相当于只有一个 d_c 维共享键/值头的 MQA。"
+                              "图中的形状是本页的层（d_k = {d_k}，d_c = {C}）逐个解码 {S} 个位置时记录下来的；"
+                              "两种算法的输出最多差 {err}，{verdict}。"),
         "schem.inproj.rows": "第 {lo}–{hi} 行 = .chunk(3)[{m}]",
         "schem.inproj.heads": "头 0 占 0–{a} 行，头 {last} 占 {b}–{c} 行",
         "schem.inproj.alt": ("示意图：nn.MultiheadAttention 的 in_proj_weight 形状是 ({E3}, {E})，按行切成三段，依次是 W_q、W_k、W_v，"
@@ -1009,6 +1036,38 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                                 "rows are read again, not recomputed (grey); q is used once and not stored. Shapes "
                                 "recorded at the last step: q {q}, that is (N, 1, E); cached keys {k}, that is "
                                 "(N, g, S, d_k)."),
+        "schem.mla.per_position": "numbers cached per position (h = {h}, d_k = {d_k})",
+        "schem.mla.mha_size": "k and v: 2·h·d_k = {n}",
+        "schem.mla.mla_size": "one latent c: d_c = {C}",
+        "schem.mla.naive": "naive form",
+        "schem.mla.absorbed": "absorbed form",
+        "schem.mla.cache": "cache c: {shape}",
+        "schem.mla.rebuild": "every step, all {S} rows again",
+        "schem.mla.rebuild_what": "times W_uk → k, times W_uv → v",
+        "schem.mla.rebuilt_shape": "each {shape}, then dropped",
+        "schem.mla.naive_attend": "scores k and mixes v, as usual",
+        "schem.mla.query": "query q: {shape}",
+        "schem.mla.move": "each head times W_ukᵀ",
+        "schem.mla.moved_shape": "a query d_c wide: {shape}",
+        "schem.mla.on_latents": "scores and mixes the cached c",
+        "schem.mla.like_mqa": "as in MQA: one head, d_c wide",
+        "schem.mla.mixed": "weighted sum of c: {shape}",
+        "schem.mla.after_mix": "times W_uv (can fold into W^O)",
+        "schem.mla.out": "times W^O: the same output in both, {shape}",
+        "schem.mla.alt": ("Diagram: MLA's latent and its two uses. At the top, what one position caches: MHA keeps "
+                          "keys and values for {h} heads, {n} numbers; MLA keeps one latent c, d_c = {C} numbers. "
+                          "Below on the left, the naive form: at every decode step all {S} cached latents go "
+                          "through W_uk and W_uv to rebuild every head's keys and values, then attention runs as "
+                          "usual. On the right, the absorbed form: the query is multiplied by W_ukᵀ into latent "
+                          "space, scores and mixes the cached c directly, and W_uv comes after the mix. Both end "
+                          "with W^O in the same output."),
+        "schem.mla.caption": ("MLA caches the latent c, and both forms read the same cache. The naive form rebuilds "
+                              "k and v for all {S} cached positions at every step (dashed box), so its work grows "
+                              "with the sequence; the absorbed form moves W_uk to the query side and W_uv after "
+                              "the mix, so scores and mixing run on c itself, d_c wide: MQA with a single shared "
+                              "key/value head of width d_c. The shapes were recorded from this page's layer "
+                              "(d_k = {d_k}, d_c = {C}) decoding {S} positions one at a time; the two forms' "
+                              "outputs differ by at most {err}: {verdict}."),
         "schem.inproj.rows": "rows {lo}–{hi} = .chunk(3)[{m}]",
         "schem.inproj.heads": "head 0: rows 0–{a} … head {last}: {b}–{c}",
         "schem.inproj.alt": ("Diagram: nn.MultiheadAttention's in_proj_weight, shape ({E3}, {E}), cut by rows into three "

@@ -12,8 +12,9 @@ inline SVG (``snippets.figures.svg_figure``), with alt text and caption from ``s
   ((N, L, E) → (N, L, h, d_k) → (N, h, L, d_k) and back) and ``average_figure`` (where the default,
   head-averaged weights come from);
 - §4: ``task_figure`` (the log stream, the offsets one position must look up, and what it names);
-- key/value heads: ``kv_groups_figure`` (which query heads share which key/value head) and
-  ``kv_cache_figure`` (the cache growing one row per decoded token).
+- key/value heads: ``kv_groups_figure`` (which query heads share which key/value head),
+  ``kv_cache_figure`` (the cache growing one row per decoded token) and ``mla_figure`` (MLA's cached
+  latent, and its two uses: rebuilt into every head's keys and values, or scored and mixed as it is).
 
 Coordinates are points (1/72 inch), y pointing down. Every diagram is at most ``NARROW_PT`` wide,
 so at the smallest text size a phone's column shows it whole (no sideways scrolling).
@@ -35,7 +36,8 @@ from .i18n import check_lang, text
 __all__ = ["Sketch", "PHONE_FIGURE_PX", "NARROW_PT", "WIDTH", "layer_sketch", "layer_figure", "wo_sum_sketch", "wo_sum_figure",
            "inproj_sketch", "inproj_figure", "reshape_shapes", "reshape_sketch", "reshape_figure",
            "average_sketch", "average_figure", "kv_groups", "kv_groups_sketch", "kv_groups_figure",
-           "cache_rows", "kv_cache_sketch", "kv_cache_figure", "task_sketch", "task_figure"]
+           "cache_rows", "kv_cache_sketch", "kv_cache_figure", "mla_forms", "mla_sketch", "mla_figure",
+           "task_sketch", "task_figure"]
 
 LABEL = MIN_FONT_PT
 # On a 390 px phone a figure printed by an exec block sits in markdown-exec's result box, whose padding
@@ -94,6 +96,15 @@ class Sketch:
         image, so a figure with many cells stays light."""
         self.items.append(("strip", tag, {"x": x, "y": y, "w": w, "h": h, "colors": list(colors), "gap": gap}))
 
+    def cells(self, tag: str, x: float, y: float, w: float, h: float, rows: list[list[str]]) -> None:
+        """A grid of equal cells, rows top to bottom, one colour each, a thin space between cells; drawn as
+        one small image, like strip."""
+        self.items.append(("cells", tag, {"x": x, "y": y, "w": w, "h": h, "rows": [list(r) for r in rows]}))
+
+    def pointer(self, tag: str, x0: float, y0: float, x1: float, y1: float) -> None:
+        """A straight arrow drawn as one filled outline, about half the bytes of arrow's two paths."""
+        self.items.append(("pointer", tag, {"x0": x0, "y0": y0, "x1": x1, "y1": y1}))
+
     def count(self, tag: str) -> int:
         """How many items carry this tag."""
         return sum(t == tag for _, t, _ in self.items)
@@ -138,6 +149,23 @@ class Sketch:
                     row[0, i * px:(i + 1) * px - (1 if d["gap"] else 0)] = to_rgba(c, 0.85)
                 ax.imshow(row, interpolation="nearest", aspect="auto",
                           extent=(d["x"], d["x"] + d["w"], d["y"] + d["h"], d["y"]))
+            elif kind == "cells":
+                from matplotlib.colors import to_rgba
+
+                n_r, n_c = len(d["rows"]), len(d["rows"][0])
+                cw, ch = d["w"] / n_c, d["h"] / n_r
+                px, py = 8 * max(1, round(cw / ch)), 8 * max(1, round(ch / cw))  # the clear pixel stays thin
+                grid = np.zeros((py * n_r, px * n_c, 4))
+                for r, cols in enumerate(d["rows"]):
+                    for i, c in enumerate(cols):
+                        grid[r * py:(r + 1) * py - 1, i * px:(i + 1) * px - 1] = to_rgba(c, 0.85)
+                ax.imshow(grid, interpolation="nearest", aspect="auto",
+                          extent=(d["x"], d["x"] + d["w"], d["y"] + d["h"], d["y"]))
+            elif kind == "pointer":
+                from matplotlib.patches import FancyArrow
+
+                ax.add_patch(FancyArrow(d["x0"], d["y0"], d["x1"] - d["x0"], d["y1"] - d["y0"], width=0.8,
+                                        head_width=5, head_length=5, length_includes_head=True, color=FG, lw=0))
             else:
                 cmap = LinearSegmentedColormap.from_list("head", [(0, 0, 0, 0), d["color"]])
                 ax.imshow(d["values"], cmap=cmap, vmin=0, vmax=d["vmax"], interpolation="nearest",
@@ -498,6 +526,186 @@ def kv_cache_figure(lang: str, d_model: int = 64, num_heads: int = 8, num_kv_hea
     seen = cache_rows(d_model, num_heads, num_kv_heads, steps, seed)
     return _draw(lang, "cache", sk, h=num_heads, g=num_kv_heads, steps=steps, q=_shape(seen[-1][0]),
                  k=_shape(seen[-1][1]))
+
+
+@torch.no_grad()
+def mla_forms(d_model: int = 64, num_heads: int = 8, d_latent: int = 32, steps: int = 4,
+              seed: int = 0) -> dict:
+    """Decode steps positions one at a time through one LatentAttention twice, naive and absorbed, each
+    form with its own LatentCache. Returns the shapes the MLA diagram draws, recorded from the layer
+    (the cache, the query, the naive form's keys, the absorbed form's query in latent space, the output),
+    how many positions' keys and values W_uk and W_uv built at each step of each form, and the largest
+    difference between the two forms' outputs."""
+    from .kvheads.mla import LatentAttention, LatentCache
+
+    check_positive_int(steps, "steps")
+    torch.manual_seed(seed)
+    layer = LatentAttention(d_model, num_heads, d_latent)
+    h, d_k = layer.h, layer.d_k
+    x = torch.randn(1, steps, d_model)
+    got: dict = {}
+    for form in ("naive", "absorbed"):
+        rec: dict = {"q": [], "k": [], "v": []}
+        hooks = [m.register_forward_hook(lambda mod, a, out, key=key: rec[key].append(tuple(out.shape)))
+                 for key, m in (("q", layer.W_q), ("k", layer.W_uk), ("v", layer.W_uv))]
+        cache, built, outs = LatentCache(), [], []
+        try:
+            for t in range(steps):
+                n = len(rec["k"]), len(rec["v"])
+                outs.append(layer(x[:, t:t + 1], cache, absorbed=form == "absorbed"))
+                built.append((sum(s[1] for s in rec["k"][n[0]:]), sum(s[1] for s in rec["v"][n[1]:])))
+        finally:
+            for hook in hooks:
+                hook.remove()
+        got[form] = {"cache": tuple(cache.c.shape), "built": built, "q": rec["q"][-1], "k": rec["k"],
+                     "out": torch.cat(outs, dim=1)}
+    N, S, C = got["absorbed"]["cache"]
+    q = torch.zeros(got["absorbed"]["q"]).view(N, 1, h, d_k).transpose(1, 2)  # (N, h, 1, d_k)
+    q_c = q @ layer.W_uk.weight.view(h, d_k, C)  # as _absorbed moves it: (N, h, 1, C)
+    k = got["naive"]["k"][-1]  # (N, S, h·d_k) at the last step
+    return {"h": h, "d_k": d_k, "d_c": C, "cache": (N, S, C), "q": tuple(q.shape),
+            "kv": (k[0], h, k[1], d_k), "q_c": tuple(q_c.shape), "out": tuple(got["naive"]["out"][:, -1:].shape),
+            "built": {f: got[f]["built"] for f in got},
+            "err": float((got["naive"]["out"] - got["absorbed"]["out"]).abs().max())}
+
+
+def mla_sketch(lang: str, d_model: int = 64, num_heads: int = 8, d_latent: int = 32, steps: int = 4,
+               seed: int = 0) -> Sketch:
+    """MLA's latent and its two uses. Top: what one position caches, MHA's h heads' keys and values
+    against MLA's one latent c (grey: it belongs to no head). Below, side by side, one decode step after
+    steps positions: the naive form rebuilds every cached position's keys and values with W_uk and W_uv,
+    then attends as usual; the absorbed form moves the query into latent space (W_ukᵀ q), scores and
+    mixes the cached c themselves, and applies W_uv after the mix. Both end in the same output through
+    W_o. Widths count numbers: every vector is drawn u points per number, so c is d_c wide and each
+    head's q, k or v d_k wide. Shapes are mla_forms', recorded from the layer."""
+    check_lang(lang)
+    _check_heads(num_heads)
+    m = mla_forms(d_model, num_heads, d_latent, steps, seed)
+    h, d_k, C = m["h"], m["d_k"], m["d_c"]
+    S = m["cache"][1]
+    W = WIDTH
+    half = W / 2  # a column per form
+    x0 = 40.0  # where the top band's vectors start
+    u = min(1.25, (half - 24) / (2 * h * d_k + 6), (W - x0 - 150) / (2 * h * d_k + 6))  # points per number
+    hw, cw = h * d_k * u, C * u  # all heads' q, k or v; one latent
+    if cw > half / 2 - 12:
+        raise ValueError(f"d_latent={d_latent} is too wide to draw beside a query: at most "
+                         f"{int((half / 2 - 12) / u)} with d_model={d_model}")
+    rowh = 8.0
+    heads = [_color(i) for i in range(h)]
+    grey = [AVERAGE_GREY]
+    sk = Sketch(W, 0)
+    y = 4.0
+
+    def line(x: float, key: str, tag: str = "step", **values) -> None:
+        nonlocal y
+        sk.label(tag, x, y + 6, _t(lang, f"mla.{key}", **values))
+        y += 14
+
+    def down(x: float, length: float = 14.0) -> None:
+        nonlocal y
+        sk.pointer("arrow", x, y, x, y + length - 3)
+        y += length
+
+    # what one position caches
+    line(W / 2, "per_position", h=h, d_k=d_k)
+    y += 2
+    sk.label("row-name", x0 - 6, y + 4, "MHA", ha="right")
+    sk.cells("mha-k", x0, y, hw, rowh, [heads])
+    sk.cells("mha-v", x0 + hw + 6, y, hw, rowh, [heads])
+    sk.label("size", x0 + 2 * hw + 14, y + 4, _t(lang, "mla.mha_size", n=2 * h * d_k), ha="left")
+    y += rowh + 8
+    sk.label("row-name", x0 - 6, y + 4, "MLA", ha="right")
+    sk.cells("latent", x0, y, cw, rowh, [grey])
+    sk.label("size", x0 + cw + 8, y + 4, _t(lang, "mla.mla_size", C=C), ha="left")
+    y += rowh + 10
+    sk.box("divider", 4, y, W - 8, 0.8, FG, 0.6)
+    y += 6
+    top = y
+    xl, xr = half / 2, half + half / 2
+    block = S * (rowh + 1)  # S cached rows
+
+    # the naive form: rebuild, then attend
+    line(xl, "naive", "form")
+    line(xl, "cache", shape=_shape(m["cache"]))
+    sk.cells("cache", xl - cw / 2, y, cw, block, [grey] * S)
+    y += block + 2
+    down(xl)
+    line(xl, "rebuild", S=S)
+    line(xl, "rebuild_what")
+    y += 3
+    sk.box("rebuilt-frame", xl - hw - 6, y, 2 * hw + 12, block + 19, "none", 1.0, dashed=True)
+    sk.label("kv-name", xl - 3 - hw / 2, y + 7, "k")
+    sk.label("kv-name", xl + 3 + hw / 2, y + 7, "v")
+    y += 14
+    sk.cells("k-rebuilt", xl - hw - 3, y, hw, block, [heads] * S)
+    sk.cells("v-rebuilt", xl + 3, y, hw, block, [heads] * S)
+    y += block + 8
+    line(xl, "rebuilt_shape", shape=_shape(m["kv"]))
+    down(xl)
+    line(xl, "query", shape=_shape(m["q"]))
+    sk.cells("query", xl - hw / 2, y, hw, rowh, [heads])
+    y += rowh + 2
+    down(xl)
+    line(xl, "naive_attend")
+    naive_end = y
+
+    # the absorbed form: the query moves, the cache is used as it is
+    y = top
+    line(xr, "absorbed", "form")
+    line(xr, "query", shape=_shape(m["q"]))
+    sk.cells("query", xr - hw / 2, y, hw, rowh, [heads])
+    y += rowh + 2
+    down(xr)
+    line(xr, "move")
+    line(xr, "moved_shape", shape=_shape(m["q_c"]))
+    qx, cx = xr - cw - 8, xr + 8
+    sk.label("kv-name", qx + cw / 2, y + 5, "W_ukᵀ q")
+    sk.label("kv-name", cx + cw / 2, y + 5, "c")
+    y += 12
+    stack = h * 5.0  # h latent-space vectors, one row per head
+    sk.cells("q-latent", qx, y, cw, stack, [[c] for c in heads])
+    sk.label("op", xr, y + stack / 2, "·")
+    sk.cells("cache", cx, y, cw, block, [grey] * S)
+    y += max(stack, block) + 4
+    line(xr, "on_latents")
+    line(xr, "like_mqa")
+    down(xr)
+    line(xr, "mixed", shape=_shape(m["q_c"]))
+    sk.cells("ctx-latent", xr - cw / 2, y, cw, stack, [[c] for c in heads])
+    y += stack + 2
+    down(xr)
+    line(xr, "after_mix")
+    absorbed_end = y
+
+    # both forms end in the same per-head output and W_o
+    y = max(naive_end, absorbed_end)
+    for x, end in ((xl, naive_end), (xr, absorbed_end)):
+        if y - end > 4:
+            sk.pointer("arrow", x, end, x, y - 1)
+    y += 2
+    for x in (xl, xr):
+        sk.cells("head-out", x - hw / 2, y, hw, rowh, [heads])
+    sk.box("divider", half - 0.4, top, 0.8, y + rowh - top, FG, 0.6)
+    y += rowh + 2
+    for x in (xl, xr):
+        sk.pointer("arrow", x, y, W / 2 + (x - W / 2) * 0.25, y + 14)
+    y += 16
+    line(W / 2, "out", shape=_shape(m["out"]))
+    sk.box("out", W / 2 - hw / 2, y, hw, rowh, FG, 0.45)
+    sk.height = y + rowh + 4
+    return sk
+
+
+def mla_figure(lang: str, d_model: int = 64, num_heads: int = 8, d_latent: int = 32, steps: int = 4,
+               seed: int = 0) -> str:
+    """mla_sketch as the page's inline SVG figure; the caption carries the difference between the forms."""
+    from .heads import _rounding
+
+    sk = mla_sketch(lang, d_model, num_heads, d_latent, steps, seed)
+    m = mla_forms(d_model, num_heads, d_latent, steps, seed)
+    return _draw(lang, "mla", sk, h=m["h"], d_k=m["d_k"], C=m["d_c"], S=m["cache"][1], n=2 * m["h"] * m["d_k"],
+                 err=f"{m['err']:.1e}", verdict=_rounding(lang, m["err"]))
 
 
 # ---------------------------------------------------------------- §3

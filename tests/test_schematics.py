@@ -13,7 +13,7 @@ from snippets.logline import log_tokens
 
 CJK = re.compile(r"[\u3400-\u9fff]")
 FIGURES = ["layer_figure", "wo_sum_figure", "inproj_figure", "reshape_figure", "average_figure", "task_figure",
-           "kv_groups_figure", "kv_cache_figure"]
+           "kv_groups_figure", "kv_cache_figure", "mla_figure"]
 
 
 def alt_of(fig: str) -> str:
@@ -173,6 +173,87 @@ def test_kv_cache_sketch_grows_one_row_per_step(g, steps):
     assert f"cached keys (1, {g}, {steps}, 8)" in fig
 
 
+@pytest.mark.parametrize(("d_model", "h", "d_c", "steps"), [(64, 8, 32, 4), (32, 4, 16, 3)])
+def test_mla_forms_are_recorded_from_the_layer(d_model, h, d_c, steps):
+    m = S.mla_forms(d_model, h, d_c, steps)
+    d_k = d_model // h
+    assert m["cache"] == (1, steps, d_c)  # one latent per position, nothing else
+    assert m["q"] == (1, h, 1, d_k) and m["kv"] == (1, h, steps, d_k)
+    assert m["q_c"] == (1, h, 1, d_c) and m["out"] == (1, 1, d_model)
+    # naive: W_uk and W_uv rebuild every cached position at every step; absorbed: never called
+    assert m["built"]["naive"] == [(t, t) for t in range(1, steps + 1)]
+    assert m["built"]["absorbed"] == [(0, 0)] * steps
+    assert m["err"] < 1e-5
+
+
+@pytest.mark.parametrize(("d_model", "h", "d_c", "steps"), [(64, 8, 32, 4), (32, 4, 16, 3)])
+def test_mla_sketch_draws_the_latent_and_both_forms(d_model, h, d_c, steps):
+    sk = S.mla_sketch("en", d_model, h, d_c, steps)
+    d_k = d_model // h
+    cells = {t: d for kind, t, d in sk.items if kind == "cells" and t not in ("cache", "head-out")}
+    heads = [S._color(i) for i in range(h)]
+    assert cells["mha-k"]["rows"] == cells["mha-v"]["rows"] == [heads]  # h heads' keys, h heads' values
+    assert cells["latent"]["rows"] == [[S.AVERAGE_GREY]]  # one latent, no head's colour
+    # widths count numbers: the latent is d_c wide against MHA's h·d_k keys (and as many values)
+    assert cells["latent"]["w"] / cells["mha-k"]["w"] == pytest.approx(d_c / (h * d_k))
+    caches = [d for kind, t, d in sk.items if t == "cache"]
+    assert len(caches) == 2 and all(d["rows"] == [[S.AVERAGE_GREY]] * steps for d in caches)  # both read it
+    assert cells["k-rebuilt"]["rows"] == cells["v-rebuilt"]["rows"] == [heads] * steps  # rebuilt, every row
+    assert sk.count("rebuilt-frame") == 1
+    assert cells["q-latent"]["rows"] == cells["ctx-latent"]["rows"] == [[c] for c in heads]
+    assert cells["q-latent"]["w"] == pytest.approx(cells["latent"]["w"])  # each head's query is d_c wide
+    assert sk.count("head-out") == 2 and sk.count("out") == 1  # the same output at the end of both
+    assert sk.labels("form") == ["naive form", "absorbed form"]
+    assert sk.labels("size") == [f"k and v: 2·h·d_k = {2 * h * d_k}", f"one latent c: d_c = {d_c}"]
+    steps_text = " ".join(sk.labels("step"))
+    for shape in [(1, steps, d_c), (1, h, steps, d_k), (1, h, 1, d_k), (1, h, 1, d_c), (1, 1, d_model)]:
+        assert "(" + ", ".join(map(str, shape)) + ")" in steps_text
+    assert f"all {steps} rows again" in steps_text and "W_ukᵀ" in steps_text and "W_uv" in steps_text
+    fig = S.mla_figure("en", d_model, h, d_c, steps)
+    assert f"differ by at most {S.mla_forms(d_model, h, d_c, steps)['err']:.1e}: only floating-point" in fig
+
+
+def _label_boxes(sk):
+    """Each label's box in points: the site font's measured width (10% slack), 1.2 lines high."""
+    from snippets.figures import _text_width_in
+
+    out = []
+    for kind, tag, d in sk.items:
+        if kind != "label":
+            continue
+        w, h = _text_width_in([d["s"]], d["size"]) * 72, 1.2 * d["size"]
+        x = {"left": d["x"], "center": d["x"] - w / 2, "right": d["x"] - w}[d["ha"]]
+        out.append((d["s"], x, d["y"] - h / 2, w, h))
+    return out
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_mla_labels_fit_their_column_and_cover_nothing(lang):
+    sk = S.mla_sketch(lang)
+    labels = _label_boxes(sk)
+    drawn = [(d["x"], d["y"], d["w"], d["h"]) for kind, t, d in sk.items if kind == "cells" or t == "out"]
+    divider = next(d for _, t, d in sk.items if t == "divider" and d["h"] > d["w"])  # between the two forms
+    for i, (s, x, y, w, h) in enumerate(labels):
+        assert 0 <= x and x + w <= sk.width, s
+        if divider["y"] < y < divider["y"] + divider["h"]:  # beside the divider: one side of it only
+            assert x + w <= divider["x"] - 2 or x >= divider["x"] + divider["w"] + 2, s
+        assert not any(_overlap((x, y, w, h), c) for c in drawn), s
+        assert not any(_overlap((x, y, w, h), o[1:]) for o in labels[i + 1:]), s
+
+
+def test_mla_sketch_has_the_same_drawing_in_both_languages():
+    zh, en = S.mla_sketch("zh"), S.mla_sketch("en")
+    assert (zh.width, zh.height) == (en.width, en.height)
+    shapes = [[(k, t, d) for k, t, d in sk.items if k != "label"] for sk in (zh, en)]
+    assert shapes[0] == shapes[1]
+    at = [[(t, d["x"], d["y"]) for k, t, d in sk.items if k == "label"] for sk in (zh, en)]
+    assert at[0] == at[1] and zh.labels() != en.labels()
+
+
 @pytest.mark.parametrize(
     ("call", "message"),
     [
@@ -187,6 +268,10 @@ def test_kv_cache_sketch_grows_one_row_per_step(g, steps):
         (lambda: S.reshape_sketch("en", d_model=10, num_heads=4), r"divisible"),
         (lambda: S.average_figure("xx"), r"lang must be one of"),
         (lambda: S.task_sketch("en", position=16), r"position must be an index in 0 … 15, got 16"),
+        (lambda: S.mla_sketch("en", steps=0), r"steps must be a positive integer, got 0"),
+        (lambda: S.mla_sketch("en", d_latent=0), r"d_latent must be a positive integer, got 0"),
+        (lambda: S.mla_sketch("en", d_latent=128), r"d_latent=128 is too wide to draw beside a query: at most"),
+        (lambda: S.mla_figure("de"), r"lang must be one of"),
     ],
 )
 def test_bad_input_raises_value_error(call, message):
