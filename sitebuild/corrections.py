@@ -1,16 +1,19 @@
-"""The site's corrections of its source: the boxes on the pages, and the errata table made from them.
+"""The site's checks of its source: the boxes on the pages, and the errata table made from them.
 
-A correction box is a collapsed note whose title states what is true and whose body starts with the
-source's claim (the house form):
+A correction box is a collapsed note with the class ``correction``. Its title states what is true, in
+the page's own voice (no "Correction:" label), and its body opens with the source's claim as a block
+quote, quoted or restated; the explanation follows:
 
-    zh: ??? note "更正：<what is true>"          body: 原文说：…
-    en: ??? note "Correction: <what is true>"    body: The source says …
+    ??? note correction "<what is true>"
+        > <the source's claim>
+
+        <why, with the evidence>
 
 `boxes` finds every box in a page's Markdown, with the id its HTML gets (``correction-<section id>``,
 then ``-2``, ``-3`` for a second and third box in the same section): sitebuild/hooks/errata.py sets
 that id on the rendered <details> and fills the errata page with `errata_table`, one row per box.
 
->>> md = '# T { #t }\\n## S { #s }\\n??? note "更正：一样大"\\n    原文说：从 8×64 降到了 1×512。两者一样大。\\n'
+>>> md = '# T { #t }\\n## S { #s }\\n??? note correction "一样大"\\n    > 从 8×64 降到了 1×512。\\n\\n    两者一样大。\\n'
 >>> [(b.id, b.truth, b.claim) for b in boxes(md, "zh")]
 [('correction-s', '一样大', '从 8×64 降到了 1×512。')]
 """
@@ -22,16 +25,18 @@ from dataclasses import dataclass
 
 from snippets.i18n import LANGS, check_lang, text
 
-PREFIX = {lang: text(lang, "errata.prefix") for lang in LANGS}
-SOURCE_SAYS = {lang: text(lang, "errata.source_says") for lang in LANGS}
-ADMONITION = re.compile(r'^(?P<indent>\s*)(?P<mark>!!!|\?\?\?\+?)\s+(?P<kind>[\w-]+)(?:\s+[\w-]+)*'
+CLASS = "correction"  # the class that makes an admonition a correction box
+# A title or heading that opens with one of these reads as fault-finding: state what is true instead.
+CORRECTION_VERB = re.compile(r"^\s*(?:" + "|".join(
+    re.escape(verb) + (r"\b" if verb.isascii() else "") for lang in LANGS for verb in text(lang, "errata.verbs").split("|")) + ")",
+    re.I)
+ADMONITION = re.compile(r'^(?P<indent>\s*)(?P<mark>!!!|\?\?\?\+?)\s+(?P<kind>[\w-]+)(?P<classes>(?:\s+[\w-]+)*)'
                         r'(?:\s+"(?P<title>.*)")?\s*$')
 HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(?P<text>.*?)\s*\{[^{}]*#(?P<id>[\w.:-]+)[^{}]*\}\s*$")
 FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 LINK = re.compile(r"!?\[((?:[^\[\]]|\[[^\]]*\])*)\]\([^)]*\)")
 FOOTNOTE_REF = re.compile(r"\[\^[^\]]+\]")
 CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
-SENTENCE_END = {"zh": re.compile(r"[。！？]"), "en": re.compile(r"[.!?](?=\s+[A-Z“\"(]|\s*$)")}
 
 
 @dataclass(frozen=True)
@@ -40,34 +45,33 @@ class Box:
     mark: str  # "???", "???+" or "!!!"
     kind: str  # note, warning, ...
     title: str
+    classes: tuple[str, ...]  # the admonition's classes after its kind
     section: str  # id of the heading the box is under
     section_title: str
     id: str  # the id its HTML gets (correction boxes only; "" otherwise)
     body: str  # the body's first paragraph, one line
     lang: str
+    quote: str = ""  # the body's first paragraph without its "> " marks, if it is a block quote
 
     @property
     def is_correction(self) -> bool:
-        return self.title.startswith(PREFIX[self.lang])
-
-    @property
-    def is_old_form(self) -> bool:
-        """A box titled with the source's claim (原文说… / The source says…) instead of the truth."""
-        return self.title.startswith(SOURCE_SAYS[self.lang])
+        return CLASS in self.classes
 
     @property
     def truth(self) -> str:
-        return self.title[len(PREFIX[self.lang]):].strip()
+        return self.title.strip()
 
     @property
     def claim(self) -> str:
-        """The source's claim: the body's first sentence, after 原文说： / The source says."""
-        body = self.body
-        says = SOURCE_SAYS[self.lang]
-        if body.startswith(says):
-            body = re.sub(r"^that\s+", "", body[len(says):].lstrip("：:，, "))
-        end = SENTENCE_END[self.lang].search(body)
-        return body[: end.end()] if end else body
+        """The source's claim: the block quote the body opens with ("" if it opens otherwise)."""
+        return self.quote
+
+
+def quote_of(lines: list[str]) -> str:
+    """The text of a paragraph that is a block quote ("" if it is not one)."""
+    if not lines or not all(line.startswith(">") for line in lines):
+        return ""
+    return " ".join(line[1:].strip() for line in lines).strip()
 
 
 def slug_for(section: str, n: int) -> str:
@@ -108,8 +112,8 @@ def boxes(markdown: str, lang: str) -> list[Box]:
                 break
             body.append(nxt.strip())
         title = a.group("title") or ""
-        box = Box(i + 1, a.group("mark"), a.group("kind"), title, section, section_title, "",
-                  " ".join(body), lang)
+        box = Box(i + 1, a.group("mark"), a.group("kind"), title, tuple(a.group("classes").split()), section, section_title, "",
+                  " ".join(body), lang, quote_of(body))
         if box.is_correction:
             per_section[section] = per_section.get(section, 0) + 1
             box = Box(**{**box.__dict__, "id": slug_for(section, per_section[section])})

@@ -671,11 +671,11 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "lab.loading": "正在加载模型…",
         "lab.failed": "模型数据加载失败：{error}",
         "lab.sep": "、",
-        # sitebuild.corrections: the correction boxes' title and body leads, and the errata table
-        "errata.prefix": "更正：",
-        "errata.source_says": "原文说",
-        "errata.header": ["页面 › 小节", "原文的说法", "核对的结果（点击跳到页内的框）"],
-        "errata.none": "本站目前没有更正原文的地方。",
+        # sitebuild.corrections: the errata table
+        "errata.header": ["页面 › 小节", "原文的提法", "核对后的说法（点击跳到页内的框）"],
+        # words a box title or heading must not open with (it states what is true instead)
+        "errata.verbs": "更正|纠正|勘误|修正|订正|指正|纠错",
+        "errata.none": "目前没有需要单独核对的提法。",
         # snippets.kvheads.report: the key/value-heads page
         "kvheads.mha": "MHA g={g}",
         "kvheads.gqa": "GQA g={g}",
@@ -1606,10 +1606,9 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "lab.loading": "Loading the model…",
         "lab.failed": "Could not load the model data: {error}",
         "lab.sep": ", ",
-        "errata.prefix": "Correction:",
-        "errata.source_says": "The source says",
-        "errata.header": ["Page › section", "What the source says", "What the site found (links to the box)"],
-        "errata.none": "The site corrects nothing in the source at the moment.",
+        "errata.header": ["Page › section", "How the source puts it", "What the site found (links to the box)"],
+        "errata.verbs": "Correction|Corrected|Correct|Erratum|Errata|Fix",
+        "errata.none": "No claim of the source needs a box of its own at the moment.",
         # snippets.kvheads.report: the key/value-heads page
         "kvheads.mha": "MHA g={g}",
         "kvheads.gqa": "GQA g={g}",

@@ -309,12 +309,13 @@ def test_faq_pages_have_twenty_anchored_questions_and_tooltips(built_site):
         html = (built_site / lang / "faq" / "index.html").read_text(encoding="utf-8")
         assert re.findall(r'<h2 id="(q\d+)"', html) == [f"q{i}" for i in range(1, 21)]
         assert "Traceback" not in html
-        # every correction of the source is collapsed, titled with what is true, and starts with the source's words
-        prefix, source_says = ("更正：", "原文说：") if lang == "" else ("Correction: ", "The source says")
-        # the errata hook (sitebuild/hooks/errata.py) gives each correction box an id="correction-…"
-        boxes = re.findall(r'<details class="note"(?: id="correction-[^"]+")?>\s*<summary>(.*?)</summary>\s*<p>(.*?)</p>', html, flags=re.S)
+        # every correction of the source is collapsed, titled with what is true (no "更正：" label) and
+        # opens with the source's claim as a quote; the errata hook (sitebuild/hooks/errata.py) gives
+        # each correction box an id="correction-…"
+        boxes = re.findall(r'<details class="note correction" id="correction-[^"]+">\s*<summary>(.*?)</summary>'
+                           r'\s*(<blockquote>)?', html, flags=re.S)
         assert len(boxes) >= 20
-        assert all(title.startswith(prefix) and body.startswith(source_says) for title, body in boxes), boxes
+        assert all(quote and not re.match(r"更正|Correction", title) for title, quote in boxes), boxes
         assert 'class="admonition' not in html and "<details open" not in html
         # each answer opens with the site's own one-sentence conclusion
         openers = re.findall(r'<h2 id="q\d+".*?</h2>\s*(?:<div[^>]*>)?\s*<p><strong>(.*?)</strong>', html, flags=re.S)

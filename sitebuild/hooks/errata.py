@@ -1,7 +1,7 @@
 """Build hook: every correction box gets a stable id, and the errata page lists them all.
 
-- A small Markdown extension gives each correction box (a <details> whose summary starts with
-  更正： / Correction:) the id ``correction-<id of its section>`` (``-2``, ``-3`` for further boxes in
+- A small Markdown extension gives each correction box (a <details> with the class ``correction``,
+  written ``??? note correction "<what is true>"``) the id ``correction-<id of its section>`` (``-2``, ``-3`` for further boxes in
   the same section), computed the same way from the page source by sitebuild.corrections, so a link
   to a box is checked by the strict build like any other anchor.
 - The errata page (docs/errata.{zh,en}.md) holds the marker ``<!-- errata-table -->``; this hook
@@ -17,16 +17,12 @@ from pathlib import Path
 from markdown import Extension
 from markdown.treeprocessors import Treeprocessor
 
-from sitebuild.corrections import PREFIX, errata_table, slug_for
+from sitebuild.corrections import CLASS, errata_table, slug_for
 
 MARKER = "<!-- errata-table -->"
 H1 = re.compile(r"^#\s+(.*?)(?:\s*\{[^{}]*\})?\s*$", re.M)
 HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 _nav_pages: list = []
-
-
-def _title_of(el) -> str:
-    return "".join(el.itertext()).strip()
 
 
 class CorrectionIds(Treeprocessor):
@@ -38,13 +34,8 @@ class CorrectionIds(Treeprocessor):
             if el.tag in HEADINGS and el.get("id"):
                 section = el.get("id")
                 continue
-            if el.tag == "details":
-                summary = el.find("summary")
-            elif el.tag == "div" and "admonition" in (el.get("class") or "").split():
-                summary = el.find("p")
-            else:
-                continue
-            if summary is None or not _title_of(summary).startswith(tuple(PREFIX.values())):
+            classes = (el.get("class") or "").split()
+            if el.tag not in ("details", "div") or CLASS not in classes:
                 continue
             per_section[section] = per_section.get(section, 0) + 1
             el.set("id", slug_for(section, per_section[section]))
