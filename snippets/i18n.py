@@ -59,7 +59,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "heads.concat": ("两种算法：一是把 {h} 个头的输出拼接起来乘 W^O，得到层的输出；二是让每个头乘上 W^O 里属于它的那一块，"
                          "把这 {h} 份贡献相加，再加偏置。两者最大差 {err}，{verdict}。"),
         "heads.params": ("从 {h0} 个头到 {h1} 个头，参数量都是 {params}；每个查询的注意力分布从 {h0} 个变成 {h1} 个，"
-                         "每个头的宽度 d_k 从 {d0} 降到 {d1}。"),
+                         "每个头的维数 d_k 从 {d0} 降到 {d1}。"),
         # snippets.lessonfigs: the figures of §1, §2 and the home page, and §1's widget
         "figs.one_head": "一个头",
         "figs.two_heads": "两个头",
@@ -217,11 +217,11 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                                "答案直接取自生成训练数据的 make_batch；落在流外的目标不计分。"
                                "模型输出端（readout）的 {T} 组预测，各自要从不同的位置取信息。"),
         "figs.params.top": "参数量",
-        "figs.params.bottom": "每个头的宽度 d_k 与每个查询的分布数 h（模型宽度 {E}）",
+        "figs.params.bottom": "每个头的维数 d_k 与每个查询的分布数 h（模型宽度 {E}）",
         "figs.params.dk": "d_k",
         "figs.params.h": "h",
         "figs.params.x": "头数 h",
-        "figs.params.alt": ("两幅图：头数从 {h0} 到 {h1}，参数量始终是 {params}；每个头的宽度 d_k 从 {d0} 降到 {d1}，"
+        "figs.params.alt": ("两幅图：头数从 {h0} 到 {h1}，参数量始终是 {params}；每个头的维数 d_k 从 {d0} 降到 {d1}，"
                             "每个查询的分布数 h 同步增加，两者之积始终是 {E}。"),
         "figs.params.caption": "同样的参数，切成不同数量的头。",
         "figs.home.prev": "第 {layer} 层的头 {head}：看前一个词元",
@@ -290,7 +290,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "s3.forward_order": ("两边从第 {n} 个参数起就对不上：按位置传入的第 {n} 个参数，本站的层当它是 {ours}，"
                              "nn.MultiheadAttention 却当它是 {theirs}。所以掩码一律用关键字传。"),
         "s3.source_comparison": ("按原文的写法重跑一遍（两个层各用各的随机权重，输入也各不相同）："
-                                 "官方层返回的权重形状是 {w1}，手写版是 {w2}，两者的输出最多相差 {diff:.2f}。"
+                                 "官方实现返回的权重形状是 {w1}，手写版是 {w2}，两者的输出最多相差 {diff:.2f}。"
                                  "形状不一样，数值也对不上，这样的比较说明不了两者是否等价。"),
         "s3.wrong_training": ("wrong_convention_weights 在 eval() 和 no_grad 下运行，这时最后一行（查询 {last}）的权重是 NaN。"
                               "换成训练模式，结果取决于 need_weights：默认的 need_weights=True 时，损失是 {loss_true}，"
@@ -324,7 +324,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "faq.attn_out": "注意力输出",
         "faq.attn_weights": "逐头的注意力权重",
         "faq.flops_sentence": "h = {heads} 时，投影都是 {proj} FLOPs，QKᵀ 与 AV（math 路径）都是 {core} FLOPs："
-                              "矩阵乘法的计算量与头数无关，因为 h 个头、每个头的宽度 `d_k = d_model/h`，"
+                              "矩阵乘法的计算量与头数无关，因为 h 个头、每个头的维数 `d_k = d_model/h`，"
                               "乘加次数 `h·L·S·d_k` 恰好等于 `L·S·d_model`。随头数增长的是权重张量：从 {w_min} 个元素"
                               "（{mib_min} MiB）增长到 {w_max} 个（{mib_max} MiB），是 {ratio} 倍。"
                               "F.sdpa 走默认路径时，数到的是 {default} FLOPs。",
@@ -340,7 +340,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                                     "只是舍入误差；加了因果掩码，差值是 {causal}：打乱顺序改变的是输出本身，"
                                     "而不只是输出的排列。",
         "faq.real_width": "all-MiniLM-L6-v2（读自它的 config.json）：{layers} 层，每层 {h} 个头，"
-                          "模型宽度 {E}，每个头的宽度 d_k = {d_k}。",
+                          "模型宽度 {E}，每个头的维数 d_k = {d_k}。",
         "faq.fp.default": "默认层（batch_first=False）+ eval()，need_weights=False",
         "faq.fp.default_weights": "默认层 + eval()，need_weights=True（默认值）",
         "faq.fp.bf": "batch_first=True + eval()，自注意力，need_weights=False",
@@ -354,8 +354,8 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                              "{default_path}，注意力由 {default_kernel} 计算，{default_weights}；把 `batch_first` "
                              "改成 `True`，同样的自注意力调用{bf_path}，注意力由 {bf_kernel} 计算，{bf_weights}。",
         # snippets.bert.analysis, snippets.bert.headfigures: the real-model page
-        "bert.prev": "前一个词",
-        "bert.next": "后一个词",
+        "bert.prev": "前一个词元",
+        "bert.next": "后一个词元",
         "bert.sep": "[SEP]",
         "bert.cls": "[CLS]",
         "bert.broad": "宽泛",
@@ -372,7 +372,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bert.text": "文本",
         "bert.words": "空格分词",
         "bert.pieces": "WordPiece（含 [CLS] [SEP]）",
-        "bert.stats": ["层", "头", "熵（nats）", "熵 / ln T", "[CLS]", "[SEP]", "前一个词", "后一个词", "类别"],
+        "bert.stats": ["层", "头", "熵（nats）", "熵 / ln T", "[CLS]", "[SEP]", "前一个词元", "后一个词元", "类别"],
         "bert.cats": ["类别", "判据", "头数", "哪些头（层-头：数值）"],
         "bert.rule_share": "平均份额（{what}）> {t:.0%}",
         "bert.rule_broad": "不属于以上各类，且熵 / ln T ≥ {t:.0%}",
@@ -382,7 +382,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bert.finding": ("{n} 个头里，{cls} 个把一半以上的注意力放在 [CLS] 上，放在 [SEP] 上的{sep:有 # 个|一个也没有}。"
                          "所有头平均，[CLS] 拿到 {cls_mean:.0%} 的注意力，[SEP] 拿到 {sep_mean:.0%}。"
                          "第 0 层的 {first} 个头里有 {broad_first} 个是宽泛的；"
-                         "专看前一个词的头有 {prev} 个，专看后一个词的有 {next} 个。"),
+                         "专看前一个词元的头有 {prev} 个，专看后一个词元的有 {next} 个。"),
         "bert.entropy": ("[CLS] 类的头，熵 / ln T 平均为 {cls:.2f}；宽泛类的 {broad_n} 个头平均为 {broad:.2f}（完全均匀的分布是 1），"
                          "其中 {broad_first} 个在第 0 层，另外 {broad_others} 个是 {broad_rest}。"),
         "bert.length": ["文本", "词元数 T", "均匀的一行给每个词元 1/T", "宽泛头里最大权重 > 10% 的行"],
@@ -433,7 +433,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bert.broad_vs_clark": ("第 0 层的 {first} 个头里有 {broad_first} 个是宽泛的，全模型共有 {heads} 个宽泛头。"
                                 "它们放在 [CLS] 上的平均份额在 {cls_min:.0%} 到 {cls_max:.0%} 之间；"
                                 "平均 {over_10:.0%} 的查询行里，权重最大的那个词元拿到了 10% 以上。"),
-        "bert.neighbours": ("专看前一个词的头有 {prev} 个（{prev_heads}），专看后一个词的头有 {next} 个（{next_heads}）；"
+        "bert.neighbours": ("专看前一个词元的头有 {prev} 个（{prev_heads}），专看后一个词元的头有 {next} 个（{next_heads}）；"
                             "括号里是“层-头：落在这个邻居上的平均份额”。"),
         "bert.special": ("把一半以上的注意力放在 [CLS] 上的头共有 {cls} 个，从第 0 层到第 {last} 层依次是 {per_layer} 个；"
                          "放在 [SEP] 上的头{sep:有 # 个|一个也没有}。所有头平均，[CLS] 拿到 {cls_mean:.0%} 的注意力，[SEP] 拿到 {sep_mean:.0%}。"),
@@ -661,7 +661,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "lab.outside": "超出日志，不计分",
         "lab.right": "✓ 对",
         "lab.wrong": "✗ 错，实际是 {event}",
-        "lab.accuracy": "留出准确率",
+        "lab.accuracy": "留出集准确率",
         "lab.overall": "总体",
         "lab.full": "全部头开着：{v}",
         "lab.progress": "已算 {done} / {total} 段留出日志…",
@@ -698,8 +698,8 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kvheads.sep": "；",
         "kvheads.closest": "{q} 个查询头、{g} 个键头：最接近的一对是头 {a} 和头 {b}，权重最大相差 {d:.3f}",
         "kvheads.recall_head": ["键/值头数", "参数量", "KV 缓存（字节/词元/层）"],
-        "kvheads.recall_intro": "下表是每种设置在 {seeds} 个种子上的平均留出准确率，括号里是最低和最高的那个种子：",
-        "kvheads.fig_alt": ("两幅图：上图是简化 MQAR 上的留出准确率随 KV 缓存大小（键/值头数）变化的折线图，"
+        "kvheads.recall_intro": "下表是每种设置在留出集上的准确率（{seeds} 个种子的平均），括号里是最低和最高的那个种子：",
+        "kvheads.fig_alt": ("两幅图：上图是简化 MQAR 上留出集的准确率随 KV 缓存大小（键/值头数）变化的折线图，"
                             "每种键值对数一条线，各种子画成小点；下图是各个 g 与 MHA 的准确率之差，按种子配对，"
                             "带 Holm 校正后的区间"),
         "kvheads.fig_caption": ("上图每条线连的是 {seeds} 个种子的平均准确率，浅色小点是各个种子；"
@@ -715,14 +715,14 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kvheads.verdict": "{n} 个键值对：MHA 平均答对 {mha:.1%}（{seeds} 个种子）。按种子配对，与 MHA 相比，{parts}。",
         "kvheads.family": ("整张表一共 {family} 个比较，用 Holm 方法一起校正；其中判为有差别（区间整个在 0 的一侧，"
                            "且超出 {minimum:.0f} 个百分点）的{found:有 # 个|一个也没有}。"),
-        "kvheads.learned": ("{n} 个键值对时，学会了这个任务（留出准确率不低于 {threshold:.0%}）的种子数：{shares}。"
+        "kvheads.learned": ("{n} 个键值对时，学会了这个任务（留出集上的准确率不低于 {threshold:.0%}）的种子数：{shares}。"
                             "这 {tests} 个 Fisher 精确检验用 Holm 方法一起校正后，{said}。"
                             "只看学会了的种子，平均准确率（括号里是最低到最高）：{among}。"),
         "kvheads.learned_mha": "{name} {k}/{seeds}",
         "kvheads.learned_part": "{name} {k}/{seeds}（与 MHA 比，p = {p:.2f}）",
         "kvheads.learned_found": "有 {found} 个的学会比例与 MHA 不同",
         "kvheads.among_part": "{name} {mean:.1%}（{lo:.1%}–{hi:.1%}）",
-        "kvheads.learned_all": "每一档的每个种子都学会了这个任务（留出准确率不低于 {threshold:.0%}）。",
+        "kvheads.learned_all": "每一档的每个种子都学会了这个任务（留出集上的准确率不低于 {threshold:.0%}）。",
         "mqarf.head": ["d_c", "不加：学会", "不加：平均", "加了：学会", "加了：平均", "加了减不加（百分点）", "结论"],
         "mqarf.v_higher": "加了归一化更高",
         "mqarf.v_lower": "加了归一化更低",
@@ -737,7 +737,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "mqarf.found": ("给潜向量加上 RMSNorm 之后，每种宽度各 {seeds} 个种子里学会任务的：{normed}；MHA 是 {mha} 个。"
                         "按种子与不加归一化的同一个模型配对，对这 {family} 个准确率差别做 Holm 校正，有 {found} 个可测；"
                         "各自的区间见上表。"),
-        "mqar.pilot_head": ["键值对", "位置数", "每批序列", "训练步数", "种子", "留出准确率", "学会了？"],
+        "mqar.pilot_head": ["键值对", "位置数", "每批序列", "训练步数", "种子", "留出集准确率", "学会了？"],
         "mqar.yes": "是",
         "mqar.no": "否",
         "ui.permalink": "永久链接",
@@ -753,7 +753,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                           "{family} 个比较用 Holm 方法一起校正，{found:其中 # 个判为有差别|没有一个判为有差别}。逐个来看：{parts}。"),
         "mqar.shares_same": "没有一种结构学会的比例与 MHA 有可测的差别",
         "mqar.learned_part": "{name} {k}/{seeds}（与 MHA 比，p {p}）",
-        "mqar.learned": ("学会了任务（留出准确率不低于 {threshold:.0%}）的种子数：{shares}。{tests} 个 Fisher "
+        "mqar.learned": ("学会了任务（留出集上的准确率不低于 {threshold:.0%}）的种子数：{shares}。{tests} 个 Fisher "
                          "精确检验用 Holm 方法一起校正后，{said}。只看学会了的种子，平均准确率（括号里是最低到最高）："
                          "{among}。"),
         "mqar.ev_higher": "MLA 更高",
@@ -777,13 +777,13 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                              "到第 {steps} 步时都已经停在各自的水平上。"),
         "mqar.protocol": ("协议（提交 {commit}，在训练任何一个模型之前提交）：{seq_len} 个位置、{pairs} 个键值对，"
                           "{settings} 种结构，每种 {seeds} 个种子，每个模型训练 {steps} 步、每批 {batch} 条序列，"
-                          "不提前停；留出准确率不低于 {learned:.0%} 算学会。"),
+                          "不提前停；留出集上的准确率不低于 {learned:.0%} 算学会。"),
         "mqar.cost": ("这 {models} 个模型每个在一个线程上要 {lo:.0f} 到 {hi:.0f} 秒 CPU 时间，合计 {total:.0f} "
                       "分钟，所以结果是提交好的，网站构建时只读取。"),
         "mqar.fig_gqa": "GQA（g 取 1、2、4、8）",
         "mqar.fig_mla": "MLA（d_c 取 16、32、64）",
         "mqar.fig_x": "每层每个位置的缓存（字节，float32，对数轴）",
-        "mqar.fig_y": "留出准确率（%）",
+        "mqar.fig_y": "留出集准确率（%）",
         "mqar.fig_alt": "带干扰词的多查询联想回忆：准确率对每个位置缓存的数，GQA 和 MLA 各一条线",
         "mqar.fig_caption": ("横轴是每层为每个位置缓存的字节数：GQA 存 2 g d_k 个数，MLA 存 d_c 个，每个数 4 字节。浅色小点是 {seeds} 个种子，"
                              "实心点是平均值，竖线是它的 95% t 区间（每个设置单独算，未做多重比较校正）。"
