@@ -740,6 +740,65 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "mqar.pilot_head": ["键值对", "位置数", "每批序列", "训练步数", "种子", "留出集准确率", "学会了？"],
         "mqar.yes": "是",
         "mqar.no": "否",
+        "ind.task": ("这里每条序列有 {seq_len} 个词元，编号取自 {vocab} 个；$L$ 在 {lo} 到 {hi} 之间均匀地抽。"
+                     "随机的位置上，最好的猜法也只能做到约 ln {vocab} = {chance:.2f} nats 的损失。"),
+        "ind.setting_1_4": "1 层 × 4 个头",
+        "ind.setting_2_1": "2 层 × 1 个头",
+        "ind.setting_2_4": "2 层 × 4 个头",
+        "ind.depth_head": ["模型", "参数量", "形成归纳回路的种子", "可预测词元上的损失（nats，平均，最低–最高）",
+                           "相变所在步数（中位数，最早–最晚）", "与 1 层 × 4 个头之差（nats，Holm 区间）", "结论"],
+        "ind.phase_cell": "{median:,}（{lo:,}–{hi:,}）",
+        "ind.baseline": "基准",
+        "ind.v_higher": "损失更高",
+        "ind.v_lower": "损失更低",
+        "ind.v_none": "{seeds} 个种子下没有可测的差别",
+        "ind.v_negligible": "有差别，但小于 {minimum} nats，可以忽略",
+        "ind.join": "；",
+        "ind.depth_part": ("{label}平均 {mean:.2f} nats，与它之差 {diff:+.2f} nats [{lo:+.2f}, {hi:+.2f}]，{verdict}"),
+        "ind.m_higher": "升高了",
+        "ind.m_lower": "降低了",
+        "ind.m_none": "{seeds} 个种子下没有可测的变化",
+        "ind.m_negligible": "有变化，但小到可以忽略",
+        "ind.depth": ("只有一层的{base}，在可预测的词元上平均损失 {base_mean:.2f} nats，离瞎猜（ln 64 = {chance:.2f}）"
+                      "不远。两层的模型按种子与它配对，{family} 个比较用 Holm 方法一起校正：{parts}。"),
+        "ind.cause_head": ["改动", "可预测词元上的损失（nats，平均）", "与完整模型之差（nats，Holm 区间）", "结论"],
+        "ind.intact": "完整模型",
+        "ind.switch_ablate_prev": "清零第 0 层的前一词元头",
+        "ind.switch_ablate_induction": "清零第 1 层的归纳头",
+        "ind.switch_cut_k": "只从第 1 层的键里去掉前一词元头的输出（K 组合）",
+        "ind.switch_cut_k_all": "只从第 1 层的键里去掉第 0 层全部 4 个头的输出",
+        "ind.switch_cut_q": "只从第 1 层的查询里去掉它（对照）",
+        "ind.switch_cut_v": "只从第 1 层的值里去掉它（对照）",
+        "ind.cause_part": "{switch}，损失变化 {diff:+.2f} nats [{lo:+.2f}, {hi:+.2f}]，{verdict}",
+        "ind.causes": ("{label}：与完整模型按种子配对，{family} 种改动用 Holm 方法一起校正。{parts}。"),
+        "ind.heads": ("{label}的 {seeds} 个种子里，第 1 层前缀匹配分最高的头在 {prefix_lo:.2f} 到 {prefix_hi:.2f} 之间；"
+                      "第 0 层前一词元分最高的头却只有 {prev_lo:.2f} 到 {prev_hi:.2f}，第二高的不超过 {second_hi:.2f}。"
+                      "第 1 层的四个头前缀匹配分都不低：每个种子里最低的那个也至少有 {every_lo:.2f}。"),
+        "ind.spread": ("下面几个数是看过结果以后才去读的，不在协议里。{label}的 {seeds} 个种子里，各有一个第 0 层的头，"
+                       "清零它，可预测词元上的损失就升到 {worst_lo:.2f}–{worst_hi:.2f} nats，"
+                       "{above:其中 # 个种子比瞎猜（{chance:.2f}）还差|但没有一个比瞎猜（{chance:.2f}）还差}；"
+                       "可它的前一词元分只有 {prev_lo:.2f}–{prev_hi:.2f}，并不是前一词元头。第 1 层的头单独清零一个，"
+                       "损失在 {one_lo:.2f}–{one_hi:.2f} nats 之间：归纳分散在四个头上。把第 0 层的四个头全都从第 1 层"
+                       "的键里去掉，损失平均 {cut:.2f} nats，与 {base}相比差 {diff:+.2f} nats [{lo:+.2f}, {hi:+.2f}]，"
+                       "{verdict}：这个模型的归纳大部分不经过键。"),
+        "ind.one_layer": ("{label}学到的是另一件事：把概率分给这条序列里已经出现过的词元。在随机的目标上，这部分概率"
+                          "从第 0 步的平均 {start:.3f} 升到训练结束时的 {end:.3f}，按种子配对相差 {diff:+.3f} "
+                          "[{lo:+.3f}, {hi:+.3f}]，{verdict}。这让它在可预测的词元上降到 {loss_lo:.2f}–{loss_hi:.2f} nats，"
+                          "比瞎猜的 {chance:.2f} 低一些，但离“照抄上一次后面那个词元”差得远。"),
+        "ind.protocol": ("每种模型 {seeds} 个种子，各训练 {steps:,} 步（每批 {batch} 条序列，不提前停）；每 {every} 步在留出的 "
+                         "256 条序列上记一次曲线，最终数字取自另外 {size:,} 条留出序列。训练结束时可预测词元上的损失低于 "
+                         "{formed} nats，算形成了归纳回路；损失第一次低于 {phase} nats 的那一步，记作相变的位置。"
+                         "损失差别小于 {minimum} nats 的，算作可以忽略。"),
+        "ind.pilot_head": ["模型", "种子", "训练步数", "最终损失（nats）", "损失首次低于 2 nats 的步数"],
+        "ind.fig_loss": "可预测词元上的损失（nats）",
+        "ind.fig_score": "注意力分数",
+        "ind.fig_step": "训练步数",
+        "ind.fig_prefix": "{label}：第 1 层最高的前缀匹配分",
+        "ind.fig_prev": "{label}：第 0 层最高的前一词元分",
+        "ind.fig_alt": ("两幅曲线图，横轴是训练步数。上图：三种模型每个种子在可预测词元上的损失；两层的模型在某一步突然"
+                        "从接近瞎猜降到很低，一层的模型一直停在高处。下图：两层模型第 1 层最高的前缀匹配分随损失的骤降一起升高；第 0 层最高的前一词元分只在一个头的模型里升高。"),
+        "ind.fig_caption": ("每条线是一个种子（每种模型 {seeds} 个）。上图虚线是瞎猜的损失 ln 64 = {chance:.2f}，点线是"
+                            "“形成归纳回路”的阈值 {formed} nats。"),
         "ui.permalink": "永久链接",
         "ui.search_dialog": "搜索",
         "ui.not_found": ["404 - 找不到这个页面", "这个地址上没有页面：链接可能写错了，或者页面已经改名。", "回到首页"],
@@ -1678,6 +1737,79 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "mqar.pilot_head": ["pairs", "positions", "batch", "steps", "seed", "held-out accuracy", "learned?"],
         "mqar.yes": "yes",
         "mqar.no": "no",
+        "ind.task": ("Here every sequence has {seq_len} tokens, drawn from {vocab} ids, and $L$ is drawn uniformly "
+                     "from {lo} to {hi}. On the random positions the best possible guess still costs about "
+                     "ln {vocab} = {chance:.2f} nats."),
+        "ind.setting_1_4": "1 layer × 4 heads",
+        "ind.setting_2_1": "2 layers × 1 head",
+        "ind.setting_2_4": "2 layers × 4 heads",
+        "ind.depth_head": ["model", "parameters", "seeds that formed the circuit",
+                           "loss on predictable tokens (nats, mean, lowest–highest)",
+                           "phase change at step (median, earliest–latest)",
+                           "difference from 1 layer × 4 heads (nats, Holm interval)", "verdict"],
+        "ind.phase_cell": "{median:,} ({lo:,}–{hi:,})",
+        "ind.baseline": "baseline",
+        "ind.v_higher": "higher loss",
+        "ind.v_lower": "lower loss",
+        "ind.v_none": "no measurable difference at {seeds} seeds",
+        "ind.v_negligible": "a difference, but under {minimum} nats: negligible",
+        "ind.join": "; ",
+        "ind.depth_part": ("{label} averages {mean:.2f} nats, {diff:+.2f} nats [{lo:+.2f}, {hi:+.2f}] from it: {verdict}"),
+        "ind.m_higher": "it rose",
+        "ind.m_lower": "it fell",
+        "ind.m_none": "no measurable change at {seeds} seeds",
+        "ind.m_negligible": "a change too small to matter",
+        "ind.depth": ("With one layer, {base} averages {base_mean:.2f} nats on the predictable tokens, not far from "
+                      "guessing (ln 64 = {chance:.2f}). Each two-layer model is paired with it by seed, and the {family} "
+                      "comparisons are corrected together with Holm's method: {parts}."),
+        "ind.cause_head": ["change", "loss on predictable tokens (nats, mean)",
+                           "difference from the intact model (nats, Holm interval)", "verdict"],
+        "ind.intact": "intact model",
+        "ind.switch_ablate_prev": "layer 0's previous-token head zeroed",
+        "ind.switch_ablate_induction": "layer 1's induction head zeroed",
+        "ind.switch_cut_k": "previous-token head removed from layer 1's keys only (K-composition)",
+        "ind.switch_cut_k_all": "all four layer-0 heads removed from layer 1's keys only",
+        "ind.switch_cut_q": "removed from layer 1's queries only (control)",
+        "ind.switch_cut_v": "removed from layer 1's values only (control)",
+        "ind.cause_part": "{switch}: {diff:+.2f} nats [{lo:+.2f}, {hi:+.2f}], {verdict}",
+        "ind.causes": ("{label}, paired by seed with the intact model, the {family} changes corrected together with "
+                       "Holm's method. {parts}."),
+        "ind.heads": ("Across the {seeds} seeds of {label}, the layer-1 head with the highest prefix-matching score "
+                      "scores {prefix_lo:.2f} to {prefix_hi:.2f}, but the layer-0 head with the highest previous-token "
+                      "score reaches only {prev_lo:.2f} to {prev_hi:.2f}, and the second highest at most {second_hi:.2f}. All four layer-1 heads score high: the lowest in any "
+                      "seed still scores {every_lo:.2f}."),
+        "ind.spread": ("The next numbers were read after the results and are not part of the protocol. In each of the "
+                       "{seeds} seeds of {label}, zeroing one layer-0 head raises the loss on the predictable tokens "
+                       "to {worst_lo:.2f}–{worst_hi:.2f} nats ({above:worse than guessing, {chance:.2f}, in # of them|"
+                       "in none of them worse than guessing, {chance:.2f}}), yet that head's "
+                       "previous-token score is only {prev_lo:.2f}–{prev_hi:.2f}: it is not a previous-token head. "
+                       "Zeroing any one layer-1 head gives {one_lo:.2f}–{one_hi:.2f} nats: induction is spread over "
+                       "the four. With all four layer-0 heads removed from layer 1's keys the loss averages {cut:.2f} "
+                       "nats, {diff:+.2f} nats [{lo:+.2f}, {hi:+.2f}] from {base}: {verdict}. Most of this model's "
+                       "induction does not go through the keys."),
+        "ind.one_layer": ("{label} learns something else: to put probability on tokens that already occurred in the "
+                          "sequence. On the random targets that probability goes from {start:.3f} on average at step 0 to "
+                          "{end:.3f} at the end of training, a paired difference of {diff:+.3f} [{lo:+.3f}, {hi:+.3f}]: "
+                          "{verdict}. It brings the loss on the predictable tokens down to {loss_lo:.2f}–{loss_hi:.2f} "
+                          "nats, a little under guessing ({chance:.2f}) and far from copying what came next last time."),
+        "ind.protocol": ("Each model: {seeds} seeds, {steps:,} steps each (batches of {batch} sequences, no early "
+                         "stopping); a point of the curve every {every} steps on 256 held-out sequences, the final numbers "
+                         "on {size:,} other held-out sequences. A seed has formed an induction circuit when its final "
+                         "loss on the predictable tokens is under {formed} nats; the first step at which that loss is "
+                         "under {phase} nats dates its phase change. Differences in loss under {minimum} nats are "
+                         "negligible."),
+        "ind.pilot_head": ["model", "seed", "steps", "final loss (nats)", "first step under 2 nats"],
+        "ind.fig_loss": "loss on predictable tokens (nats)",
+        "ind.fig_score": "attention score",
+        "ind.fig_step": "training step",
+        "ind.fig_prefix": "{label}: best layer-1 prefix matching",
+        "ind.fig_prev": "{label}: best layer-0 previous token",
+        "ind.fig_alt": ("Two line charts against training steps. Top: every seed's loss on the predictable tokens for "
+                        "the three models; the two-layer models drop suddenly from near guessing to low loss, the "
+                        "one-layer model stays high. Bottom: the two-layer models' best layer-1 prefix-matching score "
+                        "rises as the loss drops; the best layer-0 previous-token score rises only in the one-head model."),
+        "ind.fig_caption": ("One line per seed ({seeds} per model). Top: the dashed line is guessing, ln 64 = "
+                            "{chance:.2f}; the dotted line is the {formed}-nat threshold for a formed circuit."),
         "ui.permalink": "Permanent link",
         "ui.search_dialog": "Search",
         "ui.not_found": ["404 - Page not found",

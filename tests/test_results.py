@@ -64,6 +64,7 @@ def edit(root: Path, rel: str) -> None:
     ("whatif-sweeps", "snippets/whatif/regime.py", "snippets/stats.py"),  # the regime's training, not the verdicts
     ("kvheads-mqar", "snippets/kvheads/mla.py", "snippets/kvheads/mqar_report.py"),  # MLA is trained; not the report
     ("kvheads-mqar-followup", "snippets/kvheads/mqar.py", "snippets/kvheads/mqar_report.py"),  # the model, not the report
+    ("induction", "snippets/induction/model.py", "snippets/induction/report.py"),  # the model trained, not the report
 ])
 def test_editing_what_a_result_came_from_makes_it_stale(copy, name, deep_dependency, unrelated):
     check = lambda: results.stale(name, root=copy, results_dir=copy / "results")  # noqa: E731
