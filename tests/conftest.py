@@ -121,6 +121,7 @@ def _needs_site(item) -> bool:
     return "built_site" in getattr(item, "fixturenames", ())
 
 
+@pytest.hookimpl(trylast=True)  # after -k / -m deselection: no build for a run that does not need one
 def pytest_collection_modifyitems(session, config, items):
     """Tests that do not need the site first, then those that do, the second build's test last; start the build."""
     if not any(_needs_site(i) for i in items):
@@ -141,6 +142,7 @@ def pytest_unconfigure(config):
     for name, (proc, _, _) in BUILDS.items():
         if proc is not None and proc.poll() is None:
             proc.kill()
+            proc.wait()
 
 
 @pytest.fixture(scope="session")

@@ -236,7 +236,7 @@ def test_clark_sentences_carry_the_category_counts():
     assert f"{count['[CLS]']} heads put more than half" in special_tokens("en")
     assert "、".join(map(str, per_layer)) in special_tokens("zh")
     assert f"to the previous token: {count['previous token']} (" in neighbour_heads("en")
-    assert f"专看前一个词的头有 {count['previous token']} 个" in neighbour_heads("zh")
+    assert f"专看前一个词元的头有 {count['previous token']} 个" in neighbour_heads("zh")
     broad_first = sum(c == "broad" for c in cats[0])
     assert f"第 0 层的 12 个头里有 {broad_first} 个是宽泛的，全模型共有 {count['broad']} 个宽泛头" in broad_vs_clark("zh")
 
