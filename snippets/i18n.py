@@ -754,12 +754,12 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "ind.v_none": "{seeds} 个种子下没有可测的差别",
         "ind.v_negligible": "有差别，但小于 {minimum} nats，可以忽略",
         "ind.join": "；",
-        "ind.depth_part": ("{label}平均 {mean:.2f} nats，与它之差 {diff:+.2f} nats [{lo:+.2f}, {hi:+.2f}]，{verdict}"),
+        "ind.depth_part": ("{label}：平均 {mean:.2f} nats，与它之差 {diff:+.2f} nats [{lo:+.2f}, {hi:+.2f}]，{verdict}"),
         "ind.m_higher": "升高了",
         "ind.m_lower": "降低了",
         "ind.m_none": "{seeds} 个种子下没有可测的变化",
         "ind.m_negligible": "有变化，但小到可以忽略",
-        "ind.depth": ("只有一层的{base}，在可预测的词元上平均损失 {base_mean:.2f} nats，离瞎猜（ln 64 = {chance:.2f}）"
+        "ind.depth": ("只有一层的模型（{base}）在可预测的词元上平均损失 {base_mean:.2f} nats，离瞎猜（ln 64 = {chance:.2f}）"
                       "不远。两层的模型按种子与它配对，{family} 个比较用 Holm 方法一起校正：{parts}。"),
         "ind.cause_head": ["改动", "可预测词元上的损失（nats，平均）", "与完整模型之差（nats，Holm 区间）", "结论"],
         "ind.intact": "完整模型",
@@ -774,14 +774,14 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "ind.heads": ("{label}的 {seeds} 个种子里，第 1 层前缀匹配分最高的头在 {prefix_lo:.2f} 到 {prefix_hi:.2f} 之间；"
                       "第 0 层前一词元分最高的头却只有 {prev_lo:.2f} 到 {prev_hi:.2f}，第二高的不超过 {second_hi:.2f}。"
                       "第 1 层的四个头前缀匹配分都不低：每个种子里最低的那个也至少有 {every_lo:.2f}。"),
-        "ind.spread": ("下面几个数是看过结果以后才去读的，不在协议里。{label}的 {seeds} 个种子里，各有一个第 0 层的头，"
+        "ind.spread": ("下面几个数是看过结果以后才去读的，不在实验方案里。{label}的 {seeds} 个种子里，各有一个第 0 层的头，"
                        "清零它，可预测词元上的损失就升到 {worst_lo:.2f}–{worst_hi:.2f} nats，"
                        "{above:其中 # 个种子比瞎猜（{chance:.2f}）还差|但没有一个比瞎猜（{chance:.2f}）还差}；"
                        "可它的前一词元分只有 {prev_lo:.2f}–{prev_hi:.2f}，并不是前一词元头。第 1 层的头单独清零一个，"
                        "损失在 {one_lo:.2f}–{one_hi:.2f} nats 之间：归纳分散在四个头上。把第 0 层的四个头全都从第 1 层"
                        "的键里去掉，损失平均 {cut:.2f} nats，与 {base}相比差 {diff:+.2f} nats [{lo:+.2f}, {hi:+.2f}]，"
                        "{verdict}：这个模型的归纳大部分不经过键。"),
-        "ind.one_layer": ("{label}学到的是另一件事：把概率分给这条序列里已经出现过的词元。在随机的目标上，这部分概率"
+        "ind.one_layer": ("{label}的模型学到的是另一件事：把概率分给这条序列里已经出现过的词元。在随机的目标上，这部分概率"
                           "从第 0 步的平均 {start:.3f} 升到训练结束时的 {end:.3f}，按种子配对相差 {diff:+.3f} "
                           "[{lo:+.3f}, {hi:+.3f}]，{verdict}。这让它在可预测的词元上降到 {loss_lo:.2f}–{loss_hi:.2f} nats，"
                           "比瞎猜的 {chance:.2f} 低一些，但离“照抄上一次后面那个词元”差得远。"),

@@ -303,7 +303,7 @@ def phase_figure(lang: str, result: dict | None = None) -> str:
         bottom.set_xlabel(text(lang, "ind.fig_step"))
         for ax in (top, bottom):
             ax.grid(alpha=0.3)
-        top.legend(frameon=False, loc="upper right")
+        top.legend(frameon=False, loc="lower left")
         fig.legend(*bottom.get_legend_handles_labels(), loc="outside lower center", ncols=1, frameon=False)
         return fig
 
