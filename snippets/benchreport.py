@@ -301,6 +301,15 @@ def runs_cell(lang: str, p: dict) -> str:
     return text(lang, "bench.group_sep").join(items)
 
 
+def _no_emphasis(path: str) -> str:
+    """A file name whose underscores Markdown cannot read as emphasis (__init__.py stays __init__.py).
+
+    >>> _no_emphasis("snippets/__init__.py")
+    'snippets/&#95;&#95;init&#95;&#95;.py'
+    """
+    return path.replace("_", "&#95;")
+
+
 def provenance_table(lang: str, name: str, result: dict | None = None) -> str:
     """Where a committed result came from: date, commit, machine, software, load, fingerprint, command."""
     t = texts(lang, "provenance")
@@ -311,7 +320,7 @@ def provenance_table(lang: str, name: str, result: dict | None = None) -> str:
     files = p["fingerprint_covers"]["files"]
     # the file list is for maintainers: folded, so the row stays one line until opened
     covers = (f"<details><summary>{text(lang, 'provenance.files_summary', n=len(files))}</summary>"
-              + ", ".join(f"<code>{f}</code>" for f in files) + "</details>")
+              + ", ".join(f"<code>{_no_emphasis(f)}</code>" for f in files) + "</details>")
     rows = [
         [t["date"], p["date"]],
         [t["commit"], commit],
