@@ -354,7 +354,7 @@ def test_similarity_and_entropy_sentences():
 
 def test_real_model_head_width_is_32():
     assert faq.real_model_width("en").endswith("head width d_k = 32.")
-    assert "每个头的宽度 d_k = 32" in faq.real_model_width("zh")
+    assert "每个头的维数 d_k = 32" in faq.real_model_width("zh")
 
 
 def test_config_rows_cite_sections_in_the_page_language():

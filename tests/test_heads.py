@@ -130,7 +130,7 @@ def test_parameter_count_does_not_depend_on_heads():
     assert {params for _, _, params, _ in rows} == {4 * 512 * 512 + 4 * 512}
     assert [(h, d_k) for h, d_k, _, _ in rows] == [(1, 512), (2, 256), (4, 128), (8, 64), (16, 32)]
     assert parameter_sentence(rows, "zh") == (
-        "从 1 个头到 16 个头，参数量都是 1,050,624；每个查询的注意力分布从 1 个变成 16 个，每个头的宽度 d_k 从 512 降到 32。")
+        "从 1 个头到 16 个头，参数量都是 1,050,624；每个查询的注意力分布从 1 个变成 16 个，每个头的维数 d_k 从 512 降到 32。")
     with pytest.raises(ValueError, match="one parameter count"):
         parameter_sentence([(1, 512, 10, 1), (2, 256, 11, 2)], "en")
 

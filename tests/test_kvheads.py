@@ -282,7 +282,7 @@ def test_learned_share_and_accuracy_among_learned_are_counted_apart():
     assert en.endswith("MHA g=8 98.5% (98.0%–99.0%); GQA g=4 98.2% (97.0%–99.0%); GQA g=2 98.2% (97.0%–99.0%); "
                        "MQA g=1 96.5% (94.0%–99.0%).")
     zh = report.learned_sentence("zh", _result(acc))
-    assert zh.startswith("8 个键值对时，学会了这个任务（留出准确率不低于 50%）的种子数：MHA g=8 4/5；")
+    assert zh.startswith("8 个键值对时，学会了这个任务（留出集上的准确率不低于 50%）的种子数：MHA g=8 4/5；")
     assert "MQA g=1 2/5（与 MHA 比，p = 0.52）" in zh
 
 
