@@ -67,6 +67,14 @@ def downloadable(site: Path) -> list[Path]:
     return sorted(books, key=lambda p: (p.name.rsplit(".", 2)[0], p.name.endswith(".en.ipynb")))
 
 
+def expected_notebooks() -> list[str]:
+    """The file names of the notebooks the pages on disk make (every page with code, in both languages),
+    so a new page with code is expected without editing this test."""
+    from sitebuild.notebooks import all_notebooks
+
+    return sorted(f"{Path(stem).name}.{lang}.ipynb" for stem, lang, _ in all_notebooks())
+
+
 def one_language_per_page(books: list[Path], seed: int) -> list[Path]:
     """Each page's notebook in one language: Chinese or English by page, alternating, starting with the
     seed's parity.
@@ -201,7 +209,9 @@ def test_every_downloaded_notebook_runs_in_a_fresh_venv(local_site, reader, tmp_
     start = time.perf_counter()
     python, env = reader
     books = downloadable(local_site)
-    assert len(books) == 20, f"expected 20 downloadable notebooks, found {len(books)}: {[b.name for b in books]}"
+    want = expected_notebooks()
+    got = sorted(b.name for b in books)
+    assert got == want, f"expected the {len(want)} notebooks the pages on disk make, found {len(got)}: {got}"
     books = one_language_per_page(books, commit_seed())
     wheel = list(local_site.glob("notebooks/*.whl"))
     assert len(wheel) == 1, f"expected one lesson wheel served next to the notebooks, found {wheel}"
@@ -244,7 +254,8 @@ def test_both_languages_run_the_same_code(local_site):
     for p in books:
         page, lang, _ = p.name.rsplit(".", 2)
         pages.setdefault(page, {})[lang] = p
-    assert len(pages) == 10 and all(set(v) == {"zh", "en"} for v in pages.values()), pages
+    want = {name.rsplit(".", 2)[0] for name in expected_notebooks()}
+    assert set(pages) == want and all(set(v) == {"zh", "en"} for v in pages.values()), pages
     for page, pair in pages.items():
         zh, en = ([c.source for c in nbformat.read(pair[lang], as_version=4).cells if c.cell_type == "code"]
                   for lang in ("zh", "en"))
