@@ -15,6 +15,7 @@ matches, ``tests/test_results.py`` fails, and the same command measures again::
     python -m sitebuild.results mqar         # retrain results/kvheads-mqar.json (~75 CPU minutes)
     python -m sitebuild.results mqar-followup  # retrain results/kvheads-mqar-followup.json (~30 CPU minutes)
     python -m sitebuild.results induction    # retrain results/induction.json (~40 CPU minutes)
+    python -m sitebuild.results induction-live  # retrain results/induction-live.json (~7 CPU minutes)
     python -m sitebuild.results stale        # re-measure every stale result
 
 How busy the machine was is measured, not declared: the load average before and after the whole
@@ -92,6 +93,9 @@ SPECS: dict[str, Spec] = {
     # The induction heads page: its protocol (snippets.induction.protocol) and the training it runs.
     "induction": Spec(("snippets.induction.protocol",), (), "python -m sitebuild.results induction",
                       exclude=("snippets/i18n.py",)),
+    # The weights of the induction page's live view: seed 0 of that protocol, trained again (snippets.induction.weights).
+    "induction-live": Spec(("snippets.induction.weights",), (), "python -m sitebuild.results induction-live",
+                           exclude=("snippets/i18n.py",)),
 }
 
 
@@ -418,6 +422,19 @@ def measure_induction(workers: int = 2) -> Path:
     return save("induction", prov, {"protocol": record, "models": models}, start, runs)
 
 
+def measure_induction_live(workers: int = 2) -> Path:
+    """Train the live view's models (snippets.induction.weights.LIVE) and keep their weights; write
+    results/induction-live.json."""
+    from snippets.induction import weights
+
+    prov = provenance("induction-live", 1) | {"workers": workers}
+    start, runs, models = _train_pool(
+        "induction-live", list(weights.LIVE), weights.train_kept,
+        lambda r: f"{r['layers']} layers x {r['heads']} heads seed {r['seed']}: "
+                  f"{r['final']['predictable']:.3f} nats", workers)
+    return save("induction-live", prov, {"live": [list(j) for j in weights.LIVE], "models": models}, start, runs)
+
+
 def measure_decode() -> Path:
     """Time the next token with and without the KV cache (snippets.kvheads.decode_bench.DECODE), each block
     of interleaved rounds a recorded run; write results/kvheads-decode.json."""
@@ -435,7 +452,7 @@ MEASURE: dict[str, Callable[[], Path]] = {"bench-full": measure_bench, "buildben
                                          "kvheads-recall": measure_recall, "kvheads-decode": measure_decode,
                                          "whatif-sweeps": measure_whatif, "kvheads-mqar": measure_mqar,
                                          "kvheads-mqar-followup": measure_mqar_followup,
-                                         "induction": measure_induction}
+                                         "induction": measure_induction, "induction-live": measure_induction_live}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -443,13 +460,14 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(description="Committed measurements: check them, or measure again.")
     parser.add_argument("what", nargs="?", choices=["check", "bench", "build", "recall", "decode", "whatif", "mqar",
-                                                     "mqar-followup", "induction", "stale"],
+                                                     "mqar-followup", "induction", "induction-live", "stale"],
                         default="check")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     names = {"bench": ["bench-full"], "build": ["buildbench"], "recall": ["kvheads-recall"],
              "decode": ["kvheads-decode"], "whatif": ["whatif-sweeps"], "mqar": ["kvheads-mqar"],
-             "mqar-followup": ["kvheads-mqar-followup"], "induction": ["induction"], "check": [],
+             "mqar-followup": ["kvheads-mqar-followup"], "induction": ["induction"],
+             "induction-live": ["induction-live"], "check": [],
              "stale": []}[args.what]
     if args.what in ("check", "stale"):
         for name in SPECS:
