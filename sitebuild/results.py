@@ -93,7 +93,7 @@ SPECS: dict[str, Spec] = {
     # The induction heads page: its protocol (snippets.induction.protocol) and the training it runs.
     "induction": Spec(("snippets.induction.protocol",), (), "python -m sitebuild.results induction",
                       exclude=("snippets/i18n.py",)),
-    # The weights of the induction page's live view: seed 0 of that protocol, trained again (snippets.induction.weights).
+    # The induction page's live view: seed 0 of that protocol trained again, weights kept (snippets.induction.weights).
     "induction-live": Spec(("snippets.induction.weights",), (), "python -m sitebuild.results induction-live",
                            exclude=("snippets/i18n.py",)),
 }

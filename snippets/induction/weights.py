@@ -35,9 +35,10 @@ LIVE = ((2, 1, 0), (2, 4, 0))  # (layers, heads, seed): the models the live view
 
 def encode_state(state: dict) -> dict:
     """A state dict as JSON: per tensor its shape and its float32 bytes (little-endian) in base64."""
-    return {k: {"shape": list(v.shape),
-                "f32": base64.b64encode(np.ascontiguousarray(v.detach().numpy(), dtype="<f4").tobytes()).decode("ascii")}
-            for k, v in state.items()}
+    def f32(v: torch.Tensor) -> str:
+        return base64.b64encode(np.ascontiguousarray(v.detach().numpy(), dtype="<f4").tobytes()).decode("ascii")
+
+    return {k: {"shape": list(v.shape), "f32": f32(v)} for k, v in state.items()}
 
 
 def decode_state(enc: dict) -> dict:
