@@ -413,8 +413,9 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                                "而即使哪个头都不起作用，单凭偶然也预计有约 {expected:.1f} 个（{n} 的 5%）。"),
         "bert.verdict_alone_none": "即使不做校正，每个头各按 95% 单独判断，{n} 个区间也没有一个不含 0。",
         "bert.verdict_power": ("{pairs} 对文本能看出多大的影响？假如去掉某个头，让其中 {k} 对完全失分、其余各对都不变"
-                               "（下降 {points:.0f} 个百分点），这已是能通过 Holm 第一步的最小的这类损失；更小或更分散的影响"
-                               "都可能藏在这些区间里，所以这里的“没有可测的变化”并不等于没有影响。"),
+                               "（下降 {points:.0f} 个百分点），这已是能通过 Holm 第一步的最小的这类损失；更小的损失，"
+                               "或者一些文本对变差、另一些变好而部分抵消的影响，都可能藏在这些区间里，"
+                               "所以这里的“没有可测的变化”并不等于没有影响。"),
         "bert.broad_removal": ("去掉 {n} 个宽泛头中的一个，句子嵌入转过的角度中位数是 {broad:.1f}°（先取每个头在各段文本上的"
                                "中位角度，再取这些头的中位数）；去掉其余 {others} 个头中的一个，是 {other:.1f}°。"),
         "bert.takeaway_none": ("在日志检索上，{n} 个头一起检验、做 Holm 校正之后，在这 {pairs} 对文本上，"
@@ -1387,9 +1388,9 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                                   "0.05/{n}, so every interval is printed at that step's level, {level}."),
         "bert.verdict_power": (" How large an effect could {pairs} pairs show? A head whose removal cost {k} of them "
                                "their whole score and changed no other pair, a drop of {points:.0f} points, is the "
-                               "smallest such loss that would pass Holm's first step; a smaller or more scattered "
-                               "effect can hide in these intervals, so “no measurable difference” here does not "
-                               "mean no effect."),
+                               "smallest such loss that would pass Holm's first step; a smaller loss, or one where "
+                               "losses on some pairs are partly offset by gains on others, can hide in these "
+                               "intervals, so “no measurable difference” here does not mean no effect."),
         "bert.broad_removal": ("Removing one of the {n} broad heads turns the sentence embedding by a median "
                                "{broad:.1f}° (each head's median angle over the texts, then the median over those "
                                "heads); removing one of the other {others} heads, by {other:.1f}°."),

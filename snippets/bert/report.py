@@ -28,6 +28,13 @@ __all__ = ["wordpiece_table", "pair_examples", "text_table", "stats_table", "cat
            "layer_table", "layer_summary", "retrieval_verdicts", "retrieval_takeaway", "head_table"]
 
 
+def _median(t: torch.Tensor, dim: int = -1) -> torch.Tensor:
+    """The median along dim; for an even count, the mean of the two middle
+    values (torch.median returns the lower one), so the angles the page
+    prints agree with the head table's percentiles."""
+    return torch.quantile(t.double(), 0.5, dim=dim)
+
+
 def wordpiece_table(lang: str, line: str = LOG_LINE) -> str:
     lab = i18n.texts(lang, "bert")
     return md_table([lab["field"], lab["split"]], wordpiece_rows(line))
@@ -122,7 +129,7 @@ def entropy_by_category(lang: str, texts=TEXTS) -> str:
 def broad_removal(lang: str, texts=TEXTS) -> str:
     """How far removing one broad (near-uniform) head turns the sentence embedding, against removing one of the
     other heads: the median over those heads of each head's median angle over the texts."""
-    med = ablation_results()["angles"].median(dim=-1).values  # (n, h)
+    med = _median(ablation_results()["angles"])  # (n, h)
     _, cats = all_stats(texts)
     groups: dict[bool, list[float]] = {True: [], False: []}
     for layer, row in enumerate(cats):
@@ -204,26 +211,27 @@ def ablation_scale(lang: str) -> str:
     """The full model's accuracy, the angles between texts, and the largest turn from removing one head."""
     res = ablation_results()
     ang = res["angles"]  # (n, h, N)
-    med = ang.median(dim=-1).values  # (n, h)
+    med = _median(ang)  # (n, h)
     layer, head = divmod(int(med.argmax()), med.size(1))
     p10, p90 = torch.quantile(ang[layer, head].double(), torch.tensor([0.1, 0.9], dtype=torch.float64)).tolist()
     return i18n.text(lang, "bert.ablation_scale", pairs=res["pairs"], texts=ang.size(-1), acc=res["accuracy"],
-                     pair=res["pair_angle"].median().item(), other=res["other_angle"].median().item(),
+                     pair=_median(res["pair_angle"].flatten()).item(),
+                     other=_median(res["other_angle"].flatten()).item(),
                      head=f"{layer}-{head}", med=med[layer, head].item(), p10=p10, p90=p90,
-                     all_med=med.median().item(), n=med.numel())
+                     all_med=_median(med.flatten()).item(), n=med.numel())
 
 
 def layer_table(lang: str) -> str:
     """Per layer: the spread of its heads' median angles, and the head whose removal costs most retrieval."""
     lab = i18n.texts(lang, "bert")
     res, eff = ablation_results(), retrieval_effects()
-    med = res["angles"].median(dim=-1).values  # (n, h)
+    med = _median(res["angles"])  # (n, h)
     rows = []
     for layer in range(med.size(0)):
         m = med[layer]
         top, worst = int(m.argmax()), int(eff["delta"][layer].argmin())
         drops = eff["verdict"][layer].count("lower")  # Holm-corrected over every head of the model
-        rows.append((layer, f"{m.min():.1f}°", f"{m.median():.1f}°", i18n.text(lang, "bert.angle_head", a=m.max().item(), h=f"{layer}-{top}"),
+        rows.append((layer, f"{m.min():.1f}°", f"{_median(m).item():.1f}°", i18n.text(lang, "bert.angle_head", a=m.max().item(), h=f"{layer}-{top}"),
                      f"{layer}-{worst}: {_interval(eff, layer, worst)}", drops))
     return md_table(lab["layers"], rows, align="rrrlll")
 
@@ -231,7 +239,7 @@ def layer_table(lang: str) -> str:
 def layer_summary(lang: str) -> str:
     """Why a cross-layer ranking by angle favours the last layer, with the numbers."""
     res = ablation_results()
-    med = res["angles"].median(dim=-1).values  # (n, h)
+    med = _median(res["angles"])  # (n, h)
     _, cats = all_stats(TEXTS)
     last = med.size(0) - 1
     return i18n.text(lang, "bert.layer_summary", last=last, last_min=med[last].min().item(),
