@@ -800,6 +800,10 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                         "从接近瞎猜降到很低，一层的模型一直停在高处。下图：两层模型第 1 层最高的前缀匹配分随损失的骤降一起升高；第 0 层最高的前一词元分只在一个头的模型里升高。"),
         "ind.fig_caption": ("每条线是一个种子（每种模型 {seeds} 个）。上图虚线是瞎猜的损失 ln 64 = {chance:.2f}，点线是"
                             "“形成归纳回路”的阈值 {formed} nats。"),
+        "ind.ex_by_hand": ("在 {size:,} 条留出序列上，手搭的回路在可预测词元上的平均损失是 {predictable:.2f} nats，"
+                           "在随机词元上是 {random:.2f} nats；瞎猜是 ln 64 = {chance:.2f} nats。"),
+        "ind.ex_offset": ("在 {size:,} 条留出序列上，最好的固定距离是往回 {d} 个位置，它只猜中 {share:.1%} 的可预测词元。"),
+        "ind.ex_cut_head": ["切断的路径", "可预测词元上的损失（nats）"],
         "ui.permalink": "永久链接",
         "ui.search_dialog": "搜索",
         "ui.not_found": ["404 - 找不到这个页面", "这个地址上没有页面：链接可能写错了，或者页面已经改名。", "回到首页"],
@@ -1811,6 +1815,12 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                         "rises as the loss drops; the best layer-0 previous-token score rises only in the one-head model."),
         "ind.fig_caption": ("One line per seed ({seeds} per model). Top: the dashed line is guessing, ln 64 = "
                             "{chance:.2f}; the dotted line is the {formed}-nat threshold for a formed circuit."),
+        "ind.ex_by_hand": ("On {size:,} held-out sequences, the hand-built circuit's mean loss is {predictable:.2f} nats "
+                           "on the predictable tokens and {random:.2f} nats on the random ones; guessing costs "
+                           "ln 64 = {chance:.2f} nats."),
+        "ind.ex_offset": ("On {size:,} held-out sequences, the best fixed distance is {d} positions back, and it gets "
+                          "only {share:.1%} of the predictable tokens right."),
+        "ind.ex_cut_head": ["path cut", "loss on the predictable tokens (nats)"],
         "ui.permalink": "Permanent link",
         "ui.search_dialog": "Search",
         "ui.not_found": ["404 - Page not found",
