@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 import base64
+import time
 
 import numpy as np
 import torch
@@ -62,6 +63,7 @@ def train_kept(layers: int, heads: int, seed: int) -> dict:
     """Train one model as protocol.run_one does; return its final measures and its weights."""
     if (layers, heads, seed) not in LIVE:
         raise ValueError(f"expected one of the live models (layers, heads, seed) {LIVE}, got {(layers, heads, seed)!r}")
+    start = time.process_time()
     model, _ = train_induction(layers, heads, seed, P.STEPS, batch_size=P.BATCH, lr=P.LR, eval_every=P.EVAL_EVERY)
     old = torch.get_num_threads()
     torch.set_num_threads(1)
@@ -71,4 +73,4 @@ def train_kept(layers: int, heads: int, seed: int) -> dict:
     finally:
         torch.set_num_threads(old)
     return {"layers": layers, "heads": heads, "seed": seed, "final": final,
-            "state_dict": encode_state(model.state_dict())}
+            "state_dict": encode_state(model.state_dict()), "cpu_seconds": round(time.process_time() - start, 1)}
