@@ -48,7 +48,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "heads.fetched.unchanged": "一点都没有变",
         "heads.fetched.changed": "最多只变 {d}",
         "heads.swap.sentence": ("值里带上位置（W·(e+p)）时，两个词元互换前后，输出最多差 {pos}，{verdict}："
-                                "位置线性地加进值里，找不回“谁在哪里”。能打破这种对称的有三样。"
+                                "位置线性地加进值里，找不回“谁在哪里”。另外三种做法都打破了这种对称。"
                                 "一是不相等的权重，哪怕它与内容无关：值只含内容，查询偏向两处中的一处，两处分到 {ua} 和 {ub}，"
                                 "互换后输出差 {un}。二是非线性混合：先做层归一化再投影，互换后输出差 {ln}。"
                                 "三是随内容变化的权重：键里掺进一点内容，互换后输出差 {keys}，两处的权重变成 {wa} 和 {wb}。"
@@ -965,15 +965,15 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "heads.fetched.changed": "change by at most {d}",
         "heads.swap.sentence": ("With position in the values, W·(e+p), swapping the two tokens changes the output "
                                 "by at most {pos}, {verdict}: position added linearly into the values does not "
-                                "bring back who stood where. Three things do break the symmetry. Unequal weights, "
-                                "even ones that ignore content: with content-only values and the query tilted "
+                                "bring back who stood where. Each of the other three setups breaks it. Unequal "
+                                "weights, even ones that ignore content: with content-only values and the query tilted "
                                 "towards one of the two places, which then get {ua} and {ub}, the swap changes the "
                                 "output by {un}. Nonlinear mixing: with a layer normalisation before the "
                                 "projection, it changes the output by {ln}. Weights that depend on content: with a "
                                 "little content in the keys, it changes the output by {keys}, and the two places "
                                 "get {wa} and {wb}. {fetch}"),
         "heads.swap.one_token": ("The head now fetches essentially one token: breaking the symmetry has cost the "
-                                 "other target its weight."),
+                                 "other target nearly all of its weight."),
         "heads.swap.both_tokens": "The head still fetches both tokens, in unequal shares.",
         "heads.projection": ("Project then split, against each head projecting on its own: the largest difference "
                              "is {err}, {verdict}; one operation, written two ways."),

@@ -89,13 +89,13 @@ def test_position_in_the_values_keeps_one_heads_average_symmetric():
         ("0.500 / 0.500", "0.51"), ("0.997 / 0.003", "1.73")]
     assert rows[1][1] == "位置；查询偏向一处"
     zh, en = swap_sentence(r, "zh"), swap_sentence(r, "en")
-    assert "只是浮点舍入" in zh and "能打破这种对称的有三样" in zh
+    assert "只是浮点舍入" in zh and "另外三种做法都打破了这种对称" in zh
     assert "两处分到 0.600 和 0.400，互换后输出差 0.94" in zh
     assert zh.endswith("两处的权重变成 0.997 和 0.003。这个头实际上只取回了一个词元：对称是打破了，代价是另一个目标几乎分不到权重。")
     assert en.startswith("With position in the values, W·(e+p), swapping the two tokens")
-    assert "Three things do break the symmetry" in en and "which then get 0.600 and 0.400, the swap changes the output by 0.94" in en
+    assert "Each of the other three setups breaks it" in en and "which then get 0.600 and 0.400, the swap changes the output by 0.94" in en
     assert en.endswith("get 0.997 and 0.003. The head now fetches essentially one token: breaking the symmetry has cost "
-                       "the other target its weight.")
+                       "the other target nearly all of its weight.")
     # the closing words follow the weights: content in the keys that leaves both tokens some weight
     both = {**r, "content_keys": (0.3, 0.7, 0.3)}
     assert swap_sentence(both, "en").endswith("The head still fetches both tokens, in unequal shares.")
