@@ -35,6 +35,17 @@ def test_headview_texts_move_to_a_shared_file(tmp_path):
     assert len(list((tmp_path / page_data.FOLDER).iterdir())) == 1
 
 
+def test_induction_live_models_move_to_a_file(tmp_path):
+    """The induction page's live view: its models (the weights) leave the page, its words stay."""
+    models = [{"layers": 2, "weights": {"W_Q": {"shape": [1], "f32": "A" * 20_000}}}]
+    text = json.dumps({"ui": {"error": "x"}, "vocab": 64, "models": models})
+    page = f'<div data-induction-live><script type="application/json" class="induction-live-data">{text}</script></div>'
+    out = page_data.externalise(page, str(tmp_path), "lab/induction-heads/")
+    m = re.search(r'<script type="application/json" class="induction-live-data" data-src="([^"]+)">(.*)</script>', out)
+    assert m and json.loads(m.group(2)) == {"ui": {"error": "x"}, "vocab": 64}
+    assert json.loads((tmp_path / urljoin("/lab/induction-heads/", m.group(1)).lstrip("/")).read_text()) == models
+
+
 def test_small_payloads_and_images_stay_inline(tmp_path):
     small = _script({"texts": [{"weights": "AAAA"}]})
     assert page_data.externalise(small, str(tmp_path), "x/") == small

@@ -18,6 +18,7 @@ PAGE_ASSETS = {
     "data-whatif-lab": ("assets/whatif-lab.css", "assets/whatif-lab.js"),  # §4's model lab
     "data-headview": ("assets/headview.css", "assets/headview.js"),  # the real model's head viewer
     "data-budget-widget": ("assets/budget-widget.css", "assets/budget-widget.js"),  # §1's attention budget
+    "data-induction-live": ("assets/induction-live.css", "assets/induction-live.js"),  # the induction page's live view
 }
 
 

@@ -10,6 +10,9 @@ content (two builds give the same names; the same data is stored once):
   class="headview-data">``): the script keeps the sizes and the words, and gains ``data-src``;
   docs/assets/headview.js fetches the file when the viewer comes near the screen (the file holds no
   words, so both languages share it);
+- the same for the induction page's live view (``class="induction-live-data"``): its ``models``
+  (the trained weights) go to a file that docs/assets/induction-live.js fetches when the view comes
+  near the screen;
 - ``<image xlink:href="data:image/png;base64,…">`` in an inline SVG points at the PNG file instead;
   the browser fetches it like any image, without holding up the text.
 
@@ -31,7 +34,9 @@ from mkdocs.utils import get_relative_url
 FOLDER = "assets/page-data"
 MIN_BYTES = 8192
 
-_JSON = re.compile(r'<script type="application/json" class="headview-data">(.*?)</script>', re.S)
+# the class of a widget's JSON script -> the key whose value leaves the page
+LAZY = {"headview-data": "texts", "induction-live-data": "models"}
+_JSON = re.compile(r'<script type="application/json" class="(%s)">(.*?)</script>' % "|".join(LAZY), re.S)
 _PNG = re.compile(r'xlink:href="data:image/png;base64,([A-Za-z0-9+/=\s]+)"')
 
 
@@ -49,13 +54,13 @@ def externalise(html_text: str, site_dir: str, page_url: str) -> str:
     """The page with large JSON data and embedded PNGs moved to files (see the module docstring)."""
 
     def json_file(m: re.Match) -> str:
-        payload = json.loads(m.group(1))
-        data = json.dumps(payload.pop("texts"), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        cls, payload = m.group(1), json.loads(m.group(2))
+        data = json.dumps(payload.pop(LAZY[cls]), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         if len(data) < MIN_BYTES:
             return m.group(0)
         url = html.escape(_store(data, ".json", site_dir, page_url), quote=True)
         rest = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
-        return f'<script type="application/json" class="headview-data" data-src="{url}">{rest}</script>'
+        return f'<script type="application/json" class="{cls}" data-src="{url}">{rest}</script>'
 
     def png_file(m: re.Match) -> str:
         data = base64.b64decode(re.sub(r"\s", "", m.group(1)))

@@ -1,0 +1,165 @@
+"""The induction page's live view in a real browser: the JavaScript forward pass against PyTorch on typed
+Chinese and English text (logits and every head's attention, all heads on and one switched off), the
+controls by keyboard, lazy loading, and axe at phone width in both palettes."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from snippets.i18n import texts
+from snippets.induction import live, weights
+
+from .conftest import PHONE
+
+pytestmark = pytest.mark.browser
+
+ZH, EN = "lab/induction-heads/", "en/lab/induction-heads/"
+TOL = 1e-4
+ZH_TEXT = "订单服务连接超时，三秒后重试。订单服务连接超时，三秒后重试。"
+EN_TEXT = "ERROR [db] slow query; ERROR [db] slow query"
+
+STATE_JS = """r => {
+  const v = r.inductionLive.view;
+  return {ids: v.ids, keep: v.keep, model: v.model, selected: v.selected,
+          logits: Array.from(v.result.logits), attn: Array.from(v.result.attn)};
+}"""
+
+
+def served_models(built_site: Path, page_path: str) -> list[dict]:
+    """The models the page's view fetches: read from the data file its script points at."""
+    html = (built_site / page_path / "index.html").read_text(encoding="utf-8")
+    src = re.search(r'class="induction-live-data" data-src="([^"]+)"', html).group(1)
+    return json.loads((built_site / page_path / src).resolve().read_text(encoding="utf-8"))
+
+
+def open_view(page, url: str, scheme: str = "light"):
+    page.emulate_media(color_scheme=scheme)
+    page.goto(url)
+    view = page.locator(".induction-live")
+    view.scroll_into_view_if_needed()
+    page.wait_for_selector(".induction-live[data-state='ready']")
+    return view
+
+
+def compare(view, model: dict, text: str) -> dict:
+    """The view's current logits and attention against PyTorch's on the same ids and switches."""
+    state = view.evaluate(STATE_JS)
+    assert state["ids"] == live.text_ids(text)
+    L, H, T = model["layers"], model["heads"], len(text)
+    off = {(i // H, i % H) for i, k in enumerate(state["keep"]) if not k}
+    torch_model = weights.load_kept({"layers": L, "heads": H, "state_dict": model["weights"]})
+    with torch.no_grad():
+        logits, attn = torch_model(torch.tensor([state["ids"]]), ablate=off, return_attention=True)
+    d_logits = float(np.abs(np.array(state["logits"]).reshape(T, -1) - logits[0].numpy()).max())
+    ref = torch.stack([a[0] for a in attn]).numpy()  # (L, H, T, T)
+    d_attn = float(np.abs(np.array(state["attn"]).reshape(L, H, T, T) - ref).max())
+    assert d_logits < TOL and d_attn < TOL, (text, off, d_logits, d_attn)
+    # What the cells show: the argmax of PyTorch's logits, right or wrong against the next character.
+    best = logits[0].argmax(-1).tolist()
+    hits = sum(best[t] == state["ids"][t + 1] for t in range(T - 1))
+    assert view.locator(".il-cell").count() == T
+    assert view.locator(".il-cell.il-hit").count() == hits
+    return {"off": off, "d_logits": d_logits, "d_attn": d_attn, "best": best, "attn": ref}
+
+
+def test_typed_text_matches_pytorch_with_heads_on_and_off(page, server_url, built_site):
+    models = served_models(built_site, ZH)
+    assert models == live.live_data()  # the served file holds the committed weights
+    requests = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(server_url + ZH)
+    page.wait_for_load_state("load")
+    assert not [u for u in requests if "/page-data/" in u and u.endswith(".json")]  # not fetched on load
+    view = page.locator(".induction-live")
+    view.scroll_into_view_if_needed()
+    page.wait_for_selector(".induction-live[data-state='ready']")
+    assert len([u for u in requests if "/page-data/" in u and u.endswith(".json")]) == 1
+
+    box = view.get_by_label("文本（最多 48 个字符）")
+    assert box.get_attribute("maxlength") == "48"
+    box.fill("")
+    box.focus()
+    page.keyboard.type(ZH_TEXT)
+    diffs = [compare(view, models[0], ZH_TEXT)]
+    # Switch the induction head off from the keyboard: focus its checkbox and press Space.
+    view.locator('input[data-head="1"]').focus()
+    page.keyboard.press("Space")
+    assert view.locator('input[data-head="1"]').is_checked() is False
+    diffs.append(compare(view, models[0], ZH_TEXT))
+    assert diffs[-1]["off"] == {(1, 0)}
+
+    # The four-head model, from the keyboard, on English text, with one layer-1 head off.
+    view.get_by_label("模型").focus()
+    page.keyboard.press("ArrowDown")
+    assert view.evaluate("r => r.inductionLive.view.model") == 1
+    box.fill("")
+    box.focus()
+    page.keyboard.type(EN_TEXT)
+    diffs.append(compare(view, models[1], EN_TEXT))
+    labels = view.locator(".il-head")
+    assert labels.count() == 8
+    induction = models[1]["roles"]["induction"]
+    view.locator(f'input[data-head="{induction[0] * 4 + induction[1]}"]').uncheck()
+    diffs.append(compare(view, models[1], EN_TEXT))
+    assert diffs[-1]["off"] == {tuple(induction)}
+    worst = max(max(d["d_logits"], d["d_attn"]) for d in diffs)
+    print(f"max |JS - PyTorch| over logits and attention: {worst:.2e}")
+
+
+def test_roles_and_the_attention_readout_by_keyboard(page, server_url, built_site):
+    models = served_models(built_site, EN)
+    view = open_view(page, server_url + EN)
+    m = models[0]
+    # Each head is labelled with its measured role and scores.
+    roles = view.locator(".il-role").all_inner_texts()
+    assert roles == ["previous-token head", "induction head"]
+    assert view.locator(".il-scores").first.inner_text() == (
+        f"previous-token score {m['prev'][0][0]:.2f}, prefix-matching score {m['prefix'][0][0]:.2f}")
+    default = view.locator("input[type=text]").input_value()
+    assert default == "ERROR order-api timeout; ERROR order-api timeout"
+    ref = compare(view, m, default)
+    cells = view.locator(".il-cell")
+    selected = len(default) - 2
+    assert cells.nth(selected).get_attribute("aria-pressed") == "true"
+    cells.nth(selected).focus()
+    page.keyboard.press("ArrowLeft")
+    t = selected - 1
+    assert cells.nth(t).evaluate("e => e === document.activeElement")
+    assert cells.nth(t).get_attribute("aria-pressed") == "true"
+    title = view.locator(".il-title").nth(1).inner_text()
+    assert title.startswith(f"Attention from position {t} ({default[t].replace(' ', '␣')})")
+    row = ref["attn"][1, 0, t]
+    top = int(np.argmax(row))
+    read = view.locator(".il-read").nth(1).inner_text()
+    ch = default[top].replace(" ", "␣")
+    assert read == f"most on position {top} ({ch}, {round(row[top] * 100)}%)"
+    page.keyboard.press("Home")
+    assert cells.nth(0).get_attribute("aria-pressed") == "true"
+    # The Chinese example button puts the Chinese text in the box.
+    view.get_by_role("button", name="Chinese example").click()
+    assert view.locator("input[type=text]").input_value() == texts("en", "live")["example_zh"]
+    assert view.locator(".il-cell").count() == len(view.locator("input[type=text]").input_value())
+
+
+@pytest.mark.parametrize(("path", "scheme"), [(ZH, "light"), (EN, "dark"), (ZH, "dark"), (EN, "light")])
+def test_axe_at_phone_width(page, server_url, path, scheme):
+    from axe_playwright_python.sync_playwright import Axe
+
+    page.set_viewport_size(PHONE)
+    view = open_view(page, server_url + path, scheme)
+    view.locator(".il-cell").nth(3).focus()
+    view.locator('input[data-head="0"]').uncheck()
+    results = Axe().run(page, context=".induction-live").response
+    bad = [f"{v['id']}: {v['help']} e.g. {v['nodes'][0]['target']}" for v in results["violations"]
+           if v["impact"] in ("serious", "critical")]
+    assert not bad, "\n".join(bad)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], width
+    box = view.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
