@@ -95,7 +95,7 @@ def test_typed_text_matches_pytorch_with_heads_on_and_off(page, server_url, buil
     assert diffs[-1]["off"] == {(1, 0)}
 
     # The four-head model, from the keyboard, on English text, with one layer-1 head off.
-    view.get_by_label("模型").focus()
+    view.get_by_label("模型", exact=True).focus()
     page.keyboard.press("ArrowDown")
     assert view.evaluate("r => r.inductionLive.view.model") == 1
     box.fill("")
