@@ -21,7 +21,7 @@ pytestmark = pytest.mark.browser
 
 ZH, EN = "lab/induction-heads/", "en/lab/induction-heads/"
 TOL = 1e-4
-ZH_TEXT = "订单服务连接超时，三秒后重试。订单服务连接超时，三秒后重试。"
+ZH_TEXT = "今天下午三点在二楼开会，记得带上电脑和笔记。今天下午三点在二楼开会，记得带上电脑和笔记。"
 EN_TEXT = "ERROR [db] slow query; ERROR [db] slow query"
 
 STATE_JS = """r => {
