@@ -75,8 +75,10 @@ def test_kept_weights_give_the_recorded_losses(kept):
 
 def test_the_page_carries_words_sizes_roles_and_weights(kept):
     data = live.live_data(kept)
-    assert [(d["layers"], d["heads"]) for d in data] == [(2, 1), (2, 4)]
-    for d, m in zip(data, kept["data"]["models"], strict=True):
+    assert [(d["layers"], d["heads"]) for d in data] == [(2, 1)]  # SHOWN: the minimal circuit
+    assert [r["roles"] for r in live.live_data(kept, weights.LIVE)] == [
+        {"prev": [0, 0], "induction": [1, 0]}, {"prev": [0, 1], "induction": [1, 2]}]
+    for d, m in zip(data, kept["data"]["models"][:1], strict=True):
         assert d["roles"] == live.roles(m["final"]) and d["weights"] == m["state_dict"]
     assert data[0]["roles"] == {"prev": [0, 0], "induction": [1, 0]}
     pages = {}
@@ -88,8 +90,8 @@ def test_the_page_carries_words_sizes_roles_and_weights(kept):
         assert payload["ui"]["example_en"] == "ERROR order-api timeout; ERROR order-api timeout"
         assert len(payload["ui"]["example_en"]) <= 48 and len(payload["ui"]["example_zh"]) <= 48
         pages[lang] = payload
-    assert pages["zh"]["labels"] == ["2 层 × 1 个头", "2 层 × 4 个头"]
-    assert pages["en"]["labels"] == ["2 layers × 1 head", "2 layers × 4 heads"]
+    assert pages["zh"]["labels"] == ["2 层 × 1 个头"]
+    assert pages["en"]["labels"] == ["2 layers × 1 head"]
     assert pages["zh"]["models"] == pages["en"]["models"]  # one data file for both languages
     assert live.live_sentence("en").startswith("Each character first becomes an id: its Unicode code point "
                                                "modulo 64")

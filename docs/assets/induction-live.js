@@ -170,6 +170,7 @@
     data.labels.forEach(function (label, i) { modelSel.appendChild(el("option", { value: String(i) }, label)); });
     modelWrap.appendChild(modelSel);
     controls.appendChild(modelWrap);
+    if (data.labels.length < 2) modelSel.disabled = true;  // one model: the menu only names it
 
     var textWrap = el("div", { "class": "il-text" });
     textWrap.appendChild(el("label", { "for": uid + "-text" }, fill(ui.text, { max: data.max_chars })));

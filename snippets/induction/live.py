@@ -31,10 +31,13 @@ from ..i18n import text, texts
 from .task import SEQ_LEN, VOCAB
 from .weights import LIVE
 
-__all__ = ["RESULT_NAME", "MAX_CHARS", "text_ids", "same_id", "roles", "load_live", "live_data", "live_html",
+__all__ = ["RESULT_NAME", "SHOWN", "MAX_CHARS", "text_ids", "same_id", "roles", "load_live", "live_data", "live_html",
            "live_sentence"]
 
 RESULT_NAME = "induction-live.json"
+# The models the page offers, of weights.LIVE: the minimal circuit only. Every model's weights travel
+# with the page's data (and inline in its notebook): the 2 x 4 model would more than triple them.
+SHOWN = ((2, 1, 0),)
 MAX_CHARS = SEQ_LEN  # the models have learned positions for SEQ_LEN tokens, one per character
 
 
@@ -86,16 +89,16 @@ def load_live(path: Path | None = None) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def live_data(result: dict | None = None) -> list[dict]:
-    """The models the view offers, in LIVE's order: sizes, head scores, roles, weights (float32 base64)."""
+def live_data(result: dict | None = None, shown=SHOWN) -> list[dict]:
+    """The models the view offers (shown, of LIVE): sizes, head scores, roles, weights (float32 base64)."""
     result = load_live() if result is None else result
     by_job = {(m["layers"], m["heads"], m["seed"]): m for m in result["data"]["models"]}
-    missing = [job for job in LIVE if job not in by_job]
+    missing = [job for job in shown if job not in by_job or job not in LIVE]
     if missing:
-        raise ValueError(f"expected the live models {LIVE} in the result, missing {missing}; "
+        raise ValueError(f"expected the live models {tuple(shown)} in the result, missing {missing}; "
                          "run `python -m sitebuild.results induction-live`")
     out = []
-    for job in LIVE:
+    for job in shown:
         m = by_job[job]
         out.append({"layers": m["layers"], "heads": m["heads"], "seed": m["seed"],
                     "prev": m["final"]["prev"], "prefix": m["final"]["prefix"], "roles": roles(m["final"]),
@@ -107,7 +110,7 @@ def live_html(lang: str, result: dict | None = None) -> str:
     """A <div> holding the view's words and data as JSON; induction-live.js builds the view inside it."""
     ui = texts(lang, "live")
     payload = {"ui": ui, "vocab": VOCAB, "max_chars": MAX_CHARS,
-               "labels": [text(lang, f"ind.setting_{layers}_{heads}") for layers, heads, _ in LIVE],
+               "labels": [text(lang, f"ind.setting_{layers}_{heads}") for layers, heads, _ in SHOWN],
                "models": live_data(result)}
     data = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
     return (f'<div class="induction-live" data-induction-live>'

@@ -94,20 +94,17 @@ def test_typed_text_matches_pytorch_with_heads_on_and_off(page, server_url, buil
     diffs.append(compare(view, models[0], ZH_TEXT))
     assert diffs[-1]["off"] == {(1, 0)}
 
-    # The four-head model, from the keyboard, on English text, with one layer-1 head off.
-    view.get_by_label("模型", exact=True).focus()
-    page.keyboard.press("ArrowDown")
-    assert view.evaluate("r => r.inductionLive.view.model") == 1
+    # English text with the induction head back on and the previous-token head off (the mouse, this time).
+    view.locator('input[data-head="1"]').check()
     box.fill("")
     box.focus()
     page.keyboard.type(EN_TEXT)
-    diffs.append(compare(view, models[1], EN_TEXT))
-    labels = view.locator(".il-head")
-    assert labels.count() == 8
-    induction = models[1]["roles"]["induction"]
-    view.locator(f'input[data-head="{induction[0] * 4 + induction[1]}"]').uncheck()
-    diffs.append(compare(view, models[1], EN_TEXT))
-    assert diffs[-1]["off"] == {tuple(induction)}
+    diffs.append(compare(view, models[0], EN_TEXT))
+    assert diffs[-1]["off"] == set()
+    view.locator('input[data-head="0"]').uncheck()
+    diffs.append(compare(view, models[0], EN_TEXT))
+    assert diffs[-1]["off"] == {(0, 0)}
+    assert view.get_by_label("模型", exact=True).is_disabled()  # one model on offer: the menu only names it
     worst = max(max(d["d_logits"], d["d_attn"]) for d in diffs)
     print(f"max |JS - PyTorch| over logits and attention: {worst:.2e}")
 
