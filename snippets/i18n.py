@@ -800,9 +800,26 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "ind.switch_cut_v": "只从第 1 层的值里去掉它（对照）",
         "ind.cause_part": "{switch}，损失变化 {diff:+.2f} nats [{lo:+.2f}, {hi:+.2f}]，{verdict}",
         "ind.causes": ("{label}：与完整模型按种子配对，{family} 种改动用 Holm 方法一起校正。{parts}。"),
-        "ind.heads": ("{label}的 {seeds} 个种子里，第 1 层前缀匹配分最高的头在 {prefix_lo:.2f} 到 {prefix_hi:.2f} 之间；"
-                      "第 0 层前一词元分最高的头却只有 {prev_lo:.2f} 到 {prev_hi:.2f}，第二高的不超过 {second_hi:.2f}。"
-                      "第 1 层的四个头前缀匹配分都不低：每个种子里最低的那个也至少有 {every_lo:.2f}。"),
+        "ind.heads": ("{label}的 {seeds} 个种子里，第 1 层前缀匹配分最高的头在 {prefix_lo:.2f} 到 {prefix_hi:.2f} 之间，"
+                      "而且第 1 层四个头的分数都不低：每个种子里最低的那个也有 {every_lo:.2f}。第 0 层前一词元分最高的头"
+                      "在 {prev_lo:.2f} 到 {prev_hi:.2f} 之间，第二高的不超过 {second_hi:.2f}；作为对照，{one}的模型里第 0 层"
+                      "那个头是 {one_lo:.2f} 到 {one_hi:.2f}。"),
+        "ind.pattern": ("上图用的是最终留出批次里的第 {index} 条序列，重复的片段长 {length} 个词元。在第一遍的各个位置上，"
+                        "第 0 层的头平均把 {prev:.2f} 的注意力放在紧挨着的前一个词元上；在第二遍的各个位置上，第 1 层的头"
+                        "平均把 {prefix:.2f} 放在“上一次出现之后的那个词元”上。{predictable} 个可预测的词元，模型猜对了 "
+                        "{right} 个。放到整批留出序列上，这两个分数是 {prev_all:.2f} 和 {prefix_all:.2f}：这个前一词元头并不"
+                        "专一，它有 {elsewhere:.0%} 的注意力落在别的位置上。第 1 层靠不靠它，要看下面把路径切断以后的结果。"),
+        "ind.pat_first": "第一遍",
+        "ind.pat_second": "第二遍",
+        "ind.pat_guess": "猜测",
+        "ind.pat_layer0": "第 0 层的头看向哪里（前一词元头）",
+        "ind.pat_layer1": "第 1 层的头看向哪里（归纳头）",
+        "ind.pat_alt": ("示意图：一段长 {length} 个词元的片段写了两遍，第一遍在上，第二遍在下，下面每个词元都对齐在它"
+                        "第一次出现的位置正下方。上方的弧线是第 0 层的头，大多从一个词元指向它前面的那个；从下往上的"
+                        "箭头是第 1 层的头，大多斜着指向上一次出现之后的那个词元。最下面一行是模型猜的下一个词元和对错。"),
+        "ind.pat_caption": ("2 层 × 1 个头的模型（协议的种子 0），最终留出批次的第 {index} 条序列：按固定规则选出，是第一条"
+                            "重复片段长 {shortest} 到 {longest} 个词元、片段里没有重复词元的序列。只画出所示位置之间、权重不低于 "
+                            "{drawn} 的注意力，权重越大，线越粗越深。“第一遍”左边多画了一格，是片段前面那个随机词元。✗ 表示猜错。"),
         "ind.spread": ("下面几个数是看过结果以后才去读的，不在实验方案里。{label}的 {seeds} 个种子里，各有一个第 0 层的头，"
                        "清零它，可预测词元上的损失就升到 {worst_lo:.2f}–{worst_hi:.2f} nats，"
                        "{above:其中 # 个种子比瞎猜（{chance:.2f}）还差|但没有一个比瞎猜（{chance:.2f}）还差}；"
@@ -1836,9 +1853,32 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "ind.causes": ("{label}, paired by seed with the intact model, the {family} changes corrected together with "
                        "Holm's method. {parts}."),
         "ind.heads": ("Across the {seeds} seeds of {label}, the layer-1 head with the highest prefix-matching score "
-                      "scores {prefix_lo:.2f} to {prefix_hi:.2f}, but the layer-0 head with the highest previous-token "
-                      "score reaches only {prev_lo:.2f} to {prev_hi:.2f}, and the second highest at most {second_hi:.2f}. All four layer-1 heads score high: the lowest in any "
-                      "seed still scores {every_lo:.2f}."),
+                      "scores {prefix_lo:.2f} to {prefix_hi:.2f}, and all four layer-1 heads score high: the lowest in "
+                      "any seed still scores {every_lo:.2f}. The layer-0 head with the highest previous-token score "
+                      "scores {prev_lo:.2f} to {prev_hi:.2f}, and the second highest at most {second_hi:.2f}; for "
+                      "comparison, the layer-0 head of {one} scores {one_lo:.2f} to {one_hi:.2f}."),
+        "ind.pattern": ("The figure shows sequence {index} of the final held-out batch, whose segment is {length} tokens "
+                        "long. Over the first copy, layer 0's head puts {prev:.2f} of its attention on the token just "
+                        "before, on average; over the second copy, layer 1's head puts {prefix:.2f} on the token that "
+                        "followed the first occurrence. The model guesses {right} of the {predictable} predictable tokens "
+                        "right. Over the whole held-out batch the two scores are {prev_all:.2f} and {prefix_all:.2f}, so "
+                        "this previous-token head is far from pure: {elsewhere:.0%} of its attention goes elsewhere. "
+                        "Whether layer 1 depends on it is for the cuts below to show."),
+        "ind.pat_first": "copy 1",
+        "ind.pat_second": "copy 2",
+        "ind.pat_guess": "guess",
+        "ind.pat_layer0": "where layer 0's head looks (previous-token head)",
+        "ind.pat_layer1": "where layer 1's head looks (induction head)",
+        "ind.pat_alt": ("Diagram: a segment of {length} tokens written twice, the first copy above, the second below, "
+                        "each token of the second copy under its first occurrence. Arcs over the first copy show layer "
+                        "0's head, mostly pointing from each token to the one before it. Arrows from the second copy "
+                        "up show layer 1's head, mostly pointing diagonally to the token after the first occurrence. "
+                        "The bottom row holds the model's next-token guesses, marked right or wrong."),
+        "ind.pat_caption": ("Seed 0 of 2 layers × 1 head on sequence {index} of the final held-out batch, picked by a "
+                            "fixed rule: the first whose segment is {shortest} to {longest} tokens long with no token in "
+                            "it twice. Arrows are drawn for attention weights of at least {drawn} between the positions "
+                            "shown; a larger weight draws a thicker, darker line. The extra cell at the left of "
+                            "copy 1 is the random token before it. ✗ marks a wrong guess."),
         "ind.spread": ("The next numbers were read after the results and are not part of the protocol. In each of the "
                        "{seeds} seeds of {label}, zeroing one layer-0 head raises the loss on the predictable tokens "
                        "to {worst_lo:.2f}–{worst_hi:.2f} nats ({above:worse than guessing, {chance:.2f}, in # of them|"

@@ -38,6 +38,7 @@ __all__ = ["RESULT_NAME", "load_induction", "depth_family", "depth_header", "dep
 
 RESULT_NAME = "induction.json"
 BASELINE = (1, 4)  # every 2-layer setting is compared with 1 layer x 4 heads
+MINIMAL = (2, 1)  # the one-head circuit, the 4-head model's point of comparison
 
 
 def load_induction(path: Path | None = None) -> dict:
@@ -191,16 +192,19 @@ def cause_sentence(lang: str, setting: tuple[int, int], result: dict | None = No
 
 
 def heads_sentence(lang: str, setting: tuple[int, int], result: dict | None = None) -> str:
-    """In the 4-head model: how high the best previous-token and prefix-matching scores are, per seed."""
+    """In the 4-head model: how high the best previous-token and prefix-matching scores are, per seed,
+    beside the one-head model's previous-token head."""
     result = _result(result)
     ms = _models(result)[setting]
     prev = [max(m["final"]["prev"][0]) for m in ms]
     prefix = [max(m["final"]["prefix"][1]) for m in ms]
     second = [sorted(m["final"]["prev"][0])[-2] for m in ms]
     every = [min(m["final"]["prefix"][1]) for m in ms]
+    one = [m["final"]["prev"][0][0] for m in _models(result)[MINIMAL]]
     return text(lang, "ind.heads", label=_label(lang, *setting), seeds=len(ms),
                 prev_lo=min(prev), prev_hi=max(prev), second_hi=max(second),
-                prefix_lo=min(prefix), prefix_hi=max(prefix), every_lo=min(every))
+                prefix_lo=min(prefix), prefix_hi=max(prefix), every_lo=min(every),
+                one=_label(lang, *MINIMAL), one_lo=min(one), one_hi=max(one))
 
 
 def spread_sentence(lang: str, setting: tuple[int, int] = (2, 4), result: dict | None = None) -> str:
