@@ -16,6 +16,7 @@ matches, ``tests/test_results.py`` fails, and the same command measures again::
     python -m sitebuild.results mqar-followup  # retrain results/kvheads-mqar-followup.json (~30 CPU minutes)
     python -m sitebuild.results induction    # retrain results/induction.json (~40 CPU minutes)
     python -m sitebuild.results induction-live  # retrain results/induction-live.json (~7 CPU minutes)
+    python -m sitebuild.results induction-circuits  # retrain results/induction-circuits.json (~46 CPU minutes)
     python -m sitebuild.results stale        # re-measure every stale result
 
 How busy the machine was is measured, not declared: the load average before and after the whole
@@ -96,6 +97,9 @@ SPECS: dict[str, Spec] = {
     # The induction page's live view: seed 0 of that protocol trained again, weights kept (snippets.induction.weights).
     "induction-live": Spec(("snippets.induction.weights",), (), "python -m sitebuild.results induction-live",
                            exclude=("snippets/i18n.py",)),
+    # Its follow-up, fixed before its runs: which path a four-head model's induction takes (snippets.induction.circuits).
+    "induction-circuits": Spec(("snippets.induction.circuits",), (), "python -m sitebuild.results induction-circuits",
+                               exclude=("snippets/i18n.py",)),
 }
 
 
@@ -435,6 +439,23 @@ def measure_induction_live(workers: int = 2) -> Path:
     return save("induction-live", prov, {"live": [list(j) for j in weights.LIVE], "models": models}, start, runs)
 
 
+def measure_induction_circuits(workers: int = 2) -> Path:
+    """Train every run of snippets.induction.circuits; write results/induction-circuits.json."""
+    from snippets.induction import circuits
+    from snippets.induction import protocol as main
+
+    prov = provenance("induction-circuits", 1) | {"workers": workers}
+    start, runs, models = _train_pool(
+        "induction-circuits", circuits.jobs(), circuits.run_one,
+        lambda r: f"{r['layers']} layers x {r['heads']} heads seed {r['seed']}: "
+                  f"{r['final']['predictable']:.3f} nats", workers)
+    models.sort(key=lambda r: r["seed"])
+    record = {k: getattr(main, k) for k in ("STEPS", "BATCH", "LR", "EVAL_EVERY", "EVAL_SIZE", "FORMED", "MINIMUM")}
+    record |= {"SETTING": list(circuits.SETTING), "SEEDS": list(circuits.SEEDS), "PARTS": list(circuits.PARTS),
+               "PREV_HEAD": circuits.PREV_HEAD}
+    return save("induction-circuits", prov, {"protocol": record, "models": models}, start, runs)
+
+
 def measure_decode() -> Path:
     """Time the next token with and without the KV cache (snippets.kvheads.decode_bench.DECODE), each block
     of interleaved rounds a recorded run; write results/kvheads-decode.json."""
@@ -452,7 +473,8 @@ MEASURE: dict[str, Callable[[], Path]] = {"bench-full": measure_bench, "buildben
                                          "kvheads-recall": measure_recall, "kvheads-decode": measure_decode,
                                          "whatif-sweeps": measure_whatif, "kvheads-mqar": measure_mqar,
                                          "kvheads-mqar-followup": measure_mqar_followup,
-                                         "induction": measure_induction, "induction-live": measure_induction_live}
+                                         "induction": measure_induction, "induction-live": measure_induction_live,
+                                         "induction-circuits": measure_induction_circuits}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -460,14 +482,15 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(description="Committed measurements: check them, or measure again.")
     parser.add_argument("what", nargs="?", choices=["check", "bench", "build", "recall", "decode", "whatif", "mqar",
-                                                     "mqar-followup", "induction", "induction-live", "stale"],
+                                                     "mqar-followup", "induction", "induction-live", "induction-circuits",
+                                                     "stale"],
                         default="check")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     names = {"bench": ["bench-full"], "build": ["buildbench"], "recall": ["kvheads-recall"],
              "decode": ["kvheads-decode"], "whatif": ["whatif-sweeps"], "mqar": ["kvheads-mqar"],
              "mqar-followup": ["kvheads-mqar-followup"], "induction": ["induction"],
-             "induction-live": ["induction-live"], "check": [],
+             "induction-live": ["induction-live"], "induction-circuits": ["induction-circuits"], "check": [],
              "stale": []}[args.what]
     if args.what in ("check", "stale"):
         for name in SPECS:
