@@ -42,3 +42,17 @@ def test_home_page_map_lists_every_page_in_the_nav(lang):
     missing = [p for p in wanted if p not in listed]
     assert not missing, f"docs/index.{lang}.md's page map does not list {missing}"
     assert listed == wanted, f"docs/index.{lang}.md's page map is not in the nav's order: {listed}"
+
+
+def test_the_maps_words_on_section_4_follow_its_protocol():
+    """The page map describes §4's second round in words; they must say what snippets.whatif.protocol runs."""
+    from snippets.whatif import protocol as W
+    from snippets.whatif.task import OFFSETS
+
+    heads = [c["num_heads"] for c in W.SWEEPS["fixed_dk"]]
+    lookups = sorted({len(W.OFFSETS_2), len(OFFSETS), len(W.OFFSETS_6)})
+    assert heads == list(range(1, 9)) and lookups == [2, 4, 6] and len(W.SEEDS) == 10
+    en = (ROOT / "docs" / "index.en.md").read_text(encoding="utf-8")
+    zh = (ROOT / "docs" / "index.zh.md").read_text(encoding="utf-8")
+    assert "every head count from 1 to 8, 2, 4 or 6 lookups" in en and "ten seeds each" in en
+    assert "头数从 1 到 8 逐一试，查找 2、4 或 6 处" in zh and "每种 10 个种子" in zh
