@@ -809,6 +809,45 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                         "平均把 {prefix:.2f} 放在“上一次出现之后的那个词元”上。{predictable} 个可预测的词元，模型猜对了 "
                         "{right} 个。放到整批留出序列上，这两个分数是 {prev_all:.2f} 和 {prefix_all:.2f}：这个前一词元头并不"
                         "专一，它有 {elsewhere:.0%} 的注意力落在别的位置上。第 1 层靠不靠它，要看下面把路径切断以后的结果。"),
+        "circ.path_head": ["改动", "可预测词元上的损失（nats，平均）", "与完整模型之差（nats，Holm 区间）", "结论"],
+        "circ.part_q": "第 0 层四个头全部从第 1 层的查询里去掉",
+        "circ.part_k": "第 0 层四个头全部从第 1 层的键里去掉",
+        "circ.part_v": "第 0 层四个头全部从第 1 层的值里去掉",
+        "circ.seed_head": ["种子", "完整模型（nats）", "第 0 层最高的前一词元分（头）", "切查询 +", "切键 +", "切值 +",
+                           "代价最大的一刀"],
+        "circ.prev_cell": "{score:.2f}（头 {head}）",
+        "circ.main_q": "查询",
+        "circ.main_k": "键",
+        "circ.main_v": "值",
+        "circ.qk_higher": "切查询的代价更大",
+        "circ.qk_lower": "切键的代价更大",
+        "circ.qk_none": "{seeds} 个种子下没有可测的差别",
+        "circ.qk_negligible": "有差别，但小到可以忽略",
+        "circ.held": "得到证实",
+        "circ.failed": "没有得到证实",
+        "circ.sentence": ("{seeds} 个新种子里，{formed} 个形成了归纳回路。把第 0 层的四个头全部从第 1 层的查询里去掉，"
+                          "可预测词元上的损失平均变化 {q:+.2f} nats；从键里去掉，变化 {k:+.2f}；从值里去掉，变化 {v:+.2f}。"
+                          "查询那一刀减去键那一刀，按种子配对是 {qk:+.2f} nats [{qk_lo:+.2f}, {qk_hi:+.2f}]，{qk_verdict}。"
+                          "逐个种子看，代价最大的一刀有 {main_q} 个是查询，{main_k} 个是键，{main_v} 个是值。{seeds} 个种子里，"
+                          "第 0 层有前一词元头（前一词元分不低于 {limit}）的有 {textbook} 个。跑之前写下的两条预期：查询那一刀比键那一刀代价大，"
+                          "{held_paths}；教科书式的回路只在少数种子里出现，{held_textbook}。"),
+        "circ.fig_part_q": "从查询里去掉",
+        "circ.fig_part_k": "从键里去掉",
+        "circ.fig_part_v": "从值里去掉",
+        "circ.fig_y": "损失增加（nats）",
+        "circ.fig_other": "没有前一词元头的种子（{seeds} 个）",
+        "circ.fig_textbook": "有前一词元头的种子（{seeds} 个，分数 ≥ {limit}）",
+        "circ.fig_mean": "平均值和 Holm 区间",
+        "circ.fig_alt": ("点线图：横轴是三种切法，把第 0 层四个头全部从第 1 层的查询、键或值里去掉；纵轴是可预测词元上"
+                         "损失增加了多少。{seeds} 个种子各画一条折线，旁边是平均值和区间。"),
+        "circ.fig_caption": ("每条折线是一个种子（共 {seeds} 个），连起它三种切法各自让损失增加多少；带端帽的竖线是平均值和 "
+                             "Holm 校正后的区间。"),
+        "circ.split": ("下面这几个数是看过结果以后才读的，不在实验方案里。{seeds} 个种子分成两类，把它们放在一起求平均，就把区别抹掉了。"
+                       "有前一词元头的 {textbook} 个种子，把第 0 层的头从键里去掉，损失增加 {tk_lo:.2f}–{tk_hi:.2f} nats，"
+                       "从查询里去掉只变化 {tq_lo:+.2f} 到 {tq_hi:+.2f}：这是教科书式的回路，和单头模型一样。其余 {other} 个"
+                       "种子正好反过来：切查询让损失增加 {oq_lo:.2f}–{oq_hi:.2f} nats，切键只增加 {ok_lo:.2f}–{ok_hi:.2f}。"
+                       "每个种子里，代价最大的那一刀至少是第二大的 {ratio:.1f} 倍，没有哪个种子归类含糊。预先登记的检验比的是"
+                       "平均值，而两个峰的差值算出来的区间很宽，所以它分不出来。"),
         "ind.pat_first": "第一遍",
         "ind.pat_second": "第二遍",
         "ind.pat_guess": "猜测",
@@ -848,7 +887,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "ind.ex_by_hand": ("在 {size:,} 条留出序列上，手搭的回路在可预测词元上的平均损失是 {predictable:.2f} nats，"
                            "在随机词元上是 {random:.2f} nats；瞎猜是 ln 64 = {chance:.2f} nats。"),
         "ind.ex_offset": ("在 {size:,} 条留出序列上，最好的固定距离是往回 {d} 个位置，它只猜中 {share:.1%} 的可预测词元。"),
-        "ind.ex_cut_head": ["切断的路径", "可预测词元上的损失（nats）"],
+        "ind.ex_cut_head": ["切断的路径（- 表示不切）", "可预测词元上的损失（nats）"],
         "ui.permalink": "永久链接",
         "ui.search_dialog": "搜索",
         "ui.not_found": ["404 - 找不到这个页面", "这个地址上没有页面：链接可能写错了，或者页面已经改名。", "回到首页"],
@@ -1864,6 +1903,53 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                         "right. Over the whole held-out batch the two scores are {prev_all:.2f} and {prefix_all:.2f}, so "
                         "this previous-token head is far from pure: {elsewhere:.0%} of its attention goes elsewhere. "
                         "Whether layer 1 depends on it is for the cuts below to show."),
+        "circ.path_head": ["change", "loss on predictable tokens (nats, mean)",
+                           "difference from the intact model (nats, Holm interval)", "verdict"],
+        "circ.part_q": "all four layer-0 heads removed from layer 1's queries",
+        "circ.part_k": "all four layer-0 heads removed from layer 1's keys",
+        "circ.part_v": "all four layer-0 heads removed from layer 1's values",
+        "circ.seed_head": ["seed", "intact (nats)", "best layer-0 previous-token score (head)", "Q cut +", "K cut +",
+                           "V cut +", "costliest cut"],
+        "circ.prev_cell": "{score:.2f} (head {head})",
+        "circ.main_q": "queries",
+        "circ.main_k": "keys",
+        "circ.main_v": "values",
+        "circ.qk_higher": "the query cut costs more",
+        "circ.qk_lower": "the key cut costs more",
+        "circ.qk_none": "no measurable difference at {seeds} seeds",
+        "circ.qk_negligible": "a difference too small to matter",
+        "circ.held": "borne out",
+        "circ.failed": "not borne out",
+        "circ.sentence": ("Of the {seeds} fresh seeds, {formed} formed the circuit. Removing all four layer-0 heads "
+                          "from layer 1's queries changes the loss on the predictable tokens by {q:+.2f} nats on "
+                          "average; from its keys, by {k:+.2f}; from its values, by {v:+.2f}. The query cut minus the "
+                          "key cut, paired by seed, is {qk:+.2f} nats [{qk_lo:+.2f}, {qk_hi:+.2f}]: {qk_verdict}. Seed "
+                          "by seed, the costliest cut is the queries in {main_q}, the keys in {main_k} and the values in "
+                          "{main_v}. In {textbook} of the {seeds} seeds a layer-0 head has a previous-token score of at "
+                          "least {limit}. Two expectations were written down before the runs. The query cut costs more "
+                          "than the key cut: {held_paths}. The textbook circuit forms in a minority of seeds: "
+                          "{held_textbook}."),
+        "circ.fig_part_q": "from queries",
+        "circ.fig_part_k": "from keys",
+        "circ.fig_part_v": "from values",
+        "circ.fig_y": "loss added (nats)",
+        "circ.fig_other": "seeds without a previous-token head ({seeds})",
+        "circ.fig_textbook": "seeds with one ({seeds}, score ≥ {limit})",
+        "circ.fig_mean": "mean and Holm interval",
+        "circ.fig_alt": ("Dot plot: the three cuts across, all four layer-0 heads removed from layer 1's queries, keys "
+                         "or values; up, how much each adds to the loss on the predictable tokens. Each of the {seeds} "
+                         "seeds is a line, with the mean and its interval beside each cut."),
+        "circ.fig_caption": ("Each line is one seed ({seeds} in all), joining what its three cuts add to the loss; the "
+                             "capped bars are the means with their Holm-corrected intervals."),
+        "circ.split": ("The next numbers were read after the results and are not part of the protocol. The {seeds} seeds "
+                       "fall into two groups, and a mean over all of them blurs the two. In the {textbook} seeds with a "
+                       "previous-token head, removing the layer-0 heads from the keys costs {tk_lo:.2f}–{tk_hi:.2f} nats "
+                       "and removing them from the queries changes the loss by {tq_lo:+.2f} to {tq_hi:+.2f}: the "
+                       "textbook circuit, as in the one-head model. In the other {other} it is the other way round: the "
+                       "query cut costs {oq_lo:.2f}–{oq_hi:.2f} nats and the key cut {ok_lo:.2f}–{ok_hi:.2f}. In every "
+                       "seed the costliest cut costs at least {ratio:.1f} times the next, so no seed is hard to place. "
+                       "The test fixed in advance compared means, and the mean of a two-peaked difference gets a wide "
+                       "interval; that is why it could not tell the two apart."),
         "ind.pat_first": "copy 1",
         "ind.pat_second": "copy 2",
         "ind.pat_guess": "guess",
@@ -1916,7 +2002,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                            "ln 64 = {chance:.2f} nats."),
         "ind.ex_offset": ("On {size:,} held-out sequences, the best fixed distance is {d} positions back, and it gets "
                           "only {share:.1%} of the predictable tokens right."),
-        "ind.ex_cut_head": ["path cut", "loss on the predictable tokens (nats)"],
+        "ind.ex_cut_head": ["path cut (- for none)", "loss on the predictable tokens (nats)"],
         "ui.permalink": "Permanent link",
         "ui.search_dialog": "Search",
         "ui.not_found": ["404 - Page not found",

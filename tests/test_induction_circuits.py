@@ -1,0 +1,103 @@
+"""The induction page's follow-up (snippets.induction.circuits): its protocol, its committed runs retrained
+in part, and the page's words on them (snippets.induction.circuits_report)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import commit_seed
+
+from snippets.induction import circuits as C
+from snippets.induction import circuits_report as R
+from snippets.induction import protocol as P
+from snippets.induction.report import load_induction
+from snippets.induction.train import train_induction
+
+
+def test_the_protocol_uses_seeds_no_other_run_used():
+    assert C.SETTING in P.SETTINGS and not set(C.SEEDS) & set(P.SEEDS)
+    assert not set(C.SEEDS) & set(range(10, 15))  # the check outside the main protocol
+    assert len(C.SEEDS) >= 10 and C.jobs() == [(2, 4, s) for s in C.SEEDS]
+    names = [n for n, _ in C.cut_family(4)]
+    assert names[:3] == ["all_q", "all_k", "all_v"] and len(names) == 3 + 4 * 3
+    assert dict(C.cut_family(4))["all_k"] == {"cut": {(0, h, 1, "k") for h in range(4)}}
+    with pytest.raises(ValueError, match=r"expected layers, heads \(2, 4\) and a seed in"):
+        C.run_one(2, 4, 0)
+
+
+def test_prev_head_lies_between_the_main_protocols_settings():
+    """PREV_HEAD's docstring: above every four-head seed's best previous-token score, below every one-head seed's."""
+    models = load_induction()["data"]["models"]
+    four = [max(m["final"]["prev"][0]) for m in models if (m["layers"], m["heads"]) == (2, 4)]
+    one = [m["final"]["prev"][0][0] for m in models if (m["layers"], m["heads"]) == (2, 1)]
+    assert max(four) < C.PREV_HEAD < min(one)
+    assert f"{max(four):.2f}" in C.__doc__ and f"{min(one):.2f}" in C.__doc__
+
+
+def test_the_committed_runs_follow_the_protocol():
+    result = R.load_circuits()
+    proto, models = result["data"]["protocol"], result["data"]["models"]
+    assert proto["SEEDS"] == list(C.SEEDS) and proto["STEPS"] == P.STEPS and proto["PREV_HEAD"] == C.PREV_HEAD
+    assert sorted((m["layers"], m["heads"], m["seed"]) for m in models) == sorted(C.jobs())
+    for m in models:
+        assert sorted(m["cut"]) == sorted(n for n, _ in C.cut_family(4)) and len(m["ablated"]) == 4
+        assert [c["step"] for c in m["curve"]] == list(range(0, P.STEPS + 1, P.EVAL_EVERY))
+
+
+INTEGRITY_STEPS = 500  # constant learning rate: a shorter run is the start of the committed one
+
+
+@pytest.mark.slow
+def test_a_committed_run_retrains_to_the_start_of_its_curve():
+    """One committed run a session (commit-hash seeded), retrained for its first 500 steps: every point of its
+    curve so far must match the committed one."""
+    models = R.load_circuits()["data"]["models"]
+    committed = models[np.random.default_rng(commit_seed()).integers(len(models))]
+    _, curve = train_induction(committed["layers"], committed["heads"], committed["seed"], INTEGRITY_STEPS,
+                               batch_size=P.BATCH, lr=P.LR, eval_every=P.EVAL_EVERY)
+    assert len(curve) == INTEGRITY_STEPS // P.EVAL_EVERY + 1
+    for fresh, old in zip(curve, committed["curve"], strict=False):
+        for key in set(fresh) - {"cpu_seconds"}:
+            assert np.allclose(fresh[key], old[key], rtol=0, atol=1e-6), (
+                f"{key} at step {old['step']} of seed {committed['seed']}: committed {old[key]!r}, "
+                f"retrained {fresh[key]!r}")
+
+
+def test_tables_and_sentence_print_the_committed_numbers():
+    result = R.load_circuits()
+    ms = sorted(result["data"]["models"], key=lambda m: m["seed"])
+    fam = R.path_family(result)
+    for p in C.PARTS:
+        added = [m["cut"][f"all_{p}"] - m["final"]["predictable"] for m in ms]
+        assert fam[p].mean == pytest.approx(np.mean(added)) and fam[p].family == 3
+    rows = R.seed_rows("en", result)
+    assert [r[0] for r in rows] == [str(s) for s in C.SEEDS]
+    assert sum(r[-1] in ("queries", "keys", "values") for r in rows) == len(ms)
+    counts = R.main_paths(result)
+    assert sum(counts.values()) == len(ms)
+    for lang in ("en", "zh"):
+        s = R.circuits_sentence(lang, result)
+        assert f"{fam['q'].mean:+.2f}" in s and f"{fam['k'].mean:+.2f}" in s and f"{fam['v'].mean:+.2f}" in s
+    en = R.circuits_sentence("en", result)
+    assert f"In {len(R.textbook_seeds(result))} of the {len(ms)} seeds" in en
+    assert f"the queries in {counts['q']}, the keys in {counts['k']}" in en
+
+
+def test_the_pages_words_hold_on_the_committed_result():
+    """What docs/lab/induction-heads.*.md says in prose about the follow-up, checked on the committed runs."""
+    result = R.load_circuits()
+    assert len(C.SEEDS) == 10  # "ten fresh seeds"
+    textbook = set(R.textbook_seeds(result))
+    for m in result["data"]["models"]:
+        costs = R._costs(m)
+        costliest = max(C.PARTS, key=costs.__getitem__)
+        # a seed with a previous-token head reads it through the keys, every other seed through the queries
+        assert costliest == ("k" if m["seed"] in textbook else "q"), (m["seed"], costs)
+    paths = R.main_paths(result)
+    assert paths["q"] > len(C.SEEDS) / 2 > paths["k"] > 0 and paths["v"] == 0  # "most" / "a minority"
+    assert R.path_family(result)["v"].verdict in ("negligible", "none")  # "the values carry almost nothing"
+    for lang in ("en", "zh"):
+        assert str(len(textbook)) in R.split_sentence(lang)
+    with pytest.raises(ValueError, match="expected seeds with and without a previous-token head"):
+        only = {"data": {**result["data"], "models": [m for m in result["data"]["models"] if m["seed"] in textbook]}}
+        R.split_sentence("en", only)
