@@ -825,6 +825,9 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "circ.qk_negligible": "有差别，但小到可以忽略",
         "circ.held": "得到证实",
         "circ.failed": "没有得到证实",
+        "circ.minority": "得到证实：{textbook} 个对 {other} 个（{seeds} 个种子，双侧符号检验 p = {p:.2f}）",
+        "circ.minority_count": ("它在 {seeds} 个种子里出现了 {textbook} 次，但 {other} 对 {textbook} 的种子数还不足以说明"
+                                "哪一种更常见（双侧符号检验 p = {p:.2f}）"),
         "circ.sentence": ("{seeds} 个新种子里，{formed} 个形成了归纳回路。把第 0 层的四个头全部从第 1 层的查询里去掉，"
                           "可预测词元上的损失平均变化 {q:+.2f} nats；从键里去掉，变化 {k:+.2f}；从值里去掉，变化 {v:+.2f}。"
                           "查询那一刀减去键那一刀，按种子配对是 {qk:+.2f} nats [{qk_lo:+.2f}, {qk_hi:+.2f}]，{qk_verdict}。"
@@ -1920,6 +1923,9 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "circ.qk_negligible": "a difference too small to matter",
         "circ.held": "borne out",
         "circ.failed": "not borne out",
+        "circ.minority": "borne out, {textbook} against {other} ({seeds} seeds, two-sided sign test p = {p:.2f})",
+        "circ.minority_count": ("it formed in {textbook} of the {seeds}, but {other} against {textbook} is too few seeds "
+                                "to say which kind is more common (two-sided sign test p = {p:.2f})"),
         "circ.sentence": ("Of the {seeds} fresh seeds, {formed} formed the circuit. Removing all four layer-0 heads "
                           "from layer 1's queries changes the loss on the predictable tokens by {q:+.2f} nats on "
                           "average; from its keys, by {k:+.2f}; from its values, by {v:+.2f}. The query cut minus the "

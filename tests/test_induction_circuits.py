@@ -95,9 +95,16 @@ def test_the_pages_words_hold_on_the_committed_result():
         assert costliest == ("k" if m["seed"] in textbook else "q"), (m["seed"], costs)
     paths = R.main_paths(result)
     assert paths["q"] > len(C.SEEDS) / 2 > paths["k"] > 0 and paths["v"] == 0  # "most" / "a minority"
-    assert R.path_family(result)["v"].verdict in ("negligible", "none")  # "the values carry almost nothing"
+    v = R.path_family(result)["v"]
+    assert v.verdict == "negligible" and v.hi < 0  # "a negligible difference, and if anything lowers the loss"
     for lang in ("en", "zh"):
         assert str(len(textbook)) in R.split_sentence(lang)
     with pytest.raises(ValueError, match="expected seeds with and without a previous-token head"):
         only = {"data": {**result["data"], "models": [m for m in result["data"]["models"] if m["seed"] in textbook]}}
         R.split_sentence("en", only)
+
+
+def test_the_minority_expectation_is_a_count_unless_a_sign_test_settles_it():
+    assert "p = 0.11" in R._minority("en", 2, 10) and "too few seeds" in R._minority("en", 2, 10)
+    assert "borne out, 1 against 11" in R._minority("en", 1, 12)  # p = 0.0063
+    assert R._minority("en", 0, 10) == R._minority("en", 6, 10) == "not borne out"

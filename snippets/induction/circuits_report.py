@@ -136,7 +136,17 @@ def circuits_sentence(lang: str, result: dict | None = None) -> str:
                 main_q=paths["q"], main_k=paths["k"], main_v=paths["v"], textbook=len(textbook),
                 limit=proto["PREV_HEAD"],
                 held_paths=text(lang, "circ.held" if q_over_k.verdict == "higher" else "circ.failed"),
-                held_textbook=text(lang, "circ.held" if 0 < len(textbook) < len(ms) / 2 else "circ.failed"))
+                held_textbook=_minority(lang, len(textbook), len(ms)))
+
+
+def _minority(lang: str, textbook: int, seeds: int) -> str:
+    """Whether the textbook circuit formed in a minority of the seeds: the count, and whether it is a minority
+    that a two-sided sign test (snippets.stats.sign_flip_p on +-1 per seed) can tell from an even split."""
+    if not 0 < textbook < seeds / 2:
+        return text(lang, "circ.failed")
+    p = stats.sign_flip_p([1.0] * textbook + [-1.0] * (seeds - textbook))
+    key = "circ.minority" if p < 1 - stats.LEVEL else "circ.minority_count"
+    return text(lang, key, textbook=textbook, seeds=seeds, other=seeds - textbook, p=p)
 
 
 def split_sentence(lang: str, result: dict | None = None) -> str:
