@@ -16,7 +16,7 @@ matches, ``tests/test_results.py`` fails, and the same command measures again::
     python -m sitebuild.results mqar-followup  # retrain results/kvheads-mqar-followup.json (~30 CPU minutes)
     python -m sitebuild.results induction    # retrain results/induction.json (~40 CPU minutes)
     python -m sitebuild.results induction-live  # retrain results/induction-live.json (~7 CPU minutes)
-    python -m sitebuild.results induction-circuits  # retrain results/induction-circuits.json (~46 CPU minutes)
+    python -m sitebuild.results induction-circuits  # retrain results/induction-circuits.json (~33 CPU minutes)
     python -m sitebuild.results stale        # re-measure every stale result
 
 How busy the machine was is measured, not declared: the load average before and after the whole
