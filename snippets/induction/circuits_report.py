@@ -14,14 +14,10 @@ Everything is read from results/induction-circuits.json, committed by
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import numpy as np
 
-import resultcache
-
 from .. import stats
+from ..benchreport import load
 from ..figures import FG, Figure, svg_figure
 from ..i18n import text
 from .circuits import PARTS
@@ -32,13 +28,10 @@ __all__ = ["RESULT_NAME", "load_circuits", "path_family", "textbook_seeds", "mai
 RESULT_NAME = "induction-circuits.json"
 
 
-def load_circuits(path: Path | None = None) -> dict:
-    """{"provenance": ..., "data": {"protocol": ..., "models": [...]}}."""
-    path = resultcache.results_dir() / RESULT_NAME if path is None else Path(path)
-    if not path.is_file():
-        raise ValueError(f"expected the committed follow-up runs at {path}; "
-                         "run `python -m sitebuild.results induction-circuits`")
-    return json.loads(path.read_text(encoding="utf-8"))
+def load_circuits() -> dict:
+    """{"provenance": ..., "data": {"protocol": ..., "models": [...]}}, committed by
+    python -m sitebuild.results induction-circuits."""
+    return load(RESULT_NAME.removesuffix(".json"))
 
 
 def _result(result: dict | None) -> dict:
@@ -52,6 +45,12 @@ def _models(result: dict) -> list[dict]:
 def _costs(m: dict) -> dict[str, float]:
     """What each all-heads cut adds to the loss on the predictable tokens, in nats."""
     return {p: m["cut"][f"all_{p}"] - m["final"]["predictable"] for p in PARTS}
+
+
+def _main(m: dict) -> str:
+    """A seed's main path: the part whose all-heads cut costs most."""
+    costs = _costs(m)
+    return max(PARTS, key=costs.__getitem__)
 
 
 # --8<-- [start:paths]
@@ -79,8 +78,7 @@ def main_paths(result: dict | None = None) -> dict[str, int]:
     """How many seeds have each part as their main path: the part whose all-heads cut costs most."""
     counts = dict.fromkeys(PARTS, 0)
     for m in _models(_result(result)):
-        costs = _costs(m)
-        counts[max(PARTS, key=costs.__getitem__)] += 1
+        counts[_main(m)] += 1
     return counts
 
 
@@ -113,10 +111,9 @@ def seed_rows(lang: str, result: dict | None = None) -> list[list[str]]:
         prev = m["final"]["prev"][0]
         best = max(range(len(prev)), key=prev.__getitem__)
         costs = _costs(m)
-        main = max(PARTS, key=costs.__getitem__)
         rows.append([str(m["seed"]), f"{m['final']['predictable']:.2f}",
                      text(lang, "circ.prev_cell", score=prev[best], head=best),
-                     *(f"{costs[p]:+.2f}" for p in PARTS), text(lang, f"circ.main_{main}")])
+                     *(f"{costs[p]:+.2f}" for p in PARTS), text(lang, f"circ.main_{_main(m)}")])
     return rows
 
 

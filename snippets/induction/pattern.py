@@ -56,9 +56,13 @@ def example_row(size: int = 1024) -> Row:
 # --8<-- [end:pick]
 
 
+def _record() -> dict:
+    """MODEL's record in results/induction-live.json: its final scores and its weights."""
+    return next(m for m in load_live()["data"]["models"] if (m["layers"], m["heads"], m["seed"]) == MODEL)
+
+
 def _model_and_attention(row: Row):
-    record = next(m for m in load_live()["data"]["models"] if (m["layers"], m["heads"], m["seed"]) == MODEL)
-    model = load_kept(record)
+    model = load_kept(_record())
     with torch.no_grad():
         logits, patterns = model(torch.tensor([row.tokens]), return_attention=True)
     return logits[0], [p[0, 0] for p in patterns]  # (T, V), two (T, T)
@@ -82,8 +86,7 @@ def pattern_summary(row: Row | None = None) -> dict:
 def pattern_sentence(lang: str) -> str:
     """What the figure shows, in numbers, beside the same scores over the whole held-out batch."""
     s = pattern_summary()
-    final = next(m for m in load_live()["data"]["models"]
-                 if (m["layers"], m["heads"], m["seed"]) == MODEL)["final"]
+    final = _record()["final"]
     return text(lang, "ind.pattern", index=s["index"] + 1, length=s["length"], prev=s["prev"],
                 prefix=s["prefix"], right=s["right"], predictable=s["predictable"],
                 prev_all=final["prev"][0][0], prefix_all=final["prefix"][1][0],
@@ -140,9 +143,8 @@ def two_heads_figure(lang: str) -> str:
         ax.axis("off")
         return fig
 
-    s = pattern_summary(row)
     return _light_paths(svg_figure(draw, alt=text(lang, "ind.pat_alt", length=L),
-                      caption=text(lang, "ind.pat_caption", index=s["index"] + 1, shortest=SHORTEST,
+                      caption=text(lang, "ind.pat_caption", index=row.index + 1, shortest=SHORTEST,
                                    longest=LONGEST, drawn=DRAWN)))
 
 

@@ -16,16 +16,13 @@ every verdict comes from snippets.stats.
 
 from __future__ import annotations
 
-import json
 import math
 import re
-from pathlib import Path
 
 import numpy as np
 
-import resultcache
-
 from .. import stats
+from ..benchreport import load
 from ..figures import Figure, svg_figure
 from ..i18n import text
 from . import protocol as P
@@ -41,14 +38,10 @@ BASELINE = (1, 4)  # every 2-layer setting is compared with 1 layer x 4 heads
 MINIMAL = (2, 1)  # the one-head circuit, the 4-head model's point of comparison
 
 
-def load_induction(path: Path | None = None) -> dict:
+def load_induction() -> dict:
     """{"provenance": ..., "data": {"protocol": ..., "models": [...]}}, committed by
     python -m sitebuild.results induction."""
-    path = resultcache.results_dir() / RESULT_NAME if path is None else Path(path)
-    if not path.is_file():
-        raise ValueError(f"expected the committed induction runs at {path}; "
-                         "run `python -m sitebuild.results induction`")
-    return json.loads(path.read_text(encoding="utf-8"))
+    return load(RESULT_NAME.removesuffix(".json"))
 
 
 def _result(result: dict | None) -> dict:
