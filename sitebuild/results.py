@@ -17,6 +17,7 @@ matches, ``tests/test_results.py`` fails, and the same command measures again::
     python -m sitebuild.results induction    # retrain results/induction.json (~40 CPU minutes)
     python -m sitebuild.results induction-live  # retrain results/induction-live.json (~7 CPU minutes)
     python -m sitebuild.results induction-circuits  # retrain results/induction-circuits.json (~33 CPU minutes)
+    python -m sitebuild.results integrity-drift  # how far those runs move across CPU paths (~25 CPU minutes)
     python -m sitebuild.results stale        # re-measure every stale result
 
 How busy the machine was is measured, not declared: the load average before and after the whole
@@ -100,6 +101,11 @@ SPECS: dict[str, Spec] = {
     # Its follow-up, fixed before its runs: which path a four-head model's induction takes (snippets.induction.circuits).
     "induction-circuits": Spec(("snippets.induction.circuits",), (), "python -m sitebuild.results induction-circuits",
                                exclude=("snippets/i18n.py",)),
+    # How far those training runs move across CPU paths (sitebuild.integrity): the protocols it retrains.
+    "integrity-drift": Spec(("snippets.whatif.protocol", "snippets.kvheads.train", "snippets.kvheads.protocol",
+                             "snippets.kvheads.followup", "snippets.induction.protocol",
+                             "snippets.induction.circuits"), (), "python -m sitebuild.results integrity-drift",
+                            exclude=("snippets/i18n.py",)),
 }
 
 
@@ -236,8 +242,10 @@ def save(name: str, prov: dict, data: dict, start: dict, runs: list[dict]) -> Pa
     """Write results/<name>.json: the provenance, completed with the load after, the duration, the CPU share of
     other processes over the whole measurement and each run's record, and the data."""
     end = snapshot()
+    from .integrity import data_hash
+
     prov = prov | {"load_after": end["load"], "wall_seconds": round(end["t"] - start["t"], 1),
-                   "others_cpu": _others_share(start, end), "runs": runs}
+                   "others_cpu": _others_share(start, end), "runs": runs, "data_sha256": data_hash(data)}
     path = RESULTS_DIR / f"{name}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
@@ -474,7 +482,14 @@ MEASURE: dict[str, Callable[[], Path]] = {"bench-full": measure_bench, "buildben
                                          "whatif-sweeps": measure_whatif, "kvheads-mqar": measure_mqar,
                                          "kvheads-mqar-followup": measure_mqar_followup,
                                          "induction": measure_induction, "induction-live": measure_induction_live,
-                                         "induction-circuits": measure_induction_circuits}
+                                         "induction-circuits": measure_induction_circuits,
+                                         "integrity-drift": _measure_drift}
+
+
+def _measure_drift() -> Path:
+    from .integrity import measure
+
+    return measure()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -483,14 +498,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Committed measurements: check them, or measure again.")
     parser.add_argument("what", nargs="?", choices=["check", "bench", "build", "recall", "decode", "whatif", "mqar",
                                                      "mqar-followup", "induction", "induction-live", "induction-circuits",
-                                                     "stale"],
+                                                     "integrity-drift", "stale"],
                         default="check")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     names = {"bench": ["bench-full"], "build": ["buildbench"], "recall": ["kvheads-recall"],
              "decode": ["kvheads-decode"], "whatif": ["whatif-sweeps"], "mqar": ["kvheads-mqar"],
              "mqar-followup": ["kvheads-mqar-followup"], "induction": ["induction"],
-             "induction-live": ["induction-live"], "induction-circuits": ["induction-circuits"], "check": [],
+             "induction-live": ["induction-live"], "induction-circuits": ["induction-circuits"],
+             "integrity-drift": ["integrity-drift"], "check": [],
              "stale": []}[args.what]
     if args.what in ("check", "stale"):
         for name in SPECS:

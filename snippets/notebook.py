@@ -17,7 +17,18 @@ import types
 
 from resultcache import download_results, results_dir
 
-__all__ = ["download_results", "results_dir", "borrow_methods"]
+from .i18n import text
+
+__all__ = ["download_results", "fetch_results", "results_dir", "borrow_methods"]
+
+
+def fetch_results(base_url: str, names: list[str], lang: str = "zh") -> None:
+    """download_results(base_url, names), then one short sentence in the page's language saying how many
+    result files are ready. The notebook's setup cell calls this: it prints no path, so no rendered notebook
+    shows the folder of the machine that ran it.
+    """
+    got = download_results(base_url, names)
+    print(text(lang, "notebooks.results_ready", n=len(got)))
 
 
 def borrow_methods(cls: type, source: type, names: list[str], namespace: dict) -> None:

@@ -46,13 +46,18 @@ if not os.environ.get("SITE_URL"):
 SITE_URL = os.environ["SITE_URL"]
 
 
-def build_site(dest: Path, config: Path | None = None, extra_env: dict[str, str] | None = None):
-    """Run `mkdocs build --strict` into dest; return the CompletedProcess (never raises)."""
+def build_site(dest: Path, config: Path | None = None, extra_env: dict[str, str] | None = None,
+               checkout: Path | None = None):
+    """Run `mkdocs build --strict` into dest (from checkout, default ROOT); return the CompletedProcess
+    (never raises)."""
+    checkout = ROOT if checkout is None else checkout
     cmd = [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(dest)]
     if config is not None:
         cmd += ["-f", str(config)]
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **(extra_env or {})}
-    return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=env, timeout=3000)
+    if checkout != ROOT:
+        env["PYTHONPATH"] = os.pathsep.join([str(checkout), *filter(None, [os.environ.get("PYTHONPATH")])])
+    return subprocess.run(cmd, cwd=checkout, capture_output=True, text=True, env=env, timeout=3000)
 
 
 def random_masks(g, attn: str, pad: str, attn_shape: tuple, pad_shape: tuple) -> dict:
@@ -98,16 +103,34 @@ BUILDS: dict[str, tuple[subprocess.Popen, Path, Path]] = {}
 AGAIN = "test_determinism.py::test_two_clean_builds_are_identical"
 
 
-def start_build(name: str, dest: Path, logs: Path, extra_env: dict[str, str] | None = None, nice: int = 0):
-    """Start `mkdocs build --strict -d dest` in the background, its output in logs/<name>.log."""
+def start_build(name: str, dest: Path, logs: Path, extra_env: dict[str, str] | None = None, nice: int = 0,
+                checkout: Path = ROOT):
+    """Start `mkdocs build --strict -d dest` from checkout in the background, its output in logs/<name>.log.
+    A checkout other than ROOT is imported from itself (PYTHONPATH), not from the editable install."""
     cmd = [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(dest)]
     if nice:
         cmd = ["nice", "-n", str(nice), *cmd]
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **(extra_env or {})}
+    if checkout != ROOT:
+        env["PYTHONPATH"] = os.pathsep.join([str(checkout), *filter(None, [os.environ.get("PYTHONPATH")])])
     log = logs / f"{name}.log"
     with log.open("w", encoding="utf-8") as out:
-        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=env)
+        proc = subprocess.Popen(cmd, cwd=checkout, stdout=out, stderr=subprocess.STDOUT, env=env)
     BUILDS[name] = (proc, dest, log)
+
+
+# What a checkout copy leaves out: installed or generated folders, never a file the build reads.
+NOT_SOURCE = (".git", ".venv", ".cache", "site", "node_modules", "test-artifacts", "notebooks", "__pycache__",
+              ".pytest_cache", ".hypothesis", "*.egg-info", "build")
+
+
+def copy_checkout(dest: Path) -> Path:
+    """A copy of the checkout's source in another folder, for a build that must not depend on where the
+    checkout lives (the determinism test's second build)."""
+    import shutil
+
+    shutil.copytree(ROOT, dest, ignore=shutil.ignore_patterns(*NOT_SOURCE), symlinks=True)
+    return dest
 
 
 def finish_build(name: str) -> tuple[int, str, Path]:
@@ -158,7 +181,11 @@ def built_site(tmp_path_factory) -> Path:
     pending = BUILDS.pop("again-pending", None)
     if pending is not None:
         _, dest_again, base = pending
-        start_build("again", dest_again, base, {"MHA_CACHE_DIR": str(base / "empty-cache")}, nice=19)
+        # from a copy of the checkout in another folder, with another (empty) cache folder: a build that
+        # printed a path of its checkout or cache into a page would differ from the first
+        checkout = copy_checkout(base / "elsewhere" / "another-checkout")
+        start_build("again", dest_again, base, {"MHA_CACHE_DIR": str(base / "another-cache")}, nice=19,
+                    checkout=checkout)
     return dest
 
 

@@ -1,8 +1,10 @@
 """Determinism: two clean builds of the site are byte-identical (HTML, search index, everything).
 
 The session's `built_site` is the first build (usually from a warm cache); this test makes one more
-into a fresh folder with EMPTY caches (a new MHA_CACHE_DIR): every model is trained, every block and
-notebook runs again. So this also shows that a cached result renders exactly like a computed one.
+into a fresh folder with EMPTY caches (a new MHA_CACHE_DIR), from a copy of the checkout in another
+folder: every model is trained, every block and notebook runs again. So this also shows that a cached
+result renders exactly like a computed one, and that no page depends on where the checkout or its cache
+lives (a path printed into a notebook's output would differ).
 Figures must carry no dates and no random ids.
 
 This second build cannot share the session's cache: a warm build reads every block's output and every
@@ -24,7 +26,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import BUILDS, build_site, finish_build
+from conftest import BUILDS, build_site, copy_checkout, finish_build
 
 
 def tree(root: Path) -> set[str]:
@@ -52,7 +54,8 @@ def test_two_clean_builds_are_identical(built_site, tmp_path):
         code, output, again = finish_build("again")
     else:
         again = tmp_path / "site"
-        proc = build_site(again, extra_env={"MHA_CACHE_DIR": str(tmp_path / "empty-cache")})
+        proc = build_site(again, extra_env={"MHA_CACHE_DIR": str(tmp_path / "another-cache")},
+                          checkout=copy_checkout(tmp_path / "elsewhere" / "another-checkout"))
         code, output = proc.returncode, proc.stderr[-4000:]
     assert code == 0, output
     first, second = tree(built_site), tree(again)

@@ -130,10 +130,10 @@ def test_setup_cell_installs_the_wheel_from_the_site_unless_snippets_is_importab
     results = nbs.setup_cell("https://example.org/mha/", {**none, "results": True})
     names = nbs_build._list_lines("names = ", nbs_build.results_files())
     assert names[0].startswith('names = ["bench-full.json", "buildbench.json",')
-    assert results.endswith('\nfrom snippets.notebook import download_results\n\n'
+    assert results.endswith('\nfrom snippets.notebook import fetch_results\n\n'
                             "# the committed measurements (inside the repository: its results/, no download)\n"
                             'results = "https://example.org/mha/notebooks/results/"\n'
-                            + "\n".join(names) + "\ndownload_results(results, names)")
+                            + "\n".join(names) + '\nfetch_results(results, names, lang="en")')
     assert max(len(line) for line in (real + results).splitlines()) <= 80  # no cell scrolls sideways
     assert nbs_build._list_lines("names = ", ["a.json", "b.json"]) == ['names = ["a.json", "b.json"]']
     assert nbs_build._list_lines("x = ", ["a" * 10, "b" * 10, "c" * 10], width=30) == [

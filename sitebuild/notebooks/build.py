@@ -96,7 +96,7 @@ def results_files(root=ROOT) -> list[str]:
     return sorted(p.name for p in (root / "results").glob("*.json"))
 
 
-def setup_cell(site_url: str, need: dict, wheel: str | None = None) -> str:
+def setup_cell(site_url: str, need: dict, wheel: str | None = None, lang: str = "en") -> str:
     """The first code cell: install the lesson wheel from the site unless snippets is importable; download
     the committed measurements when the page shows some; show the lesson code's progress when it computes."""
     from .wheel import DIST, wheel_name
@@ -109,11 +109,11 @@ def setup_cell(site_url: str, need: dict, wheel: str | None = None) -> str:
              f"    %pip install -q {target}",
              "    importlib.invalidate_caches()"]
     if need.get("results"):
-        lines += ["", "from snippets.notebook import download_results", "",
+        lines += ["", "from snippets.notebook import fetch_results", "",
                   "# the committed measurements (inside the repository: its results/, no download)",
                   *_string_lines("results = ", site_file_url("notebooks/results/", site_url)),
                   *_list_lines("names = ", results_files()),
-                  "download_results(results, names)"]
+                  f'fetch_results(results, names, lang="{lang}")']
     if need.get("computes"):
         lines += ["", "import logging", "", "# the lesson code's progress lines (what it computes, and the time left)",
                   'progress = logging.getLogger("snippets")',
@@ -307,7 +307,7 @@ def build_notebook(markdown: str, stem: str, lang: str, *, site_url: str = "", e
                               + text(lang, "notebooks.intro", title=title, url=page_url(stem, lang, site_url))
                               + "\n\n" + "\n\n".join(setup))
     intro.metadata["mha"] = {"ids": [top.id] if top and top.id else []}
-    cells = [intro, new_code_cell(setup_cell(site_url, need))]
+    cells = [intro, new_code_cell(setup_cell(site_url, need, lang=lang))]
     defined: set[str] = set()
     showing: dict[str, str] = {}  # functions and classes a cell defines as the page shows them -> their module
     pending: dict[int, tuple[str, str]] = {}

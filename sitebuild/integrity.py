@@ -1,0 +1,329 @@
+"""Committed training results stay honest, on any CPU.
+
+Every long experiment the pages show (§4's sweeps, the key/value heads page's two recall tests and the
+follow-up, the induction page's protocol and its follow-up) is trained once by one command and committed
+under ``results/``. Two checks keep those files tied to the code that produced them:
+
+1. **A content hash.** ``provenance["data_sha256"]`` is the SHA-256 of the file's ``data`` written as
+   canonical JSON. ``sitebuild.results.save`` writes it; ``tests/test_integrity.py`` recomputes it for every
+   committed file, so an edit of the numbers that forgets to retrain fails at once.
+2. **Retraining a sample, within a tolerance measured across CPUs.** Each test session retrains one run of
+   every *family* (every §4 sweep, every recall-test size, every MQAR arm, every induction setting), drawn
+   with the commit's hash as the seed, and compares every number with the committed run. Which runs exist
+   comes from the protocols (``FAMILIES``), never from the file under test.
+
+Training is deterministic on one machine (one thread, seeded weights and data) but not across CPUs: AVX2
+and AVX-512 kernels sum in other orders, and the last digits move. How far they move was measured, not
+guessed: ``python -m sitebuild.integrity measure`` retrains a sample of every family under each CPU path
+this machine offers (``ATEN_CPU_CAPABILITY``) and writes ``results/integrity-drift.json``. The tolerance
+for a field is ``MARGIN`` times the largest drift measured for it, and never below ``FLOOR``. Integers,
+booleans and strings (steps, counts, parameter numbers, whether a run converged) must match exactly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from resultcache import ROOT
+
+__all__ = ["FAMILIES", "MARGIN", "FLOOR", "PREFIX_STEPS", "Family", "data_hash", "draw", "committed_run", "retrain",
+           "compare", "tolerances", "worst_points", "measure", "main"]
+
+RESULTS = ROOT / "results"
+DRIFT = "integrity-drift"
+MARGIN = 10.0  # tolerance = MARGIN x the largest drift measured across CPU paths
+FLOOR = 1e-5  # and never tighter than this (a field that did not move in the measurement may on another CPU)
+PREFIX_STEPS = 500  # induction runs (6,000 steps, constant learning rate) are retrained for their first steps
+
+
+def data_hash(data) -> str:
+    """SHA-256 of data as canonical JSON (sorted keys, no spaces): what provenance['data_sha256'] holds.
+
+    >>> data_hash({"b": [1, 2.5], "a": "x"}) == data_hash({"a": "x", "b": [1, 2.5]})
+    True
+    >>> data_hash({"a": 1})[:12]
+    '015abd7f5cc5'
+    """
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Family:
+    """One family of committed runs: the result file, a name, its jobs (from the protocol) and the fields of a
+    committed run that identify a job."""
+
+    result: str
+    name: str
+    jobs: tuple[tuple, ...]
+    key: tuple[str, ...]
+
+
+def _whatif() -> list[Family]:
+    from snippets.whatif import protocol
+
+    return [Family("whatif-sweeps", sweep, tuple(j for j in protocol.jobs() if j[0] == sweep),
+                   ("sweep", "index", "seed")) for sweep in protocol.SWEEPS]
+
+
+def _recall() -> list[Family]:
+    from snippets.kvheads.train import SWEEP, sweep_jobs
+
+    return [Family("kvheads-recall", f"{n} pairs", tuple(j for j in sweep_jobs() if j[2] == n),
+                   ("num_heads", "num_kv_heads", "num_pairs", "seed")) for n in SWEEP["pairs"]]
+
+
+def _mqar() -> list[Family]:
+    from snippets.kvheads import followup
+    from snippets.kvheads import protocol as P
+
+    arms = [Family("kvheads-mqar", kind, tuple(j for j in P.jobs() if j[0] == kind), ("kind", "size", "seed"))
+            for kind in dict.fromkeys(k for k, _ in P.SETTINGS)]
+    return arms + [Family("kvheads-mqar-followup", "mla_norm", tuple(followup.jobs()), ("kind", "size", "seed"))]
+
+
+def _induction() -> list[Family]:
+    from snippets.induction import circuits
+    from snippets.induction import protocol as P
+
+    main = [Family("induction", P.setting_label(*s), tuple(j for j in P.jobs() if j[:2] == s),
+                   ("layers", "heads", "seed")) for s in P.SETTINGS]
+    return main + [Family("induction-circuits", "2x4 follow-up", tuple(circuits.jobs()), ("layers", "heads", "seed"))]
+
+
+def families() -> list[Family]:
+    """Every family of every committed training result, from the protocols."""
+    return _whatif() + _recall() + _mqar() + _induction()
+
+
+FAMILIES: Callable[[], list[Family]] = families
+
+
+def draw(seed: int, per_family: int = 1) -> list[tuple[Family, tuple]]:
+    """per_family jobs of every family (without replacement), drawn with seed: one test session's sample.
+
+    >>> picked = draw(0)
+    >>> sorted({f.result for f, _ in picked}) == sorted({f.result for f in families()})
+    True
+    >>> len(picked) == len(families())
+    True
+    """
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    out = []
+    for fam in families():
+        for i in rng.choice(len(fam.jobs), size=min(per_family, len(fam.jobs)), replace=False):
+            out.append((fam, fam.jobs[int(i)]))
+    return out
+
+
+def load_result(name: str, results_dir: Path | None = None) -> dict:
+    path = (RESULTS if results_dir is None else Path(results_dir)) / f"{name}.json"
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def committed_run(fam: Family, job: tuple, result: dict | None = None) -> dict:
+    """The committed run of job in fam's result file (ValueError if it holds none, or more than one)."""
+    result = load_result(fam.result) if result is None else result
+    found = [m for m in result["data"]["models"] if tuple(m[k] for k in fam.key) == tuple(job)]
+    if len(found) != 1:
+        raise ValueError(f"expected one committed run of {fam.result} {dict(zip(fam.key, job))}, found {len(found)}")
+    return found[0]
+
+
+def _plain(x):
+    return json.loads(json.dumps(x))
+
+
+def _decoded(run: dict) -> dict:
+    """A run with its kept weights (base64 float32) as numbers, so that they compare within a tolerance."""
+    if "state_dict" not in run:
+        return run
+    from snippets.whatif import protocol
+
+    return run | {"state_dict": {k: v.tolist() for k, v in protocol.decode_state(run["state_dict"]).items()}}
+
+
+def retrain(fam: Family, job: tuple) -> dict:
+    """Train job again on this machine, exactly as its protocol does; the fields that compare with the
+    committed run (an induction run: its first PREFIX_STEPS steps' curve)."""
+    if fam.result == "whatif-sweeps":
+        from snippets.whatif import protocol
+
+        fresh = protocol.run_one(*job)
+    elif fam.result == "kvheads-recall":
+        from snippets.kvheads.train import train_recall
+
+        fresh = train_recall(*job)
+    elif fam.result == "kvheads-mqar":
+        from snippets.kvheads import protocol
+
+        fresh = protocol.run_one(*job)
+    elif fam.result == "kvheads-mqar-followup":
+        from snippets.kvheads import followup
+
+        fresh = followup.run_one(*job)
+    elif fam.result in ("induction", "induction-circuits"):
+        import torch
+
+        from snippets.induction import protocol as P
+        from snippets.induction.train import train_induction
+
+        old = torch.get_num_threads()
+        torch.set_num_threads(1)
+        try:
+            _, curve = train_induction(*job, PREFIX_STEPS, batch_size=P.BATCH, lr=P.LR, eval_every=P.EVAL_EVERY)
+        finally:
+            torch.set_num_threads(old)
+        fresh = {"curve": curve}
+    else:
+        raise ValueError(f"expected a family of {sorted({f.result for f in families()})}, got {fam.result!r}")
+    return comparable(_plain(fresh))
+
+
+def comparable(run: dict, like: dict | None = None) -> dict:
+    """What of a run is compared: everything but its CPU time; with like (a retrained prefix), only the
+    curve points like has."""
+    def strip(x):
+        if isinstance(x, dict):
+            return {k: strip(v) for k, v in x.items() if k != "cpu_seconds"}
+        if isinstance(x, list):
+            return [strip(v) for v in x]
+        return x
+
+    run = strip(_decoded(run))
+    if like is not None and set(like) == {"curve"}:
+        run = {"curve": run["curve"][:len(like["curve"])]}
+    return run
+
+
+def compare(committed, fresh, tolerance: Callable[[str], float], path: str = "") -> list[tuple[str, object, object]]:
+    """Where fresh differs from committed: floats by more than tolerance(top-level field), anything else at all.
+    Returns (path, committed value, fresh value) for each difference.
+
+    >>> tol = lambda field: 0.01
+    >>> compare({"acc": 0.5, "steps": 900}, {"acc": 0.505, "steps": 900}, tol)
+    []
+    >>> compare({"acc": [0.5, 0.6], "steps": 900}, {"acc": [0.5, 0.62], "steps": 1000}, tol)
+    [('acc[1]', 0.6, 0.62), ('steps', 900, 1000)]
+    """
+    field = path.split("[")[0].split(".")[0]
+    if isinstance(committed, dict) and isinstance(fresh, dict):
+        out = []
+        for k in sorted(set(committed) | set(fresh)):
+            sub = f"{path}.{k}" if path else k
+            if k not in committed or k not in fresh:
+                out.append((sub, committed.get(k), fresh.get(k)))
+            else:
+                out += compare(committed[k], fresh[k], tolerance, sub)
+        return out
+    if isinstance(committed, list) and isinstance(fresh, list):
+        if len(committed) != len(fresh):
+            return [(f"{path} (length)", len(committed), len(fresh))]
+        out = []
+        for i, (a, b) in enumerate(zip(committed, fresh, strict=True)):
+            out += compare(a, b, tolerance, f"{path}[{i}]")
+        return out
+    both_float = isinstance(committed, float) or isinstance(fresh, float)
+    numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (committed, fresh))
+    if numbers and both_float:
+        if math.isfinite(committed) and math.isfinite(fresh) and abs(committed - fresh) <= tolerance(field):
+            return []
+        return [] if committed == fresh else [(path, committed, fresh)]
+    return [] if committed == fresh else [(path, committed, fresh)]
+
+
+def worst_points(committed, fresh, path: str = "") -> dict[str, float]:
+    """{top-level field: largest |committed - fresh| over its floats} (inf where a non-float differs)."""
+    out: dict[str, float] = {}
+    for where, a, b in compare(committed, fresh, lambda field: -1.0):
+        field = where.split("[")[0].split(".")[0].split(" ")[0]
+        numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (a, b))
+        gap = abs(a - b) if numbers and (isinstance(a, float) or isinstance(b, float)) else math.inf
+        out[field] = max(out.get(field, 0.0), gap)
+    return out
+
+
+def tolerances(drift: dict | None = None) -> dict[str, dict[str, float]]:
+    """{result: {field: tolerance}} from the committed drift measurement: MARGIN x the largest drift of the
+    field over every measured run and CPU path, never below FLOOR."""
+    drift = load_result(DRIFT) if drift is None else drift
+    out: dict[str, dict[str, float]] = {}
+    for row in drift["data"]["runs"]:
+        fields = out.setdefault(row["result"], {})
+        for field, gap in row["drift"].items():
+            fields[field] = max(fields.get(field, FLOOR), MARGIN * gap)
+    return out
+
+
+def tolerance_for(result: str, table: dict | None = None) -> Callable[[str], float]:
+    """The tolerance function compare() takes, for one result file."""
+    table = tolerances() if table is None else table
+    fields = table.get(result, {})
+    return lambda field: fields.get(field, FLOOR)
+
+
+# ---- measuring the drift ----------------------------------------------------------------------------------
+
+
+def _measure_here(seed: int, per_family: int) -> list[dict]:
+    """In this process (its CPU path already set): retrain the sample and record each field's drift."""
+    rows = []
+    for fam, job in draw(seed, per_family):
+        fresh = retrain(fam, job)
+        committed = comparable(committed_run(fam, job), like=fresh)
+        gaps = worst_points(committed, fresh)
+        rows.append({"result": fam.result, "family": fam.name, "job": list(job),
+                     "drift": {k: v for k, v in gaps.items() if math.isfinite(v)},
+                     "exact_mismatch": sorted(k for k, v in gaps.items() if not math.isfinite(v))})
+        print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
+    return rows
+
+
+CAPABILITIES = {"avx512": 2, "avx2": 1, "default": 1}  # CPU path -> runs per family (avx2: the committed runs' path)
+
+
+def measure(capabilities: dict[str, int] | None = None, seed: int = 20261205) -> Path:
+    """Retrain runs of every family under each ATEN_CPU_CAPABILITY (one process each; so many per family),
+    compare with the committed runs, and write results/integrity-drift.json (with provenance)."""
+    capabilities = CAPABILITIES if capabilities is None else capabilities
+    from sitebuild.results import provenance, recording, save, snapshot
+
+    prov = provenance(DRIFT, 1) | {"capabilities": capabilities, "seed": seed}
+    start, runs, rows = snapshot(), [], []
+    for cap, per_family in capabilities.items():
+        env = {**os.environ, "ATEN_CPU_CAPABILITY": cap}
+        with recording(runs, f"ATEN_CPU_CAPABILITY={cap}"):
+            out = subprocess.run([sys.executable, "-m", "sitebuild.integrity", "_here", str(seed), str(per_family)],
+                                 env=env, cwd=ROOT, stdout=subprocess.PIPE, text=True, check=True)
+        rows += [r | {"capability": cap} for r in json.loads(out.stdout)]
+    return save(DRIFT, prov, {"margin": MARGIN, "floor": FLOOR, "prefix_steps": PREFIX_STEPS, "runs": rows},
+                start, runs)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="How far committed training runs move across CPU paths.")
+    parser.add_argument("what", choices=["measure", "_here", "tolerances"])
+    parser.add_argument("args", nargs="*")
+    a = parser.parse_args(argv)
+    if a.what == "_here":
+        print(json.dumps(_measure_here(int(a.args[0]), int(a.args[1]))))
+    elif a.what == "measure":
+        print(f"wrote {measure()}")
+    else:
+        print(json.dumps(tolerances(), indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
