@@ -477,6 +477,12 @@ def measure_decode() -> Path:
     return save("kvheads-decode", prov, data, start, runs)
 
 
+def _measure_drift() -> Path:
+    from .integrity import measure
+
+    return measure()
+
+
 MEASURE: dict[str, Callable[[], Path]] = {"bench-full": measure_bench, "buildbench": measure_build,
                                          "kvheads-recall": measure_recall, "kvheads-decode": measure_decode,
                                          "whatif-sweeps": measure_whatif, "kvheads-mqar": measure_mqar,
@@ -485,11 +491,6 @@ MEASURE: dict[str, Callable[[], Path]] = {"bench-full": measure_bench, "buildben
                                          "induction-circuits": measure_induction_circuits,
                                          "integrity-drift": _measure_drift}
 
-
-def _measure_drift() -> Path:
-    from .integrity import measure
-
-    return measure()
 
 
 def main(argv: list[str] | None = None) -> int:
