@@ -34,6 +34,14 @@
     var dialog = document.querySelector('.md-search[role="dialog"]:not([aria-label])');
     var input = document.querySelector(".md-search__input");
     if (dialog && input) dialog.setAttribute("aria-label", input.getAttribute("aria-label") || input.placeholder);
+    // A code annotation's marker shows its number only through CSS: it is named after its note, in the
+    // page's own words.
+    document.querySelectorAll(".md-annotation__index:not([aria-label])").forEach(function (a) {
+      var note = a.closest(".md-annotation");
+      var inner = note ? note.querySelector(".md-tooltip__inner") : null;
+      var words = inner ? inner.textContent.replace(/\s+/g, " ").trim() : "";
+      if (words) a.setAttribute("aria-label", words.length > 90 ? words.slice(0, 89) + "…" : words);
+    });
   }
 
   // A box that scrolls sideways (wide formula, table, figure or code) must be reachable by keyboard.
