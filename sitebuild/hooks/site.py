@@ -32,6 +32,13 @@ import re
 
 # Reproducible builds: the sitemap's dates and anything else that reads the build date.
 os.environ.setdefault("SOURCE_DATE_EPOCH", "1700000000")
+# ... and the same digits from every build on one machine: MKL (torch's matrix products on x86) picks its
+# kernels by CPU and, on Intel's AVX-512 path, by how each buffer happens to be aligned in memory, so the last
+# digits of a product can change from one run to the next (the real-model page's 1e-6 differences did, under
+# load). Conditional Numerical Reproducibility, "AUTO,STRICT", keeps the machine's fastest path and makes it
+# independent of alignment. Set before any MKL call of this process; the precompute workers and notebook
+# kernels inherit it.
+os.environ.setdefault("MKL_CBWR", "AUTO,STRICT")
 
 from latex2mathml.converter import convert  # noqa: E402
 

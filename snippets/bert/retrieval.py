@@ -29,7 +29,7 @@ from torch import Tensor, nn
 from resultcache import fingerprint, memory
 
 from .ablation import head_mask
-from .loader import BERT_PACKAGES, encode, load_model
+from .loader import BERT_PACKAGES, encode, load_model, one_thread
 from .logdata import PAIRS
 
 __all__ = ["CORPUS", "encode_batch", "pooled_embedding", "angle_deg", "pair_scores", "layer_ablation",
@@ -80,6 +80,7 @@ def pair_scores(emb: Tensor) -> Tensor:
 
 
 @memory.cache
+@one_thread
 def _layer(texts: tuple[str, ...], layer: int, code: str) -> Tensor:
     model = load_model()
     ids, mask = encode_batch(texts)
@@ -97,6 +98,7 @@ def _layer(texts: tuple[str, ...], layer: int, code: str) -> Tensor:
 
 
 @memory.cache
+@one_thread
 def _full(texts: tuple[str, ...], code: str) -> Tensor:
     ids, mask = encode_batch(texts)
     with torch.no_grad():
