@@ -111,3 +111,32 @@ def test_no_path_hacks(needle):
     hits = [str(p.relative_to(ROOT)) for p in files if needle in p.read_text(encoding="utf-8")
             and p.name != "test_architecture.py"]
     assert not hits
+
+
+# Names each committed protocol defines as its interface (sitebuild.results and sitebuild.integrity call
+# protocol.jobs() and protocol.run_one(*job) of each), and helpers inside the files the committed results'
+# fingerprints cover: renaming one there makes a committed result stale, to be retrained (hours of CPU).
+# Anything else is defined once.
+PROTOCOL_INTERFACE = {"jobs", "run_one", "setting_label", "encode_state", "decode_state", "evaluate", "measure"}
+
+
+def public_definitions(root: Path) -> dict[str, list[str]]:
+    """{name: [files]} of every public top-level function and class under root/snippets."""
+    found: dict[str, list[str]] = {}
+    for f in sorted((root / "snippets").rglob("*.py")):
+        for node in ast.parse(f.read_text(encoding="utf-8")).body:
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_"):
+                found.setdefault(node.name, []).append(f.relative_to(root).as_posix())
+    return found
+
+
+def test_one_definition_per_public_name():
+    twice = {n: fs for n, fs in public_definitions(ROOT).items() if len(fs) > 1 and n not in PROTOCOL_INTERFACE}
+    assert not twice, f"public names defined in more than one module of snippets/: {twice}"
+
+
+def test_no_strings_module_is_long():
+    long = {p.relative_to(ROOT).as_posix(): n for p in [ROOT / "snippets" / "i18n.py",
+                                                        *(ROOT / "snippets" / "words").glob("*.py")]
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 600}
+    assert not long, f"strings modules over 600 lines: {long}"
