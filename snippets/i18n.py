@@ -334,7 +334,8 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "faq.similarity_sentence": "从没训练过的层，不同头之间的平均相似度已经是 {random}：初始化时每个头都接近均匀分布"
                                    "（见 Q15），头和头自然相像，而一个没训练过的层谈不上过拟合。把 8 个头都换成头 0 "
                                    "的副本，相似度是 {copies}：这是彻底的冗余，8 个头只顶 1 个，同样和过拟合无关。",
-        "faq.entropy_sentence": "独热行的归一化熵是 {one_hot}，均匀行是 {uniform}；刚初始化、没训练过的 8 个头的层，"
+        "faq.entropy_sentence": "独热行的归一化熵是 {one_hot}，均匀行是 {uniform}；刚初始化、没训练过的 8 个头的层"
+                                "（PyTorch 默认初始化，输入取自标准正态分布），"
                                 "所有行平均是 {mean}，连最集中的那一行也有 {min}。",
         "faq.permutation_sentence": "不加掩码时，最大差值是 {free}，与 float32 的机器精度（{eps}）同一量级，"
                                     "只是舍入误差；加了因果掩码，差值是 {causal}：打乱顺序改变的是输出本身，"
@@ -1392,7 +1393,8 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                                    "replaced by a copy of head 0 the similarity is {copies}: complete redundancy, "
                                    "eight heads doing the work of one, and again nothing to do with overfitting.",
         "faq.entropy_sentence": "A one-hot row has normalised entropy {one_hot} and a uniform row {uniform}; a "
-                                "freshly initialised 8-head layer averages {mean} over its rows, and even its most "
+                                "freshly initialised 8-head layer (PyTorch's default initialisation, inputs drawn from a "
+                                "standard normal) averages {mean} over its rows, and even its most "
                                 "peaked row reaches {min}.",
         "faq.permutation_sentence": "Without a mask the largest difference is {free}, the size of float32 "
                                     "rounding (machine epsilon {eps}); with a causal mask it is {causal}: "
