@@ -228,9 +228,9 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "figs.home.next": "第 {layer} 层的头 {head}：看后一个词元",
         "figs.home.far": "第 {layer} 层的头 {head}：看得最远的头",
         "figs.home.alt": ("弧线图：预训练模型 all-MiniLM-L6-v2 读日志行（{T} 个子词）时 {n} 个头的注意力，每个头一行、一种颜色。"
-                          "每条弧连接一个子词和它最关注的另一个子词，权重低于 {t} 的不画。"),
+                          "每条弧连接一个子词和它最关注的另一个子词（[CLS] 和 [SEP] 不算），权重低于 {t} 的不画。"),
         "figs.home.caption": ("同一行日志，三个头，三种看法：一个头看前一个子词，一个看后一个，一个跨过整段去找别处。"
-                              "数据来自真实的预训练模型，权重低于 {t} 的弧不画。"),
+                              "数据来自真实的预训练模型；[CLS] 和 [SEP] 不作为弧的终点，权重低于 {t} 的弧不画。"),
         "figs.widget.nojs": ("这个交互小部件要在网页上运行，需要启用 JavaScript。在 Notebook 里，请打开第一个单元格链接的本节网页，"
                              "在“用代码看清这个限制”一节里操作。"),
         "figs.widget.title": "注意力预算：自己调一调",
@@ -1276,10 +1276,11 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "figs.home.far": "layer {layer}, head {head}: looks farthest",
         "figs.home.alt": ("Arc diagram: the attention of {n} heads of the pretrained all-MiniLM-L6-v2 on the log "
                           "line ({T} WordPieces), one row and one colour per head. Each arc joins a WordPiece to "
-                          "the other WordPiece it attends to most; arcs below {t} are left out."),
+                          "the other WordPiece it attends to most, not counting [CLS] and [SEP]; arcs below {t} are left "
+                          "out."),
         "figs.home.caption": ("One log line, three heads, three ways of reading it: one looks back a token, one "
-                              "looks ahead, one reaches across the line. Real weights of a pretrained model; arcs "
-                              "below {t} are left out."),
+                              "looks ahead, one reaches across the line. Real weights of a pretrained model; [CLS] "
+                              "and [SEP] are not drawn as targets, and arcs below {t} are left out."),
         "figs.widget.nojs": ("This interactive widget runs on a web page, with JavaScript on. From a notebook, open "
                              "this section's page, linked in the first cell: the widget is in \"Seeing the limit in "
                              "code\"."),
