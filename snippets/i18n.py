@@ -337,6 +337,10 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "faq.entropy_sentence": "独热行的归一化熵是 {one_hot}，均匀行是 {uniform}；刚初始化、没训练过的 8 个头的层"
                                 "（PyTorch 默认初始化，输入取自标准正态分布），"
                                 "所有行平均是 {mean}，连最集中的那一行也有 {min}。",
+        "faq.difference.exact": ("最大差值恰好是 0：在这个尺寸下，两种算法的舍入碰巧完全一样。这是巧合，不是规律："
+                                 "同样的求和换个顺序，末几位的舍入就会不同，差值会在 float32 机器精度（{eps}）的量级。"),
+        "faq.difference.rounding": "最大差值是 {diff}，在 float32 舍入的量级（机器精度 {eps}）。",
+        "faq.difference.more": "最大差值是 {diff}，超出了 float32 的舍入（机器精度 {eps}）。",
         "faq.permutation_sentence": "不加掩码时，最大差值是 {free}，与 float32 的机器精度（{eps}）同一量级，"
                                     "只是舍入误差；加了因果掩码，差值是 {causal}：打乱顺序改变的是输出本身，"
                                     "而不只是输出的排列。",
@@ -1397,6 +1401,14 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                                 "freshly initialised 8-head layer (PyTorch's default initialisation, inputs drawn from a "
                                 "standard normal) averages {mean} over its rows, and even its most "
                                 "peaked row reaches {min}.",
+        "faq.difference.exact": ("The largest difference is exactly 0: at this size the two ways happen to round "
+                                 "identically. That is luck, not a rule: the same sum added up in another order "
+                                 "rounds differently in its last bits, at the size of float32's machine epsilon "
+                                 "({eps})."),
+        "faq.difference.rounding": "The largest difference is {diff}, the size of float32 rounding (machine "
+                                   "epsilon {eps}).",
+        "faq.difference.more": "The largest difference is {diff}, more than float32 rounding (machine epsilon "
+                               "{eps}).",
         "faq.permutation_sentence": "Without a mask the largest difference is {free}, the size of float32 "
                                     "rounding (machine epsilon {eps}); with a causal mask it is {causal}: "
                                     "shuffling the tokens changes the outputs themselves, not just their order.",
