@@ -103,13 +103,8 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "figs.path.pair": ("在上面数据流图的层里（权重随机初始化，没有训练），各头之间权重相差最大的一对：查询“{q}”分给键“{k}”的权重，"
                            "在头 {hi} 里是 "
                            "{w_hi}，在头 {lo} 里只有 {w_lo}，前者是后者的 {times} 倍；如果平均分给 {T} 个词元，每个是 {even}。"),
-        "roadmap.mqar": ("第二个测试换成带干扰词元的 MQAR（{seq_len} 个位置里 {pairs} 个键值对；GQA 取 g = {g}，"
-                         "MLA 取 d_c = {d_c}；每种 {seeds} 个种子，各训练 {steps} 步），它的方案在训练任何一个模型之前就写进代码"
-                         "提交了，"),
-        "roadmap.mqar_done": "结果已经在键/值头页上。",
-        "roadmap.kv": "{first}{second}",
-        "roadmap.sep": "、",
-        "roadmap.mqar_pending": "结果还没有放上网站。",
+        "roadmap.kv_done": "两个回忆测试（联想回忆，以及带干扰词元的 MQAR）都已跑完，结果在键/值头页上。",
+        "roadmap.kv_pending": "第一个回忆测试（联想回忆）的结果在键/值头页上；第二个（带干扰词元的 MQAR）的结果还没有放上网站。",
         "figs.concat.head": "头 {i}",
         "figs.concat.bias": "偏置 b",
         "figs.concat.sum": "Σ 头 + b",
@@ -1127,13 +1122,10 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                            "differs most between heads: the query “{q}” gives the key “{k}” a weight of {w_hi} "
                            "in head {hi} and only {w_lo} in head "
                            "{lo}, a ratio of {times}; spread evenly over the {T} tokens, each would get {even}."),
-        "roadmap.mqar": ("A second test, MQAR with distractor tokens ({pairs} pairs in {seq_len} positions; GQA with "
-                         "g = {g} and MLA with d_c = {d_c}; {seeds} seeds each, {steps} steps), was written into code "
-                         "and committed before any of its models was trained; "),
-        "roadmap.mqar_done": "its results are on the key/value heads page.",
-        "roadmap.kv": "{first} {second}",
-        "roadmap.sep": ", ",
-        "roadmap.mqar_pending": "its results are not on the site yet.",
+        "roadmap.kv_done": ("Both recall tests, associative recall and MQAR with distractor tokens, have been run; "
+                            "their results are on the key/value heads page."),
+        "roadmap.kv_pending": ("The first recall test's results (associative recall) are on the key/value heads page; "
+                               "the second's (MQAR with distractor tokens) are not on the site yet."),
         "figs.concat.head": "head {i}",
         "figs.concat.bias": "bias b",
         "figs.concat.sum": "Σ heads + b",
