@@ -381,14 +381,16 @@ def test_config_rows_cite_sections_in_the_page_language():
 
 # Key takeaways: nn.MultiheadAttention's fast path -------------------------------------
 
-def test_faq_prints_the_one_list_of_fast_path_conditions():
-    """The FAQ and the performance page print the same list (snippets.kernels.FASTPATH_CONDITIONS), which
-    tests/test_fast.py holds to the installed torch's MultiheadAttention.forward."""
+def test_faq_links_to_the_one_list_of_fast_path_conditions():
+    """The performance page prints the list (snippets.kernels.FASTPATH_CONDITIONS, which tests/test_fast.py holds
+    to the installed torch's MultiheadAttention.forward); the FAQ links to it instead of printing it again."""
     for lang in ("zh", "en"):
         page = (ROOT / "docs" / f"faq.{lang}.md").read_text(encoding="utf-8")
         section = page[page.index("{ #fast-path }"):page.index("{ #references }")]
-        assert f'print(condition_rows("{lang}"))' in section
-        assert "\n- " not in section.split("condition_rows")[0]  # no hand-written list beside it
+        assert "condition_rows" not in section and "(lab/performance.md#fastpath)" in section
+        assert "\n- " not in section  # no hand-written list either
+        perf = (ROOT / "docs" / "lab" / f"performance.{lang}.md").read_text(encoding="utf-8")
+        assert f'print(condition_rows("{lang}"))' in perf[perf.index("{ #fastpath }"):]
 
 
 def test_fast_path_rows_as_the_profiler_sees_them():
