@@ -497,7 +497,6 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bench.word_higher": "更慢",
         "bench.word_negligible": "相差不到 {minimum}",
         "bench.word_none": "分不出",
-        "bench.list_sep": "、",
         "bench.rounds": ("提交的这次测量在 {n} 个长度（{lengths}）上各测了 {rounds} 轮（上面 `time_rounds` 的默认值是 "
                          "{d_rounds} 轮），每个样本约 {ms} 毫秒。下面每个用时都是这 {rounds} 个样本的中位数，并附上离散程度。"),
         "bench.flop_head": ["L", "总 GFLOP", "注意力部分占比", "N·h·L² 权重 (MiB)"],
@@ -1583,7 +1582,6 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bench.word_higher": "slower",
         "bench.word_negligible": "within {minimum}",
         "bench.word_none": "can't tell",
-        "bench.list_sep": ", ",
         "bench.rounds": ("The committed run timed {rounds} rounds (the default of `time_rounds` above is {d_rounds}) "
                          "at each of its {n} lengths ({lengths}), with samples of about {ms} ms. Every time below is "
                          "the median of those {rounds} samples, shown with its spread."),
