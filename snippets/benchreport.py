@@ -427,8 +427,13 @@ def comparisons(data: dict) -> dict[tuple[str, str, int], Ratio]:
     return dict(zip(keys, ratio_family([_samples(data, *k) for k in keys]), strict=True))
 
 
-def _verdict_word(lang: str, key: str) -> str:
-    """The comparison table's verdict column, the one place the page words a time verdict (bench.word_<key>)."""
+def _verdict_word(lang: str, key: str, ratio: Interval | None = None) -> str:
+    """The comparison table's verdict column, the one place the page words a time verdict (bench.word_<key>).
+
+    "faster" / "slower" alone only when the whole interval lies beyond MINIMUM; when it reaches past MINIMUM
+    but also has a part within it, the word says the difference may be smaller (bench.word_<key>_small)."""
+    if ratio is not None and (key == "lower" and ratio.high > 1 / MINIMUM or key == "higher" and ratio.low < MINIMUM):
+        key = f"{key}_small"
     return text(lang, f"bench.word_{key}", minimum=f"{MINIMUM - 1:.0%}")
 
 
@@ -457,7 +462,7 @@ def comparison_table(data: dict, lang: str) -> str:
         for k, L in enumerate(data["params"]["lengths"]):
             r = family[a, b, L]
             rows.append([label if k == 0 else "", L, ratio_text(lang, r.ratio), level_text(r.level),
-                         _verdict_word(lang, r.verdict)])
+                         _verdict_word(lang, r.verdict, r.ratio)])
     return md_table(texts(lang, "bench")["pair_head"], rows, align="lrrrl")
 
 

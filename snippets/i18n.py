@@ -495,6 +495,8 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bench.about_best_official": "在每个长度上，上面三种 nn.MHA 配置里中位用时最短的那个",
         "bench.word_lower": "更快",
         "bench.word_higher": "更慢",
+        "bench.word_lower_small": "更快，但可能不到 {minimum}",
+        "bench.word_higher_small": "更慢，但可能不到 {minimum}",
         "bench.word_negligible": "相差不到 {minimum}",
         "bench.word_none": "分不出",
         "bench.rounds": ("提交的这次测量在 {n} 个长度（{lengths}）上各测了 {rounds} 轮（上面 `time_rounds` 的默认值是 "
@@ -1580,6 +1582,8 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bench.about_best_official": "at each length, whichever of the three nn.MHA configurations above has the lowest median time",
         "bench.word_lower": "faster",
         "bench.word_higher": "slower",
+        "bench.word_lower_small": "faster, maybe by under {minimum}",
+        "bench.word_higher_small": "slower, maybe by under {minimum}",
         "bench.word_negligible": "within {minimum}",
         "bench.word_none": "can't tell",
         "bench.rounds": ("The committed run timed {rounds} rounds (the default of `time_rounds` above is {d_rounds}) "

@@ -258,3 +258,20 @@ def test_rounds_sentence_prints_the_committed_round_count_next_to_the_shown_defa
     assert br.rounds_sentence("en", fake).startswith("The committed run timed 7 rounds")
     with pytest.raises(ValueError, match="lang must be"):
         br.rounds_sentence("fr")
+
+
+def test_faster_or_slower_alone_only_beyond_the_five_percent_band():
+    """A verdict of a difference whose interval also reaches inside ±5% says the difference may be smaller."""
+    data = br.bench_sweep()["data"]
+    table = br.comparison_table(data, "en")
+    assert "| fast path, weights vs fast path, no weights | 128 | 1.038 [1.025–1.052] | 99.55% | slower, maybe by " \
+           "under 5% |" in table
+    assert "| 0.964 [0.943–0.987] | 99.29% | faster, maybe by under 5% |" in table
+    assert "|  | 4096 | 1.109 [1.100–1.119] | 99.75% | slower |" in table  # wholly beyond 5%: the plain word
+    assert "更慢，但可能不到 5%" in br.comparison_table(data, "zh")
+    for r in br.comparisons(data).values():  # the plain words only where the whole interval is beyond 5%
+        word = br._verdict_word("en", r.verdict, r.ratio)
+        if word == "faster":
+            assert r.ratio.high <= 1 / br.MINIMUM
+        if word == "slower":
+            assert r.ratio.low >= br.MINIMUM
