@@ -43,7 +43,7 @@ __all__ = [
     "flop_table", "time_table", "throughput_table", "memory_table", "matmul_sentence", "comparison_table",
     "memory_sentence", "goals", "goals_table", "time_figure", "memory_figure",
     "full_sweep_tables", "full_sweep_figures", "build_table", "build_results_table", "load",
-    "PAIRS", "ratio_text", "impl_table", "cjk_spacing", "load_sentence", "runs_cell",
+    "PAIRS", "ratio_text", "impl_table", "cjk_spacing", "load_sentence", "runs_cell", "rounds_sentence",
 ]
 
 def load(name: str, results_dir: Path | None = None) -> dict:
@@ -198,6 +198,20 @@ def judge(ratio: Interval, bound: float = 1.0) -> str:
 def bench_sweep() -> dict:
     """The committed full sweep: {"provenance": ..., "data": ...}."""
     return load("bench-full")
+
+
+def rounds_sentence(lang: str, data: dict | None = None) -> str:
+    """How many rounds and how long a sample the committed sweep used, next to time_rounds' shown defaults."""
+    import inspect
+
+    from .bench import time_rounds
+
+    check_lang(lang)
+    p = (bench_sweep()["data"] if data is None else data)["params"]
+    shown = inspect.signature(time_rounds).parameters
+    lengths = text(lang, "bench.list_sep").join(str(L) for L in p["lengths"])
+    return cjk_spacing(text(lang, "bench.rounds", rounds=p["rounds"], ms=round(p["min_sample_time"] * 1000),
+                            n=len(p["lengths"]), lengths=lengths, d_rounds=shown["rounds"].default))
 
 
 def measurement(data: dict, impl: str, L: int) -> dict:
@@ -413,8 +427,13 @@ def comparisons(data: dict) -> dict[tuple[str, str, int], Ratio]:
     return dict(zip(keys, ratio_family([_samples(data, *k) for k in keys]), strict=True))
 
 
-def _verdict_word(lang: str, key: str) -> str:
-    """The comparison table's verdict column, the one place the page words a time verdict (bench.word_<key>)."""
+def _verdict_word(lang: str, key: str, ratio: Interval | None = None) -> str:
+    """The comparison table's verdict column, the one place the page words a time verdict (bench.word_<key>).
+
+    "faster" / "slower" alone only when the whole interval lies beyond MINIMUM; when it reaches past MINIMUM
+    but also has a part within it, the word says the difference may be smaller (bench.word_<key>_small)."""
+    if ratio is not None and (key == "lower" and ratio.high > 1 / MINIMUM or key == "higher" and ratio.low < MINIMUM):
+        key = f"{key}_small"
     return text(lang, f"bench.word_{key}", minimum=f"{MINIMUM - 1:.0%}")
 
 
@@ -443,7 +462,7 @@ def comparison_table(data: dict, lang: str) -> str:
         for k, L in enumerate(data["params"]["lengths"]):
             r = family[a, b, L]
             rows.append([label if k == 0 else "", L, ratio_text(lang, r.ratio), level_text(r.level),
-                         _verdict_word(lang, r.verdict)])
+                         _verdict_word(lang, r.verdict, r.ratio)])
     return md_table(texts(lang, "bench")["pair_head"], rows, align="lrrrl")
 
 

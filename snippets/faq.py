@@ -31,7 +31,7 @@ from .profiling import recorded_ops
 
 __all__ = [
     "projection_rows", "score_rank_rows", "divisibility_messages",
-    "loop_over_heads", "loop_vs_batched", "self_and_cross_rows", "self_attention_q_ne_k",
+    "loop_over_heads", "loop_vs_batched", "rounding_sentence", "self_and_cross_rows", "self_attention_q_ne_k",
     "flop_rows", "head_similarity", "similarity_rows", "head_mask_forward", "PrunedHeads",
     "prune_rows", "normalised_entropy", "entropy_rows", "mask_convention_maps", "mask_convention_figure",
     "nan_rows", "default_weight_shapes", "patch_sequence_rows", "token_counts", "permutation_check",
@@ -134,6 +134,17 @@ def loop_vs_batched(d_model: int = 64, num_heads: int = 8, L: int = 8, seed: int
     with torch.no_grad():
         diff = (loop_over_heads(m, x) - m(x, x, x)[0]).abs().max().item()
     return _fmt(diff)
+
+
+def rounding_sentence(diff: float, lang: str = "zh") -> str:
+    """The largest difference between two ways of computing the same thing, said for what it is: exactly 0,
+    float32 rounding (within 16 machine epsilons), or more than rounding."""
+    check_lang(lang)
+    if not isinstance(diff, (int, float)) or isinstance(diff, bool) or not diff >= 0:
+        raise ValueError(f"diff must be a non-negative number, got {diff!r}")
+    eps = torch.finfo(torch.float32).eps
+    key = "exact" if diff == 0 else "rounding" if diff <= 16 * eps else "more"
+    return text(lang, f"faq.difference.{key}", diff=_fmt(diff), eps=_fmt(eps))
 
 
 # --8<-- [start:self_cross]

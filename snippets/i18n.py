@@ -103,13 +103,8 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "figs.path.pair": ("在上面数据流图的层里（权重随机初始化，没有训练），各头之间权重相差最大的一对：查询“{q}”分给键“{k}”的权重，"
                            "在头 {hi} 里是 "
                            "{w_hi}，在头 {lo} 里只有 {w_lo}，前者是后者的 {times} 倍；如果平均分给 {T} 个词元，每个是 {even}。"),
-        "roadmap.mqar": ("第二个测试换成带干扰词元的 MQAR（{seq_len} 个位置里 {pairs} 个键值对；GQA 取 g = {g}，"
-                         "MLA 取 d_c = {d_c}；每种 {seeds} 个种子，各训练 {steps} 步），它的方案在训练任何一个模型之前就写进代码"
-                         "提交了，"),
-        "roadmap.mqar_done": "结果已经在键/值头页上。",
-        "roadmap.kv": "{first}{second}",
-        "roadmap.sep": "、",
-        "roadmap.mqar_pending": "结果还没有放上网站。",
+        "roadmap.kv_done": "两个回忆测试（联想回忆，以及带干扰词元的 MQAR）都已跑完，结果在键/值头页上。",
+        "roadmap.kv_pending": "第一个回忆测试（联想回忆）的结果在键/值头页上；第二个（带干扰词元的 MQAR）的结果还没有放上网站。",
         "figs.concat.head": "头 {i}",
         "figs.concat.bias": "偏置 b",
         "figs.concat.sum": "Σ 头 + b",
@@ -228,9 +223,9 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "figs.home.next": "第 {layer} 层的头 {head}：看后一个词元",
         "figs.home.far": "第 {layer} 层的头 {head}：看得最远的头",
         "figs.home.alt": ("弧线图：预训练模型 all-MiniLM-L6-v2 读日志行（{T} 个子词）时 {n} 个头的注意力，每个头一行、一种颜色。"
-                          "每条弧连接一个子词和它最关注的另一个子词，权重低于 {t} 的不画。"),
+                          "每条弧连接一个子词和它最关注的另一个子词（[CLS] 和 [SEP] 不算），权重低于 {t} 的不画。"),
         "figs.home.caption": ("同一行日志，三个头，三种看法：一个头看前一个子词，一个看后一个，一个跨过整段去找别处。"
-                              "数据来自真实的预训练模型，权重低于 {t} 的弧不画。"),
+                              "数据来自真实的预训练模型；[CLS] 和 [SEP] 不作为弧的终点，权重低于 {t} 的弧不画。"),
         "figs.widget.nojs": ("这个交互小部件要在网页上运行，需要启用 JavaScript。在 Notebook 里，请打开第一个单元格链接的本节网页，"
                              "在“用代码看清这个限制”一节里操作。"),
         "figs.widget.title": "注意力预算：自己调一调",
@@ -334,8 +329,13 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "faq.similarity_sentence": "从没训练过的层，不同头之间的平均相似度已经是 {random}：初始化时每个头都接近均匀分布"
                                    "（见 Q15），头和头自然相像，而一个没训练过的层谈不上过拟合。把 8 个头都换成头 0 "
                                    "的副本，相似度是 {copies}：这是彻底的冗余，8 个头只顶 1 个，同样和过拟合无关。",
-        "faq.entropy_sentence": "独热行的归一化熵是 {one_hot}，均匀行是 {uniform}；刚初始化、没训练过的 8 个头的层，"
+        "faq.entropy_sentence": "独热行的归一化熵是 {one_hot}，均匀行是 {uniform}；刚初始化、没训练过的 8 个头的层"
+                                "（PyTorch 默认初始化，输入取自标准正态分布），"
                                 "所有行平均是 {mean}，连最集中的那一行也有 {min}。",
+        "faq.difference.exact": ("最大差值恰好是 0：在这个尺寸下，两种算法的舍入碰巧完全一样。这是巧合，不是规律："
+                                 "同样的求和换个顺序，末几位的舍入就会不同，差值会在 float32 机器精度（{eps}）的量级。"),
+        "faq.difference.rounding": "最大差值是 {diff}，在 float32 舍入的量级（机器精度 {eps}）。",
+        "faq.difference.more": "最大差值是 {diff}，超出了 float32 的舍入（机器精度 {eps}）。",
         "faq.permutation_sentence": "不加掩码时，最大差值是 {free}，与 float32 的机器精度（{eps}）同一量级，"
                                     "只是舍入误差；加了因果掩码，差值是 {causal}：打乱顺序改变的是输出本身，"
                                     "而不只是输出的排列。",
@@ -495,8 +495,12 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bench.about_best_official": "在每个长度上，上面三种 nn.MHA 配置里中位用时最短的那个",
         "bench.word_lower": "更快",
         "bench.word_higher": "更慢",
+        "bench.word_lower_small": "更快，但可能不到 {minimum}",
+        "bench.word_higher_small": "更慢，但可能不到 {minimum}",
         "bench.word_negligible": "相差不到 {minimum}",
         "bench.word_none": "分不出",
+        "bench.rounds": ("提交的这次测量在 {n} 个长度（{lengths}）上各测了 {rounds} 轮（上面 `time_rounds` 的默认值是 "
+                         "{d_rounds} 轮），每个样本约 {ms} 毫秒。下面每个用时都是这 {rounds} 个样本的中位数，并附上离散程度。"),
         "bench.flop_head": ["L", "总 GFLOP", "注意力部分占比", "N·h·L² 权重 (MiB)"],
         "bench.exponent": "指数 p（L={a}→{b}）",
         "bench.matmul": ("参照：本机 {n}×{n} float32 稠密矩阵乘法，和各个实现在同样的轮次里轮流计时，"
@@ -1120,13 +1124,10 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                            "differs most between heads: the query “{q}” gives the key “{k}” a weight of {w_hi} "
                            "in head {hi} and only {w_lo} in head "
                            "{lo}, a ratio of {times}; spread evenly over the {T} tokens, each would get {even}."),
-        "roadmap.mqar": ("A second test, MQAR with distractor tokens ({pairs} pairs in {seq_len} positions; GQA with "
-                         "g = {g} and MLA with d_c = {d_c}; {seeds} seeds each, {steps} steps), was written into code "
-                         "and committed before any of its models was trained; "),
-        "roadmap.mqar_done": "its results are on the key/value heads page.",
-        "roadmap.kv": "{first} {second}",
-        "roadmap.sep": ", ",
-        "roadmap.mqar_pending": "its results are not on the site yet.",
+        "roadmap.kv_done": ("Both recall tests, associative recall and MQAR with distractor tokens, have been run; "
+                            "their results are on the key/value heads page."),
+        "roadmap.kv_pending": ("The first recall test's results (associative recall) are on the key/value heads page; "
+                               "the second's (MQAR with distractor tokens) are not on the site yet."),
         "figs.concat.head": "head {i}",
         "figs.concat.bias": "bias b",
         "figs.concat.sum": "Σ heads + b",
@@ -1276,10 +1277,11 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "figs.home.far": "layer {layer}, head {head}: looks farthest",
         "figs.home.alt": ("Arc diagram: the attention of {n} heads of the pretrained all-MiniLM-L6-v2 on the log "
                           "line ({T} WordPieces), one row and one colour per head. Each arc joins a WordPiece to "
-                          "the other WordPiece it attends to most; arcs below {t} are left out."),
+                          "the other WordPiece it attends to most, not counting [CLS] and [SEP]; arcs below {t} are left "
+                          "out."),
         "figs.home.caption": ("One log line, three heads, three ways of reading it: one looks back a token, one "
-                              "looks ahead, one reaches across the line. Real weights of a pretrained model; arcs "
-                              "below {t} are left out."),
+                              "looks ahead, one reaches across the line. Real weights of a pretrained model; [CLS] "
+                              "and [SEP] are not drawn as targets, and arcs below {t} are left out."),
         "figs.widget.nojs": ("This interactive widget runs on a web page, with JavaScript on. From a notebook, open "
                              "this section's page, linked in the first cell: the widget is in \"Seeing the limit in "
                              "code\"."),
@@ -1393,8 +1395,17 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                                    "replaced by a copy of head 0 the similarity is {copies}: complete redundancy, "
                                    "eight heads doing the work of one, and again nothing to do with overfitting.",
         "faq.entropy_sentence": "A one-hot row has normalised entropy {one_hot} and a uniform row {uniform}; a "
-                                "freshly initialised 8-head layer averages {mean} over its rows, and even its most "
+                                "freshly initialised 8-head layer (PyTorch's default initialisation, inputs drawn from a "
+                                "standard normal) averages {mean} over its rows, and even its most "
                                 "peaked row reaches {min}.",
+        "faq.difference.exact": ("The largest difference is exactly 0: at this size the two ways happen to round "
+                                 "identically. That is luck, not a rule: the same sum added up in another order "
+                                 "rounds differently in its last bits, at the size of float32's machine epsilon "
+                                 "({eps})."),
+        "faq.difference.rounding": "The largest difference is {diff}, the size of float32 rounding (machine "
+                                   "epsilon {eps}).",
+        "faq.difference.more": "The largest difference is {diff}, more than float32 rounding (machine epsilon "
+                               "{eps}).",
         "faq.permutation_sentence": "Without a mask the largest difference is {free}, the size of float32 "
                                     "rounding (machine epsilon {eps}); with a causal mask it is {causal}: "
                                     "shuffling the tokens changes the outputs themselves, not just their order.",
@@ -1572,8 +1583,13 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bench.about_best_official": "at each length, whichever of the three nn.MHA configurations above has the lowest median time",
         "bench.word_lower": "faster",
         "bench.word_higher": "slower",
+        "bench.word_lower_small": "faster, maybe by under {minimum}",
+        "bench.word_higher_small": "slower, maybe by under {minimum}",
         "bench.word_negligible": "within {minimum}",
         "bench.word_none": "can't tell",
+        "bench.rounds": ("The committed run timed {rounds} rounds (the default of `time_rounds` above is {d_rounds}) "
+                         "at each of its {n} lengths ({lengths}), with samples of about {ms} ms. Every time below is "
+                         "the median of those {rounds} samples, shown with its spread."),
         "bench.flop_head": ["L", "total GFLOP", "share of q kᵀ and weights·v", "N·h·L² weights (MiB)"],
         "bench.exponent": "exponent p (L={a}→{b})",
         "bench.matmul": ("Reference: a {n}×{n} float32 dense matmul on this machine, timed in the same rounds as the "

@@ -235,3 +235,43 @@ def test_runs_cell_lists_a_few_runs_and_summarises_many():
         "13 runs: load 0.50–12.50 before a run and 1.00–13.00 after; other processes used a median 0% of the CPU, "
         "at most 1% (r7). Each run is recorded in the result file.")
     assert "共 13 次：运行前负载 0.50–12.50，运行后 1.00–13.00" in br.runs_cell("zh", many)
+
+
+def test_rounds_sentence_prints_the_committed_round_count_next_to_the_shown_default():
+    """The page's one count of rounds is the committed run's (every sample of the run), not time_rounds' default."""
+    import inspect
+
+    from snippets.bench import FULL, time_rounds
+
+    data = br.bench_sweep()["data"]
+    rounds = data["params"]["rounds"]
+    assert rounds == FULL["rounds"] and all(len(r["samples"]) == rounds for r in data["rows"])
+    default = inspect.signature(time_rounds).parameters["rounds"].default
+    assert rounds != default  # the sentence exists because the shown default is not what was run
+    en = br.rounds_sentence("en")
+    assert en.startswith(f"The committed run timed {rounds} rounds (the default of `time_rounds` above is {default}) "
+                         "at each of its 6 lengths (128, 256, 512, 1024, 2048, 4096), with samples of about 50 ms.")
+    assert en.endswith(f"the median of those {rounds} samples, shown with its spread.")
+    zh = br.rounds_sentence("zh")
+    assert f"各测了 {rounds} 轮（上面 `time_rounds` 的默认值是 {default} 轮）" in zh and "128、256、512" in zh
+    fake = {"params": dict(data["params"], rounds=7, lengths=[64])}
+    assert br.rounds_sentence("en", fake).startswith("The committed run timed 7 rounds")
+    with pytest.raises(ValueError, match="lang must be"):
+        br.rounds_sentence("fr")
+
+
+def test_faster_or_slower_alone_only_beyond_the_five_percent_band():
+    """A verdict of a difference whose interval also reaches inside ±5% says the difference may be smaller."""
+    data = br.bench_sweep()["data"]
+    table = br.comparison_table(data, "en")
+    assert "| fast path, weights vs fast path, no weights | 128 | 1.038 [1.025–1.052] | 99.55% | slower, maybe by " \
+           "under 5% |" in table
+    assert "| 0.964 [0.943–0.987] | 99.29% | faster, maybe by under 5% |" in table
+    assert "|  | 4096 | 1.109 [1.100–1.119] | 99.75% | slower |" in table  # wholly beyond 5%: the plain word
+    assert "更慢，但可能不到 5%" in br.comparison_table(data, "zh")
+    for r in br.comparisons(data).values():  # the plain words only where the whole interval is beyond 5%
+        word = br._verdict_word("en", r.verdict, r.ratio)
+        if word == "faster":
+            assert r.ratio.high <= 1 / br.MINIMUM
+        if word == "slower":
+            assert r.ratio.low >= br.MINIMUM

@@ -11,11 +11,13 @@ from torch.testing import assert_close
 from snippets.attention import scaled_dot_product_attention
 from snippets import stats
 from snippets.bert import report
-from snippets.bert.ablation import embedding_shift, head_mask, length_baseline, sentence_embedding
+from snippets.bert import ablation, retrieval
+from snippets.bert.ablation import head_mask, length_baseline
 from snippets.bert.logdata import LONG_LOG, PAIRS
 from snippets.bert.loader import encode, load_model
 from snippets.bert.effects import head_effects, retrieval_effects
-from snippets.bert.retrieval import CORPUS, ablation_results, angle_deg, full_embeddings, layer_ablation, pair_scores
+from snippets.bert.retrieval import (CORPUS, ablation_results, angle_deg, full_embeddings, layer_ablation, pair_scores,
+                                     pooled_embedding)
 from snippets.multihead import MultiHeadAttention, merge_heads, split_heads
 
 
@@ -40,10 +42,69 @@ def test_head_mask_rejects_a_head_that_does_not_exist():
         pass
 
 
-def test_embedding_shift_is_one_minus_cosine():
+@torch.no_grad()
+def one_text(model, ids):
+    """One text alone, no padding: the plain mean of its last hidden states, (1, E)."""
+    hidden, _ = model(ids)
+    return hidden[-1].mean(dim=1)
+
+
+def test_pooled_embedding_ignores_padding_and_angle_deg_is_the_angle():
+    hidden = torch.tensor([[[1.0, 0.0], [3.0, 2.0], [99.0, 99.0]]])  # (1, 3, 2), the last token is padding
+    assert pooled_embedding(hidden, torch.tensor([[1, 1, 0]])).tolist() == [[2.0, 1.0]]
     a = torch.tensor([1.0, 2.0, 3.0])
-    assert embedding_shift(a, 2 * a) == pytest.approx(0.0, abs=1e-6)
-    assert embedding_shift(a, -a) == pytest.approx(2.0)
+    assert angle_deg(a, 2 * a).item() == pytest.approx(0.0, abs=0.05)  # acos near 1 in float32: ~0.03°
+    assert angle_deg(a, -a).item() == pytest.approx(180.0, abs=0.05)
+    assert angle_deg(torch.tensor([1.0, 0.0]), torch.tensor([0.0, 1.0])).item() == pytest.approx(90.0)
+
+
+def shown_functions(page: str, anchor: str) -> dict[str, set[str]]:
+    """The functions that the includes of one section of a page define, per language: {lang: names}."""
+    import ast
+    import re
+    from pathlib import Path
+
+    from sitebuild.notebooks.cli import site_settings
+    from sitebuild.notebooks.parse import snippet_expander
+
+    expand = snippet_expander(**site_settings()[1])
+    out = {}
+    for lang in ("zh", "en"):
+        text = (Path(__file__).parents[1] / "docs" / f"{page}.{lang}.md").read_text(encoding="utf-8")
+        section = text.split(f"{{ #{anchor} }}", 1)[1].split("\n## ", 1)[0]
+        names = set()
+        for inc in re.findall(r'^--8<-- "[^"]+"$', section, flags=re.M):
+            tree = ast.parse(expand(inc)[0])
+            names |= {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+        out[lang] = names
+    return out
+
+
+def test_the_ablation_section_shows_the_code_behind_its_angles(monkeypatch):
+    """The functions the page's #ablation section shows are the ones that compute its angles: each shown
+    function is called when the ablated embeddings and the angles are computed, and every function of
+    snippets.bert that those computations call is shown."""
+    shown = shown_functions("lab/real-model", "ablation")
+    assert shown["zh"] == shown["en"] == {"head_mask", "pooled_embedding", "angle_deg"}
+    assert retrieval.head_mask is ablation.head_mask  # the one the page shows from ablation.py
+    called = []
+
+    def spy(name, f):
+        def wrapped(*args, **kwargs):
+            called.append(name)
+            return f(*args, **kwargs)
+        return wrapped
+
+    for name in shown["en"]:
+        monkeypatch.setattr(retrieval, name, spy(name, getattr(retrieval, name)))
+    texts = CORPUS[:2] + CORPUS[len(PAIRS):len(PAIRS) + 2]  # two pairs
+    ablated = retrieval._layer.func(texts, 5, "uncached")  # the body the cache runs, with the spies in place
+    full = retrieval._full.func(texts, "uncached")
+    assert set(called) == {"head_mask", "pooled_embedding"}
+    monkeypatch.setattr(retrieval, "ablation_embeddings", lambda t: (full, ablated.unsqueeze(0)))
+    res = retrieval.ablation_results(texts)
+    assert "angle_deg" in called
+    assert_close(res["angles"][0], angle_deg(ablated, full))
 
 
 def test_batched_embeddings_match_one_text_at_a_time():
@@ -51,7 +112,7 @@ def test_batched_embeddings_match_one_text_at_a_time():
     full = full_embeddings()
     assert tuple(full.shape) == (2 * len(PAIRS), 384)
     for i in (0, len(CORPUS) - 1):  # padding changes nothing
-        assert_close(full[i], sentence_embedding(model, encode(CORPUS[i]).ids)[0], atol=1e-5, rtol=1e-5)
+        assert_close(full[i], one_text(model, encode(CORPUS[i]).ids)[0], atol=1e-5, rtol=1e-5)
 
 
 def test_layer_ablation_matches_a_direct_ablation():
@@ -60,9 +121,9 @@ def test_layer_ablation_matches_a_direct_ablation():
     assert tuple(ablated.shape) == (12, len(CORPUS), 384)
     ids = encode(CORPUS[3]).ids
     with head_mask(model.layers[5].attn, 7):
-        direct = sentence_embedding(model, ids)[0]
+        direct = one_text(model, ids)[0]
     assert_close(ablated[7, 3], direct, atol=1e-5, rtol=1e-5)
-    assert_close(sentence_embedding(model, ids)[0], full_embeddings()[3], atol=1e-5, rtol=1e-5)  # hook removed
+    assert_close(one_text(model, ids)[0], full_embeddings()[3], atol=1e-5, rtol=1e-5)  # hook removed
     with pytest.raises(ValueError, match=r"layer must be in 0 … 5, got 6"):
         layer_ablation(6)
 

@@ -62,6 +62,21 @@ def test_loop_over_heads_equals_batched():
     assert float(faq.loop_vs_batched()) < 1e-5
 
 
+def test_rounding_sentence_calls_an_exact_zero_exact():
+    """Q2 and Q5 print how two computations differ: an exact 0 is not called rounding, rounding is not called 0."""
+    assert faq.rounding_sentence(0.0, "en").startswith("The largest difference is exactly 0: at this size the two")
+    assert "rounding" not in faq.rounding_sentence(0.0, "en").split(":")[0]
+    assert faq.rounding_sentence(0.0, "zh").startswith("最大差值恰好是 0")
+    assert faq.rounding_sentence(2.4e-7, "en") == ("The largest difference is 2.4e-07, the size of float32 rounding "
+                                                   "(machine epsilon 1.2e-07).")
+    assert faq.rounding_sentence(2.4e-7, "zh") == "最大差值是 2.4e-07，在 float32 舍入的量级（机器精度 1.2e-07）。"
+    assert "more than float32 rounding" in faq.rounding_sentence(1e-3, "en")
+    assert "超出了 float32 的舍入" in faq.rounding_sentence(1e-3, "zh")
+    for bad in (-1.0, float("nan"), "0", True):
+        with pytest.raises(ValueError, match="diff must be a non-negative number, got"):
+            faq.rounding_sentence(bad, "en")
+
+
 # Q7, Q14 --------------------------------------------------------------------------------
 
 def test_self_and_cross_shapes():
@@ -366,14 +381,16 @@ def test_config_rows_cite_sections_in_the_page_language():
 
 # Key takeaways: nn.MultiheadAttention's fast path -------------------------------------
 
-def test_faq_prints_the_one_list_of_fast_path_conditions():
-    """The FAQ and the performance page print the same list (snippets.kernels.FASTPATH_CONDITIONS), which
-    tests/test_fast.py holds to the installed torch's MultiheadAttention.forward."""
+def test_faq_links_to_the_one_list_of_fast_path_conditions():
+    """The performance page prints the list (snippets.kernels.FASTPATH_CONDITIONS, which tests/test_fast.py holds
+    to the installed torch's MultiheadAttention.forward); the FAQ links to it instead of printing it again."""
     for lang in ("zh", "en"):
         page = (ROOT / "docs" / f"faq.{lang}.md").read_text(encoding="utf-8")
         section = page[page.index("{ #fast-path }"):page.index("{ #references }")]
-        assert f'print(condition_rows("{lang}"))' in section
-        assert "\n- " not in section.split("condition_rows")[0]  # no hand-written list beside it
+        assert "condition_rows" not in section and "(lab/performance.md#fastpath)" in section
+        assert "\n- " not in section  # no hand-written list either
+        perf = (ROOT / "docs" / "lab" / f"performance.{lang}.md").read_text(encoding="utf-8")
+        assert f'print(condition_rows("{lang}"))' in perf[perf.index("{ #fastpath }"):]
 
 
 def test_fast_path_rows_as_the_profiler_sees_them():

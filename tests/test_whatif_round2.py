@@ -110,6 +110,12 @@ def test_the_pages_words_hold_on_the_committed_result():
     assert lk["fewest_2"] < lk["fewest_4"] < lk["fewest_6"]
     assert lk["fewest_4"] < 4 and lk["fewest_6"] < 6 and lk["fewest_2"] <= 2
     assert lk["fewest_120"] == lk["fewest_4"] + 1  # "one more head" with d_model held at 120
+    # §1's exercise 2 names the head width: every lookup sweep keeps d_k fixed and widens d_model with h
+    assert lk["d_k"] == 8
+    broken = {**d, "protocol": {**d["protocol"], "sweeps": {**d["protocol"]["sweeps"], "offsets_2": [
+        {"num_heads": 2, "d_model": 32, "offsets": (-1, 1)}]}}}
+    with pytest.raises(ValueError, match=r"expected one head width across the lookup sweeps, got \[8, 16\]"):
+        round2.lookups_stats(broken)
     w = round2.width_stats(d)
     assert w["learned_2"] == w["n_seeds"] and w["learned_1"] == 0 and w["acc_1"] < 0.5  # width 1 a floor
     ph = round2.phase_stats(d)

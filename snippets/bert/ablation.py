@@ -6,10 +6,6 @@ off with a head mask: its slice of the merged context is zeroed just before ``W_
 ``MultiHeadAttention``. Also here: how the broad heads compare with Clark et al.'s description, per text length.
 
 Shape letters: N batch, T tokens, E hidden size, h heads, n layers.
-
->>> import torch
->>> round(embedding_shift(torch.tensor([1.0, 0.0]), torch.tensor([0.0, 1.0])), 3)
-1.0
 """
 
 from __future__ import annotations
@@ -23,7 +19,7 @@ from torch import Tensor, nn
 from .analysis import TEXTS, all_stats
 from .logdata import LONG_LOG
 
-__all__ = ["head_mask", "sentence_embedding", "embedding_shift", "broad_heads_vs_clark", "length_baseline"]
+__all__ = ["head_mask", "broad_heads_vs_clark", "length_baseline"]
 
 
 def _check_head(attn: nn.Module, head: int) -> None:
@@ -48,19 +44,6 @@ def head_mask(attn: nn.Module, head: int):
         yield attn
     finally:
         handle.remove()
-
-
-@torch.no_grad()
-def sentence_embedding(model: nn.Module, ids: Tensor) -> Tensor:
-    """Mean of the last hidden states over the tokens: (N, E)."""
-    hidden, _ = model(ids)  # hidden[-1]: (N, T, E)
-    return hidden[-1].mean(dim=1)  # (N, E), the model's mean pooling
-
-
-def embedding_shift(a: Tensor, b: Tensor) -> float:
-    """1 − cosine similarity: 0 when the direction is unchanged."""
-    cos = nn.functional.cosine_similarity(a.flatten(), b.flatten(), dim=0)
-    return 1.0 - cos.item()
 # --8<-- [end:head_mask]
 
 

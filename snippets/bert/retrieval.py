@@ -53,6 +53,7 @@ def encode_batch(texts) -> tuple[Tensor, Tensor]:
     return out, mask
 
 
+# --8<-- [start:angle]
 def pooled_embedding(hidden: Tensor, mask: Tensor) -> Tensor:
     """Mean of (N, T, E) hidden states over the real tokens: (N, E)."""
     m = mask.unsqueeze(-1).to(hidden)  # (N, T, 1)
@@ -63,6 +64,7 @@ def angle_deg(a: Tensor, b: Tensor) -> Tensor:
     """Angle between vectors along the last dimension, in degrees."""
     cos = nn.functional.cosine_similarity(a, b, dim=-1).clamp(-1.0, 1.0)
     return torch.rad2deg(torch.acos(cos))
+# --8<-- [end:angle]
 
 
 def pair_scores(emb: Tensor) -> Tensor:

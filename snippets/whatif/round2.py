@@ -164,8 +164,14 @@ def family_rows(family: Sequence[tuple[object, object, stats.Comparison]], words
 def lookups_stats(data: dict) -> dict:
     """The fewest heads with which every seed learns, for 2, 4 and 6 lookups (fixed d_k = 8), and at fixed
     d_model = 120: fewest_2, fewest_4, fewest_6, fewest_120 (None if none did), and for each sweep the mean
-    accuracy of the setting one head below (below_<k>) and its seeds that learned (below_learned_<k>)."""
+    accuracy of the setting one head below (below_<k>) and its seeds that learned (below_learned_<k>); d_k, the
+    head width of the three lookup sweeps (d_model grows with the heads)."""
     out: dict = {"n_seeds": len(data["protocol"]["seeds"]), "learned": LEARNED}
+    widths = {c["d_model"] // c["num_heads"] for s in ("offsets_2", "fixed_dk", "offsets_6")
+              for c in data["protocol"]["sweeps"][s]}
+    if len(widths) != 1:
+        raise ValueError(f"expected one head width across the lookup sweeps, got {sorted(widths)}")
+    out["d_k"] = widths.pop()
     for key, sweep in (("2", "offsets_2"), ("4", "fixed_dk"), ("6", "offsets_6"), ("120", "fixed_dmodel")):
         h = fewest_learned(data, sweep)
         out[f"fewest_{key}"] = h
