@@ -1026,6 +1026,25 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                                "吸收式的 FLOPs 是它的 {flops:.2f} 倍，时间之比 {ratio}"),
         "kvheads.cost": ("这 {models} 个模型，每个在一个线程上训练要 {lo:.0f} 到 {hi:.0f} 秒 CPU 时间，"
                          "合计 {total:.0f} CPU 分钟。"),
+        # snippets.scaling: §3's why 1/√d_k
+        "scaling.sep": "、",
+        "scaling.head": ["d_k", "q·k 的方差", "熵（不缩放）", "熵（除以 √d_k）", "梯度（不缩放）", "梯度（除以 √d_k）"],
+        "scaling.sentence": ("q 和 k 的各分量随机取、方差为 1 时，d_k = {dks} 下 q·k 的方差分别是 {var}，约等于 d_k。"
+                             "不缩放时，头越宽，一行注意力在 {keys} 个键上越集中：熵从 d_k = {d0} 时的 {e0} 降到 "
+                             "d_k = {d1} 时的 {e1}（均匀分布是 ln {keys} = {uniform}），这时最大的权重平均是 {top}，"
+                             "经 softmax 回传的梯度从 {g0} 缩小到 {g1}。除以 √d_k 之后，熵在 d_k = {d0} 和 {d1} 时"
+                             "分别是 {se0} 和 {se1}，梯度分别是 {sg0} 和 {sg1}，不随 d_k 变。"),
+        "scaling.fig.raw": "q·k（不缩放）",
+        "scaling.fig.scaled": "q·k / √d_k（缩放）",
+        "scaling.fig.uniform": "均匀：ln {keys}",
+        "scaling.fig.entropy": "一行权重的熵",
+        "scaling.fig.grad": "经 softmax 回传的梯度范数",
+        "scaling.fig.alt": ("两幅折线图，横轴是头的维数 d_k（2 到 {d1}，对数刻度），每个查询看 {keys} 个随机键。"
+                            "左图是一行注意力权重的熵：不缩放时随 d_k 下降，到 d_k = {d1} 只剩 {e_raw}；"
+                            "除以 √d_k 时保持在 {e_scaled} 左右。右图是经 softmax 回传的梯度范数："
+                            "不缩放时降到 {g_raw}，缩放时保持在 {g_scaled} 左右。"),
+        "scaling.fig.caption": ("q、k 随机，每个查询 {keys} 个键。不缩放，分数的方差随 d_k 增长，softmax 趋于独热，"
+                                "梯度随之变小；除以 √d_k，两条线都是平的。"),
     },
     "en": {
         "heads.one": "1 head",
@@ -2163,6 +2182,30 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                                "{flops:.2f} times the FLOPs, {ratio}"),
         "kvheads.cost": ("Each of these {models} models takes {lo:.0f} to {hi:.0f} CPU seconds to train on one thread, "
                          "{total:.0f} CPU minutes in all."),
+        # snippets.scaling: §3's why 1/√d_k
+        "scaling.sep": ", ",
+        "scaling.head": ["d_k", "Var(q·k)", "entropy, unscaled", "entropy, ÷√d_k", "gradient, unscaled",
+                         "gradient, ÷√d_k"],
+        "scaling.sentence": ("With random q and k whose entries have variance 1, q·k has variance {var} at d_k = {dks}: "
+                             "about d_k. Without the scale, the wider the head, the narrower an attention row over "
+                             "{keys} keys: its entropy falls from {e0} at d_k = {d0} to {e1} at d_k = {d1} (a uniform "
+                             "row has ln {keys} = {uniform}), where the largest weight averages {top}; the gradient "
+                             "that flows back through the softmax shrinks from {g0} to {g1}. Divided by √d_k, the "
+                             "entropy is {se0} at d_k = {d0} and {se1} at d_k = {d1}, and the gradient {sg0} and "
+                             "{sg1}: the width no longer matters."),
+        "scaling.fig.raw": "q·k (unscaled)",
+        "scaling.fig.scaled": "q·k / √d_k (scaled)",
+        "scaling.fig.uniform": "uniform: ln {keys}",
+        "scaling.fig.entropy": "entropy of a row",
+        "scaling.fig.grad": "gradient norm through softmax",
+        "scaling.fig.alt": ("Two line charts against the head width d_k (2 to {d1}, log scale), each query looking "
+                            "at {keys} random keys. Left, the entropy of a row of attention weights: unscaled it "
+                            "falls as d_k grows, to {e_raw} at d_k = {d1}; divided by √d_k it stays near "
+                            "{e_scaled}. Right, the gradient norm through the softmax: unscaled it falls to "
+                            "{g_raw}, scaled it stays near {g_scaled}."),
+        "scaling.fig.caption": ("Random q and k, {keys} keys per query. Unscaled, the scores' variance grows with "
+                                "d_k, the softmax turns one-hot and its gradient fades; divided by √d_k, both "
+                                "lines are flat."),
     },
 }
 
