@@ -1026,6 +1026,16 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                                "吸收式的 FLOPs 是它的 {flops:.2f} 倍，时间之比 {ratio}"),
         "kvheads.cost": ("这 {models} 个模型，每个在一个线程上训练要 {lo:.0f} 到 {hi:.0f} 秒 CPU 时间，"
                          "合计 {total:.0f} CPU 分钟。"),
+        # snippets.recap: §1's recap of one head of self-attention
+        "recap.sentence": ("{query} 的查询和 {T} 个键各算出一个分数，softmax 把它们变成 {T} 个权重，合计 {total}，"
+                           "最大的一个落在 {top} 上（{w}）。输出是 {T} 个值向量按这些权重的加权和，"
+                           "和每个值向量一样是 {E} 维。投影是随机的、没有训练过，所以哪个词元分到最多权重，"
+                           "在这里还没有意义。"),
+        "recap.fig.scores": "{query} 的查询对每个键的分数 q·k / √d_k",
+        "recap.fig.weights": "softmax 之后的权重（合计为 1）",
+        "recap.fig.alt": ("两幅并排的条形图，纵轴是日志行的 {T} 个词元。左图是 {query} 的查询对每个键的分数，有正有负；"
+                          "右图是 softmax 之后的权重，都是正数，合计为 1，最大的是 {top}（{w}）。"),
+        "recap.fig.caption": "一个查询遇到每个键：分数经过 softmax 变成权重，权重再给值向量加权求和。投影未经训练。",
         # snippets.scaling: §3's why 1/√d_k
         "scaling.sep": "、",
         "scaling.head": ["d_k", "q·k 的方差", "熵（不缩放）", "熵（除以 √d_k）", "梯度（不缩放）", "梯度（除以 √d_k）"],
@@ -2182,6 +2192,19 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                                "{flops:.2f} times the FLOPs, {ratio}"),
         "kvheads.cost": ("Each of these {models} models takes {lo:.0f} to {hi:.0f} CPU seconds to train on one thread, "
                          "{total:.0f} CPU minutes in all."),
+        # snippets.recap: §1's recap of one head of self-attention
+        "recap.sentence": ("The query of {query} gets one score per key, {T} in all; the softmax turns them into "
+                           "{T} weights that add up to {total}, the largest on {top} ({w}). The output is the "
+                           "weighted sum of the {T} value vectors, {E} numbers wide like each value. The "
+                           "projections are random and untrained, so which token gets the most weight means "
+                           "nothing yet."),
+        "recap.fig.scores": "scores q·k / √d_k of {query}'s query",
+        "recap.fig.weights": "weights after the softmax (sum 1)",
+        "recap.fig.alt": ("Two bar charts side by side over the log line's {T} tokens. Left, the score of "
+                          "{query}'s query against each key, some positive, some negative; right, the weights "
+                          "after the softmax, all positive and summing to 1, the largest on {top} ({w})."),
+        "recap.fig.caption": ("One query meets every key: the softmax turns the scores into weights, and the "
+                              "weights average the value vectors. The projections are untrained."),
         # snippets.scaling: §3's why 1/√d_k
         "scaling.sep": ", ",
         "scaling.head": ["d_k", "Var(q·k)", "entropy, unscaled", "entropy, ÷√d_k", "gradient, unscaled",
