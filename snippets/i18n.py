@@ -230,7 +230,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "figs.home.alt": ("弧线图：预训练模型 all-MiniLM-L6-v2 读日志行（{T} 个子词）时 {n} 个头的注意力，每个头一行、一种颜色。"
                           "每条弧连接一个子词和它最关注的另一个子词，权重低于 {t} 的不画。"),
         "figs.home.caption": ("同一行日志，三个头，三种看法：一个头看前一个子词，一个看后一个，一个跨过整段去找别处。"
-                              "数据来自真实的预训练模型，权重低于 {t} 的弧不画。"),
+                              "数据来自真实的预训练模型，权重低于 {t} 的弧不画。{wordpieces}"),
         "figs.widget.nojs": ("这个交互小部件要在网页上运行，需要启用 JavaScript。在 Notebook 里，请打开第一个单元格链接的本节网页，"
                              "在“用代码看清这个限制”一节里操作。"),
         "figs.widget.title": "注意力预算：自己调一调",
@@ -1026,6 +1026,19 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                                "吸收式的 FLOPs 是它的 {flops:.2f} 倍，时间之比 {ratio}"),
         "kvheads.cost": ("这 {models} 个模型，每个在一个线程上训练要 {lo:.0f} 到 {hi:.0f} 秒 CPU 时间，"
                          "合计 {total:.0f} CPU 分钟。"),
+        # snippets.symbols: the legend of the size letters
+        "symbols.title": "符号",
+        "symbols.colon": "：",
+        "symbols.N": "批大小",
+        "symbols.L": "查询序列长度（词元数）",
+        "symbols.S": "键序列长度",
+        "symbols.E": "= d_model，模型宽度",
+        "symbols.h": "头数",
+        "symbols.d_k": "= E / h，每个头的维数",
+        # snippets.homefig: the WordPieces in the home figure's caption
+        "figs.home.pieces": ("模型读的不是整词，而是 WordPiece：它的分词器切出的子词。接在词中间的子词以 ## 开头，"
+                             "比如 {word} 被读成 {pieces}；[CLS] 和 [SEP] 是模型在每段输入首尾加上的标记。"),
+        "figs.home.join": " + ",
         # snippets.recap: §1's recap of one head of self-attention
         "recap.sentence": ("{query} 的查询和 {T} 个键各算出一个分数，softmax 把它们变成 {T} 个权重，合计 {total}，"
                            "最大的一个落在 {top} 上（{w}）。输出是 {T} 个值向量按这些权重的加权和，"
@@ -1307,7 +1320,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                           "the other WordPiece it attends to most; arcs below {t} are left out."),
         "figs.home.caption": ("One log line, three heads, three ways of reading it: one looks back a token, one "
                               "looks ahead, one reaches across the line. Real weights of a pretrained model; arcs "
-                              "below {t} are left out."),
+                              "below {t} are left out. {wordpieces}"),
         "figs.widget.nojs": ("This interactive widget runs on a web page, with JavaScript on. From a notebook, open "
                              "this section's page, linked in the first cell: the widget is in \"Seeing the limit in "
                              "code\"."),
@@ -2192,6 +2205,20 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                                "{flops:.2f} times the FLOPs, {ratio}"),
         "kvheads.cost": ("Each of these {models} models takes {lo:.0f} to {hi:.0f} CPU seconds to train on one thread, "
                          "{total:.0f} CPU minutes in all."),
+        # snippets.symbols: the legend of the size letters
+        "symbols.title": "Symbols",
+        "symbols.colon": ": ",
+        "symbols.N": "batch size",
+        "symbols.L": "query length (tokens)",
+        "symbols.S": "key length",
+        "symbols.E": "= d_model, the model's width",
+        "symbols.h": "number of heads",
+        "symbols.d_k": "= E / h, one head's width",
+        # snippets.homefig: the WordPieces in the home figure's caption
+        "figs.home.pieces": ("The model reads WordPieces, the sub-word pieces its tokenizer cuts text into: a "
+                             "piece that continues a word starts with ##, so {word} is read as {pieces}; [CLS] and "
+                             "[SEP] are markers the model adds at the start and end of every input."),
+        "figs.home.join": " + ",
         # snippets.recap: §1's recap of one head of self-attention
         "recap.sentence": ("The query of {query} gets one score per key, {T} in all; the softmax turns them into "
                            "{T} weights that add up to {total}, the largest on {top} ({w}). The output is the "
@@ -2234,6 +2261,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
 
 # Entries written the same way in both languages on purpose (code names, symbols).
 SAME_IN_BOTH = frozenset({
+    "figs.home.join",
     "live.example_en", "live.example_zh",  # the live view's example texts: the reader may pick either
     "fast.ref_official", "bert.sep", "bert.cls", "bert.short.prev", "bert.short.next", "bert.short.sep",
     "bert.short.cls", "bert.short.broad", "bert.short.other",
