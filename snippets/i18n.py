@@ -1032,7 +1032,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "symbols.N": "批大小",
         "symbols.L": "查询序列长度（词元数）",
         "symbols.S": "键序列长度",
-        "symbols.E": "= d_model，模型宽度",
+        "symbols.E": "= `d_model`，模型宽度",
         "symbols.h": "头数",
         "symbols.d_k": "= E / h，每个头的维数",
         # snippets.homefig: the WordPieces in the home figure's caption
@@ -2211,7 +2211,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "symbols.N": "batch size",
         "symbols.L": "query length (tokens)",
         "symbols.S": "key length",
-        "symbols.E": "= d_model, the model's width",
+        "symbols.E": "= `d_model`, the model's width",
         "symbols.h": "number of heads",
         "symbols.d_k": "= E / h, one head's width",
         # snippets.homefig: the WordPieces in the home figure's caption

@@ -1,7 +1,7 @@
 """The letters the site uses for sizes, defined in one place and printed where a page first uses them.
 
 >>> print(legend("en"))
-**Symbols**: N batch size · L query length (tokens) · S key length · E = d_model, the model's width · h number of heads · d_k = E / h, one head's width
+**Symbols**: N batch size · L query length (tokens) · S key length · E = `d_model`, the model's width · h number of heads · d_k = E / h, one head's width
 >>> legend("fr")
 Traceback (most recent call last):
 ...
