@@ -5,8 +5,10 @@ For each concept, the table (sitebuild/terms.toml, read into `TERMS`) gives the 
 to use (regular expressions over prose, with code, maths and URLs already masked; see
 sitebuild.zhstyle). From the table come:
 
-- docs/.snippets/glossary.md, the abbreviation list appended to every page (tooltips: the English
-  term over a Chinese one and the other way round), for terms marked ``tooltip``;
+- docs/.snippets/glossary.md, the abbreviation list appended to every Chinese page (tooltips: the
+  English term over a Chinese one), for terms marked ``tooltip``, and docs/.snippets/glossary-en.md,
+  the one appended to every English page: an English definition over the term's English forms, so an
+  English reader never meets a Chinese tooltip;
 - docs/.snippets/jieba-user.txt, the user dictionary of Material's search plugin, so that jieba keeps
   each term whole in the search index (it splits 参数量 into 参|数量, 热力图 into 热|力图), with the
   table's [search] words, which readers type but the glossary does not define (快速路径, 查询头);
@@ -31,6 +33,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 GLOSSARY = ROOT / "docs" / ".snippets" / "glossary.md"
+GLOSSARY_EN = ROOT / "docs" / ".snippets" / "glossary-en.md"
 JIEBA_USER = ROOT / "docs" / ".snippets" / "jieba-user.txt"
 
 
@@ -62,6 +65,7 @@ class Term:
     reverse: tuple[str, ...] | None = None  # None: (en,)
     search: bool = True
     note: str = ""
+    definition: str = ""  # English; shown over the English forms on English pages
 
     def __post_init__(self):
         if not self.zh or not self.en:
@@ -100,17 +104,25 @@ SEARCH_WORDS: tuple[str, ...] = tuple(tomllib.loads(TABLE.read_text(encoding="ut
 
 HEADER = (
     "<!-- Generated from sitebuild/terms.py (python -m sitebuild.terms): edit the table there, not this file.\n"
-    "     Appended to every page (pymdownx.snippets auto_append); sitebuild/hooks/glossary.py shows each\n"
-    "     term's counterpart as a tooltip. -->\n"
+    "     Appended to every page of its language by sitebuild/hooks/glossary.py, which shows each\n"
+    "     term's tooltip. -->\n"
 )
 
 
 def glossary_markdown() -> str:
-    """docs/.snippets/glossary.md: the abbreviation definitions for every term with a tooltip."""
+    """docs/.snippets/glossary.md, for Chinese pages: the English term over each Chinese term with a tooltip."""
     zh = [f"*[{t.zh}]: {t.en}" for t in TERMS if t.tooltip]
-    en = [f"*[{form}]: {t.zh}" for t in TERMS if t.tooltip for form in t.english_forms]
-    en += [f"*[{form}]: {t.zh}" for t in TERMS if not t.tooltip and t.reverse for form in t.reverse]
-    return HEADER + "\n" + "\n".join(zh + en) + "\n"
+    return HEADER + "\n" + "\n".join(zh) + "\n"
+
+
+def glossary_en_markdown() -> str:
+    """docs/.snippets/glossary-en.md, for English pages: an English definition over each English form.
+
+    Forms are the term's English forms when it has a tooltip, or its ``reverse`` list; a term without
+    a definition gets no tooltip on English pages."""
+    forms = [(form, t) for t in TERMS for form in (t.english_forms if t.tooltip else (t.reverse or ()))]
+    en = [f"*[{form}]: {t.definition}" for form, t in forms if t.definition]
+    return HEADER + "\n" + "\n".join(en) + "\n"
 
 
 def jieba_words() -> list[str]:
@@ -132,7 +144,8 @@ def jieba_user_dict() -> str:
 def write() -> list[Path]:
     """Write the generated files; return those that changed."""
     changed = []
-    for path, text in ((GLOSSARY, glossary_markdown()), (JIEBA_USER, jieba_user_dict())):
+    for path, text in ((GLOSSARY, glossary_markdown()), (GLOSSARY_EN, glossary_en_markdown()),
+                       (JIEBA_USER, jieba_user_dict())):
         if not path.exists() or path.read_text(encoding="utf-8") != text:
             path.write_text(text, encoding="utf-8")
             changed.append(path)

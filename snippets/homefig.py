@@ -9,10 +9,10 @@ from __future__ import annotations
 import torch
 
 from .figures import FG, Figure
-from .i18n import check_lang
+from .i18n import check_lang, text
 from .lessonfigs import HEAD_COLORS, LABEL, _fig, _t
 
-__all__ = ["home_heads", "home_figure"]
+__all__ = ["home_heads", "home_figure", "split_word"]
 
 
 def home_heads(threshold: float = 0.2):
@@ -86,4 +86,22 @@ def home_figure(lang: str, threshold: float = 0.2) -> str:
             ax.text(xs[i], base + 4, t, rotation=90, ha="center", va="top", fontsize=LABEL)
         return fig
 
-    return _fig(lang, "home", draw, n=len(heads), T=T, t=f"{threshold:g}")
+    pieces, word = split_word(tokens)
+    wordpieces = text(lang, "figs.home.pieces", word=word, pieces=text(lang, "figs.home.join").join(pieces))
+    return _fig(lang, "home", draw, n=len(heads), T=T, t=f"{threshold:g}", wordpieces=wordpieces)
+
+
+def split_word(tokens: list[str]) -> tuple[list[str], str]:
+    """The first word the tokenizer cut into pieces: its WordPieces and the word they spell.
+
+    >>> split_word(["[CLS]", "retry", "=", "3", "duration", "=", "500", "##0", "##ms", "[SEP]"])
+    (['500', '##0', '##ms'], '5000ms')
+    """
+    for j, t in enumerate(tokens):
+        if t.startswith("##") and j > 0:
+            end = j + 1
+            while end < len(tokens) and tokens[end].startswith("##"):
+                end += 1
+            pieces = tokens[j - 1:end]
+            return pieces, pieces[0] + "".join(p[2:] for p in pieces[1:])
+    raise ValueError(f"tokens must hold a word cut into pieces (a '##' piece after a token), got {tokens}")

@@ -225,7 +225,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "figs.home.alt": ("弧线图：预训练模型 all-MiniLM-L6-v2 读日志行（{T} 个子词）时 {n} 个头的注意力，每个头一行、一种颜色。"
                           "每条弧连接一个子词和它最关注的另一个子词（[CLS] 和 [SEP] 不算），权重低于 {t} 的不画。"),
         "figs.home.caption": ("同一行日志，三个头，三种看法：一个头看前一个子词，一个看后一个，一个跨过整段去找别处。"
-                              "数据来自真实的预训练模型；[CLS] 和 [SEP] 不作为弧的终点，权重低于 {t} 的弧不画。"),
+                              "数据来自真实的预训练模型；[CLS] 和 [SEP] 不作为弧的终点，权重低于 {t} 的弧不画。{wordpieces}"),
         "figs.widget.nojs": ("这个交互小部件要在网页上运行，需要启用 JavaScript。在 Notebook 里，请打开第一个单元格链接的本节网页，"
                              "在“用代码看清这个限制”一节里操作。"),
         "figs.widget.title": "注意力预算：自己调一调",
@@ -1031,6 +1031,48 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                                "吸收式的 FLOPs 是它的 {flops:.2f} 倍，时间之比 {ratio}"),
         "kvheads.cost": ("这 {models} 个模型，每个在一个线程上训练要 {lo:.0f} 到 {hi:.0f} 秒 CPU 时间，"
                          "合计 {total:.0f} CPU 分钟。"),
+        # snippets.symbols: the legend of the size letters
+        "symbols.title": "符号",
+        "symbols.colon": "：",
+        "symbols.N": "批大小",
+        "symbols.L": "查询序列长度（词元数）",
+        "symbols.S": "键序列长度",
+        "symbols.E": "= `d_model`，模型宽度",
+        "symbols.h": "头数",
+        "symbols.d_k": "= E / h，每个头的维数",
+        # snippets.homefig: the WordPieces in the home figure's caption
+        "figs.home.pieces": ("模型读的不是整词，而是 WordPiece：它的分词器切出的子词。接在词中间的子词以 ## 开头，"
+                             "比如 {word} 被读成 {pieces}；[CLS] 和 [SEP] 是模型在每段输入首尾加上的标记。"),
+        "figs.home.join": " + ",
+        # snippets.recap: §1's recap of one head of self-attention
+        "recap.sentence": ("{query} 的查询和 {T} 个键各算出一个分数，softmax 把它们变成 {T} 个权重，合计 {total}，"
+                           "最大的一个落在 {top} 上（{w}）。输出是 {T} 个值向量按这些权重的加权和，"
+                           "和每个值向量一样是 {E} 维。投影是随机的、没有训练过，所以哪个词元分到最多权重，"
+                           "在这里还没有意义。"),
+        "recap.fig.scores": "{query} 的查询对每个键的分数 q·k / √d_k",
+        "recap.fig.weights": "softmax 之后的权重（合计为 1）",
+        "recap.fig.alt": ("两幅并排的条形图，纵轴是日志行的 {T} 个词元。左图是 {query} 的查询对每个键的分数，有正有负；"
+                          "右图是 softmax 之后的权重，都是正数，合计为 1，最大的是 {top}（{w}）。"),
+        "recap.fig.caption": "一个查询遇到每个键：分数经过 softmax 变成权重，权重再给值向量加权求和。投影未经训练。",
+        # snippets.scaling: §3's why 1/√d_k
+        "scaling.sep": "、",
+        "scaling.head": ["d_k", "q·k 的方差", "熵（不缩放）", "熵（除以 √d_k）", "梯度（不缩放）", "梯度（除以 √d_k）"],
+        "scaling.sentence": ("q 和 k 的各分量随机取、方差为 1 时，d_k = {dks} 下 q·k 的方差分别是 {var}，约等于 d_k。"
+                             "不缩放时，头越宽，一行注意力在 {keys} 个键上越集中：熵从 d_k = {d0} 时的 {e0} 降到 "
+                             "d_k = {d1} 时的 {e1}（均匀分布是 ln {keys} = {uniform}），这时最大的权重平均是 {top}，"
+                             "经 softmax 回传的梯度从 {g0} 缩小到 {g1}。除以 √d_k 之后，熵在 d_k = {d0} 和 {d1} 时"
+                             "分别是 {se0} 和 {se1}，梯度分别是 {sg0} 和 {sg1}，不随 d_k 变。"),
+        "scaling.fig.raw": "q·k（不缩放）",
+        "scaling.fig.scaled": "q·k / √d_k（缩放）",
+        "scaling.fig.uniform": "均匀：ln {keys}",
+        "scaling.fig.entropy": "一行权重的熵",
+        "scaling.fig.grad": "经 softmax 回传的梯度范数",
+        "scaling.fig.alt": ("两幅折线图，横轴是头的维数 d_k（2 到 {d1}，对数刻度），每个查询看 {keys} 个随机键。"
+                            "左图是一行注意力权重的熵：不缩放时随 d_k 下降，到 d_k = {d1} 只剩 {e_raw}；"
+                            "除以 √d_k 时保持在 {e_scaled} 左右。右图是经 softmax 回传的梯度范数："
+                            "不缩放时降到 {g_raw}，缩放时保持在 {g_scaled} 左右。"),
+        "scaling.fig.caption": ("q、k 随机，每个查询 {keys} 个键。不缩放，分数的方差随 d_k 增长，softmax 趋于独热，"
+                                "梯度随之变小；除以 √d_k，两条线都是平的。"),
     },
     "en": {
         "heads.one": "1 head",
@@ -1281,7 +1323,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                           "out."),
         "figs.home.caption": ("One log line, three heads, three ways of reading it: one looks back a token, one "
                               "looks ahead, one reaches across the line. Real weights of a pretrained model; [CLS] "
-                              "and [SEP] are not drawn as targets, and arcs below {t} are left out."),
+                              "and [SEP] are not drawn as targets, and arcs below {t} are left out. {wordpieces}"),
         "figs.widget.nojs": ("This interactive widget runs on a web page, with JavaScript on. From a notebook, open "
                              "this section's page, linked in the first cell: the widget is in \"Seeing the limit in "
                              "code\"."),
@@ -2181,11 +2223,63 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                                "{flops:.2f} times the FLOPs, {ratio}"),
         "kvheads.cost": ("Each of these {models} models takes {lo:.0f} to {hi:.0f} CPU seconds to train on one thread, "
                          "{total:.0f} CPU minutes in all."),
+        # snippets.symbols: the legend of the size letters
+        "symbols.title": "Symbols",
+        "symbols.colon": ": ",
+        "symbols.N": "batch size",
+        "symbols.L": "query length (tokens)",
+        "symbols.S": "key length",
+        "symbols.E": "= `d_model`, the model's width",
+        "symbols.h": "number of heads",
+        "symbols.d_k": "= E / h, one head's width",
+        # snippets.homefig: the WordPieces in the home figure's caption
+        "figs.home.pieces": ("The model reads WordPieces, the sub-word pieces its tokenizer cuts text into: a "
+                             "piece that continues a word starts with ##, so {word} is read as {pieces}; [CLS] and "
+                             "[SEP] are markers the model adds at the start and end of every input."),
+        "figs.home.join": " + ",
+        # snippets.recap: §1's recap of one head of self-attention
+        "recap.sentence": ("The query of {query} gets one score per key, {T} in all; the softmax turns them into "
+                           "{T} weights that add up to {total}, the largest on {top} ({w}). The output is the "
+                           "weighted sum of the {T} value vectors, {E} numbers wide like each value. The "
+                           "projections are random and untrained, so which token gets the most weight means "
+                           "nothing yet."),
+        "recap.fig.scores": "scores q·k / √d_k of {query}'s query",
+        "recap.fig.weights": "weights after the softmax (sum 1)",
+        "recap.fig.alt": ("Two bar charts side by side over the log line's {T} tokens. Left, the score of "
+                          "{query}'s query against each key, some positive, some negative; right, the weights "
+                          "after the softmax, all positive and summing to 1, the largest on {top} ({w})."),
+        "recap.fig.caption": ("One query meets every key: the softmax turns the scores into weights, and the "
+                              "weights average the value vectors. The projections are untrained."),
+        # snippets.scaling: §3's why 1/√d_k
+        "scaling.sep": ", ",
+        "scaling.head": ["d_k", "Var(q·k)", "entropy, unscaled", "entropy, ÷√d_k", "gradient, unscaled",
+                         "gradient, ÷√d_k"],
+        "scaling.sentence": ("With random q and k whose entries have variance 1, q·k has variance {var} at d_k = {dks}: "
+                             "about d_k. Without the scale, the wider the head, the narrower an attention row over "
+                             "{keys} keys: its entropy falls from {e0} at d_k = {d0} to {e1} at d_k = {d1} (a uniform "
+                             "row has ln {keys} = {uniform}), where the largest weight averages {top}; the gradient "
+                             "that flows back through the softmax shrinks from {g0} to {g1}. Divided by √d_k, the "
+                             "entropy is {se0} at d_k = {d0} and {se1} at d_k = {d1}, and the gradient {sg0} and "
+                             "{sg1}: the width no longer matters."),
+        "scaling.fig.raw": "q·k (unscaled)",
+        "scaling.fig.scaled": "q·k / √d_k (scaled)",
+        "scaling.fig.uniform": "uniform: ln {keys}",
+        "scaling.fig.entropy": "entropy of a row",
+        "scaling.fig.grad": "gradient norm through softmax",
+        "scaling.fig.alt": ("Two line charts against the head width d_k (2 to {d1}, log scale), each query looking "
+                            "at {keys} random keys. Left, the entropy of a row of attention weights: unscaled it "
+                            "falls as d_k grows, to {e_raw} at d_k = {d1}; divided by √d_k it stays near "
+                            "{e_scaled}. Right, the gradient norm through the softmax: unscaled it falls to "
+                            "{g_raw}, scaled it stays near {g_scaled}."),
+        "scaling.fig.caption": ("Random q and k, {keys} keys per query. Unscaled, the scores' variance grows with "
+                                "d_k, the softmax turns one-hot and its gradient fades; divided by √d_k, both "
+                                "lines are flat."),
     },
 }
 
 # Entries written the same way in both languages on purpose (code names, symbols).
 SAME_IN_BOTH = frozenset({
+    "figs.home.join",
     "live.example_en", "live.example_zh",  # the live view's example texts: the reader may pick either
     "fast.ref_official", "bert.sep", "bert.cls", "bert.short.prev", "bert.short.next", "bert.short.sep",
     "bert.short.cls", "bert.short.broad", "bert.short.other",

@@ -310,11 +310,34 @@ def test_glossary_tooltip_once_per_section():
     assert "<strong>多头注意力</strong> again; 多头注意力." in first and "<li>多头注意力 in a list</li>" in first
 
 
-def test_glossary_file_has_both_directions():
-    text = (ROOT / "docs/.snippets/glossary.md").read_text(encoding="utf-8")
-    terms = dict(re.findall(r"^\*\[(.+?)\]: (.+)$", text, flags=re.M))
-    assert terms["多头注意力"] == "multi-head attention" and terms["multi-head attention"] == "多头注意力"
-    assert len(terms) >= 40
+def _definitions(name: str) -> dict[str, str]:
+    text = (ROOT / "docs/.snippets" / name).read_text(encoding="utf-8")
+    return dict(re.findall(r"^\*\[(.+?)\]: (.+)$", text, flags=re.M))
+
+
+def test_each_language_has_its_own_glossary():
+    zh, en = _definitions("glossary.md"), _definitions("glossary-en.md")
+    assert zh["多头注意力"] == "multi-head attention" and len(zh) >= 25
+    # English pages: English terms, explained in English; nothing Chinese on either side
+    assert en["self-attention"].startswith("attention in which the queries, keys and values")
+    assert len(en) >= 25
+    assert not [k + v for k, v in en.items() if re.search(r"[\u3400-\u9fff]", k + v)]
+
+
+def test_glossary_hook_appends_the_pages_language():
+    spec = importlib.util.spec_from_file_location("glossary_hook", ROOT / "sitebuild/hooks/glossary.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert mod.page_language("article/1-single-head.en.md") == "en"
+    assert mod.page_language("article/1-single-head.zh.md") == "zh"
+    page = "Self-attention lets a token read the line.\n"
+    out = markdown.markdown(mod.with_glossary(page, "en"), extensions=["abbr", _glossary_extension()])
+    assert '<abbr title="attention in which the queries' in out and "自注意力" not in out
+    out = markdown.markdown(mod.with_glossary("自注意力让词元读整行。\n", "zh"),
+                            extensions=["abbr", _glossary_extension()])
+    assert '<abbr title="self-attention">自注意力</abbr>' in out
+    with pytest.raises(ValueError, match="lang must be one of"):
+        mod.with_glossary(page, "fr")
 
 
 # The built site ----------------------------------------------------------------------------
@@ -339,7 +362,11 @@ def test_faq_pages_have_twenty_anchored_questions_and_tooltips(built_site):
     for page in built_site.rglob("*.html"):
         if page.name == "404.html" or "notebooks" in page.parts or "search" in page.parts:
             continue
-        assert "<abbr title=" in page.read_text(encoding="utf-8"), f"no glossary tooltip on {page}"
+        html = page.read_text(encoding="utf-8")
+        assert "<abbr title=" in html, f"no glossary tooltip on {page}"
+        if page.relative_to(built_site).parts[0] == "en":  # English pages: English tooltips only
+            chinese = [t for t in re.findall(r'<abbr title="([^"]*)"', html) if re.search(r"[\u3400-\u9fff]", t)]
+            assert not chinese, f"Chinese tooltips on {page}: {chinese[:3]}"
 
 
 # Sentences that carry the numbers of the tables -----------------------------------------

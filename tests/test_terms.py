@@ -59,6 +59,8 @@ def test_checker_names_file_and_line():
 def test_glossary_and_search_dictionary_come_from_the_table():
     assert terms.GLOSSARY.read_text(encoding="utf-8") == terms.glossary_markdown(), \
         "docs/.snippets/glossary.md is not the table's: run python -m sitebuild.terms"
+    assert terms.GLOSSARY_EN.read_text(encoding="utf-8") == terms.glossary_en_markdown(), \
+        "docs/.snippets/glossary-en.md is not the table's: run python -m sitebuild.terms"
     assert terms.JIEBA_USER.read_text(encoding="utf-8") == terms.jieba_user_dict(), \
         "docs/.snippets/jieba-user.txt is not the table's: run python -m sitebuild.terms"
 

@@ -21,7 +21,8 @@ from ..official import run_official
 
 __all__ = ["official_shapes", "merge_heads_no_contiguous", "try_merge", "UnbatchedMultiHeadAttention",
            "unbatched_report", "wrong_convention_weights", "shape_rows", "transposed_strides", "unbatched_rows",
-           "wrong_convention_rows", "wrong_convention_training", "wrong_convention_sentence"]
+           "wrong_convention_rows", "wrong_convention_training", "wrong_convention_sentence", "row_entropy",
+           "SCALE_POWERS", "scale_power_rows"]
 
 
 # --8<-- [start:official_shapes]
@@ -193,3 +194,27 @@ def wrong_convention_sentence(lang: str, L: int = 5) -> str:
     return text(lang, "s3.wrong_training", last=L - 1, loss_true=_number(loss_t), grads_true=grads(nan_t),
                 loss_false=_number(loss_f), grads_false=grads(nan_f),
                 bias_false=text(lang, "s3.is_bias_row" if bias_f else "s3.not_bias_row"))
+
+
+# --8<-- [start:scale_power]
+def row_entropy(d_k, power, keys=8, rows=2000, seed=0):
+    """Mean entropy of softmax(q·k / d_k**power) over random rows."""
+    g = torch.Generator().manual_seed(seed)
+    q = torch.randn(rows, 1, d_k, generator=g, dtype=torch.float64)
+    k = torch.randn(rows, keys, d_k, generator=g, dtype=torch.float64)
+    scores = q @ k.transpose(-2, -1) / d_k ** power  # (n, 1, S)
+    w = torch.softmax(scores, dim=-1)
+    return -(w * w.clamp_min(1e-300).log()).sum(-1).mean().item()
+# --8<-- [end:scale_power]
+
+
+SCALE_POWERS = (0.0, 0.5, 1.0)  # q·k, q·k / √d_k, q·k / d_k
+
+
+def scale_power_rows(d_ks: tuple[int, ...] = (8, 64, 512), keys: int = 8) -> list[tuple]:
+    """Per d_k: the row entropy for each power of d_k the scores are divided by."""
+    for d_k in d_ks:
+        check_positive_int(d_k, "d_k")
+    if isinstance(keys, bool) or not isinstance(keys, int) or keys < 2:
+        raise ValueError(f"keys must be an integer >= 2, got {keys!r}")
+    return [(d_k, *(f"{row_entropy(d_k, p, keys):.2f}" for p in SCALE_POWERS)) for d_k in d_ks]
