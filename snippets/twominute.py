@@ -1,0 +1,59 @@
+"""The numbers of the two-minute versions that open the long pages, taken from the report functions each
+page already prints further down, so the summary and the detail cannot disagree.
+
+Each function returns a dict of numbers (and verdict words in the page's language) for a template that the
+page fills with ``snippets.whatif.report.sentence``.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+
+from . import benchreport
+from .i18n import check_lang, text
+
+__all__ = ["kv_heads_stats"]
+
+
+def kv_heads_stats(lang: str) -> dict:
+    """Key/value heads: the cache at real scale (the cache table's rows), what the cache and MQA save when
+    decoding (the decoding family), and what sharing costs on MQAR (the MQAR family and seeds that learned)."""
+    from .kvheads import mqar_report as M
+    from .kvheads import report as R
+
+    check_lang(lang)
+    sizes = {k: v.default for k, v in inspect.signature(R.cache_rows).parameters.items() if k != "lang"}
+    rows = {row[0]: row for row in R.cache_rows(lang)}
+    heads = sizes["num_heads"]
+    mha, mqa = R._kv_label(lang, heads, heads), R._kv_label(lang, heads, min(sizes["kv_heads"]))
+    out = {"gib_mha": float(rows[mha][4]), "gib_mqa": float(rows[mqa][4]), "context": sizes["context"],
+           "layers": sizes["num_layers"], "d_model": sizes["d_model"], "heads": heads}
+
+    data = R._decode_data(None)
+    p = data["params"]
+    h, L = p["num_heads"], p["lengths"][-1]
+    small = min(p["kv_heads"])
+    family = R.decode_family(data)
+    ratio = family["g", small, "cache_grouped"]
+    out |= {"L": L, "h": h, "g_small": small, "speedup": R._speedup(data, h, L).median,
+            "mqa_time": ratio.ratio.median,
+            "mqa_time_verdict": text(lang, f"bench.verdict_{ratio.verdict}",
+                                     minimum=f"{benchreport.MINIMUM - 1:.0%}")}
+
+    result = M.load_mqar()
+    proto = result["data"]["protocol"]
+    acc, mqar = M._acc(result), M.mqar_family(result)
+    base = M._mha(result)
+    learned = {s: int((np.array(a) >= proto["LEARNED"]).sum()) for s, a in acc.items()}
+    mqa_setting = ("gqa", 1)
+    c = mqar[mqa_setting]
+    mla = [s for s in mqar if s[0] == "mla"]
+    out |= {"seeds": len(acc[base]), "acc_mha": float(np.mean(acc[base])), "acc_mqa": float(np.mean(acc[mqa_setting])),
+            "diff_mqa": round(c.mean * 100, 1) + 0.0, "lo_mqa": round(c.lo * 100, 1) + 0.0,
+            "hi_mqa": round(c.hi * 100, 1) + 0.0, "level_mqa": c.level,
+            "verdict_mqa": M._verdict_words(lang, c, proto["MINIMUM"]),
+            "learned_mha": learned[base], "learned_mqa": learned[mqa_setting],
+            "mla_lower": sum(mqar[s].verdict == "lower" for s in mla), "mla_n": len(mla)}
+    return out
