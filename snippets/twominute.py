@@ -14,7 +14,7 @@ import numpy as np
 from . import benchreport
 from .i18n import check_lang, text
 
-__all__ = ["kv_heads_stats"]
+__all__ = ["kv_heads_stats", "induction_stats"]
 
 
 def kv_heads_stats(lang: str) -> dict:
@@ -57,3 +57,35 @@ def kv_heads_stats(lang: str) -> dict:
             "learned_mha": learned[base], "learned_mqa": learned[mqa_setting],
             "mla_lower": sum(mqar[s].verdict == "lower" for s in mla), "mla_n": len(mla)}
     return out
+
+
+def induction_stats(lang: str) -> dict:
+    """Induction heads: the one-layer baseline against guessing, the two-layer model of one head per layer
+    (loss, seeds that formed the circuit, step of the phase change), and what cutting the previous-token head
+    from the next layer's keys, or from its queries, costs (the cause family)."""
+    import math
+
+    from .induction import report as R
+
+    check_lang(lang)
+    result = R._result(None)
+    loss, proto, models = R._loss(result), R._protocol(result), R._models(result)
+    depth = R.depth_family(result)
+    small, base = R.MINIMAL, R.BASELINE
+    c = depth[small]
+    steps = [st for m in models[small] if (st := R._phase_step(m, proto["PHASE"])) is not None]
+    causes = R.cause_family(result, small)
+
+    def verdict(comparison) -> str:
+        return text(lang, f"ind.v_{comparison.verdict}", seeds=comparison.n, minimum=proto["MINIMUM"])
+
+    return {"chance": math.log(R.VOCAB), "vocab": R.VOCAB, "seeds": len(loss[small]),
+            "base": R._label(lang, *base), "base_loss": float(np.mean(loss[base])),
+            "small": R._label(lang, *small), "small_loss": float(np.mean(loss[small])),
+            "diff": c.mean, "lo": c.lo, "hi": c.hi, "verdict": verdict(c),
+            "formed": sum(v < proto["FORMED"] for v in loss[small]), "formed_below": proto["FORMED"],
+            "phase_median": int(np.median(steps)) if steps else None, "phase_formed": len(steps),
+            "cut_k": causes["cut_k"].mean, "cut_k_lo": causes["cut_k"].lo, "cut_k_hi": causes["cut_k"].hi,
+            "cut_k_verdict": verdict(causes["cut_k"]),
+            "cut_q": causes["cut_q"].mean, "cut_q_lo": causes["cut_q"].lo, "cut_q_hi": causes["cut_q"].hi,
+            "cut_q_verdict": verdict(causes["cut_q"])}
