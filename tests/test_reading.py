@@ -100,3 +100,9 @@ def test_the_home_page_prints_the_tables():
     for lang in LANGS:
         home = (ROOT / "docs" / f"index.{lang}.md").read_text(encoding="utf-8")
         assert "core_path_table(" in home and "deep_dive_table(" in home and "reading_rule(" in home
+        # the build's exec cache keys a block by the code it imports, not by the pages snippets.reading reads;
+        # a block with a session always runs, so the times follow every edit of a page
+        blocks = [line for line in home.splitlines() if line.startswith("```python exec=")]
+        reading = [b for b, nxt in zip(home.splitlines(), home.splitlines()[1:], strict=False)
+                   if b.startswith("```python exec=") and "snippets.reading" in nxt]
+        assert len(reading) == 2 and all('session="reading-times"' in b for b in reading), blocks
