@@ -14,7 +14,7 @@ import numpy as np
 from . import benchreport
 from .i18n import check_lang, text
 
-__all__ = ["kv_heads_stats", "induction_stats"]
+__all__ = ["kv_heads_stats", "induction_stats", "performance_stats"]
 
 
 def kv_heads_stats(lang: str) -> dict:
@@ -89,3 +89,25 @@ def induction_stats(lang: str) -> dict:
             "cut_k_verdict": verdict(causes["cut_k"]),
             "cut_q": causes["cut_q"].mean, "cut_q_lo": causes["cut_q"].lo, "cut_q_hi": causes["cut_q"].hi,
             "cut_q_verdict": verdict(causes["cut_q"])}
+
+
+def performance_stats(lang: str) -> dict:
+    """Performance: the three goals as the goals table judges them (benchreport.goals), and the peak memory
+    of the from-scratch and the fused version at the longest length."""
+    from . import benchreport as B
+
+    check_lang(lang)
+    data = B.bench_sweep()["data"]
+    found = {g["goal"]: g for g in B.goals(data)}
+    names = B._names(lang)
+    L = data["params"]["lengths"][-1]
+    speed, time, memory = found["speedup"], found["time"], found["memory"]
+    return {"scratch": names["scratch"], "fast": names["fast"], "official": names["best_official"],
+            "speedup": speed["ratio"].median, "speedup_at": speed["at"], "speedup_goal": B.SPEEDUP_GOAL,
+            "speedup_verdict": text(lang, f"bench.{speed['verdict']}"),
+            "time": time["ratio"].median, "time_at": time["at"], "time_goal": B.TIME_GOAL,
+            "time_verdict": text(lang, f"bench.{time['verdict']}"),
+            "slope_fast": memory["ratio"], "slope_scratch": memory["naive"],
+            "memory_verdict": text(lang, f"bench.{memory['verdict']}"), "L": L,
+            "mib_scratch": B.measurement(data, "scratch", L)["peak_bytes"] / 2**20,
+            "mib_fast": B.measurement(data, "fast", L)["peak_bytes"] / 2**20}
