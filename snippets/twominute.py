@@ -1,0 +1,113 @@
+"""The numbers of the two-minute versions that open the long pages, taken from the report functions each
+page already prints further down, so the summary and the detail cannot disagree.
+
+Each function returns a dict of numbers (and verdict words in the page's language) for a template that the
+page fills with ``snippets.whatif.report.sentence``.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+
+from . import benchreport
+from .i18n import check_lang, text
+
+__all__ = ["kv_heads_stats", "induction_stats", "performance_stats"]
+
+
+def kv_heads_stats(lang: str) -> dict:
+    """Key/value heads: the cache at real scale (the cache table's rows), what the cache and MQA save when
+    decoding (the decoding family), and what sharing costs on MQAR (the MQAR family and seeds that learned)."""
+    from .kvheads import mqar_report as M
+    from .kvheads import report as R
+
+    check_lang(lang)
+    sizes = {k: v.default for k, v in inspect.signature(R.cache_rows).parameters.items() if k != "lang"}
+    rows = {row[0]: row for row in R.cache_rows(lang)}
+    heads = sizes["num_heads"]
+    mha, mqa = R._kv_label(lang, heads, heads), R._kv_label(lang, heads, min(sizes["kv_heads"]))
+    out = {"gib_mha": float(rows[mha][4]), "gib_mqa": float(rows[mqa][4]), "context": sizes["context"],
+           "layers": sizes["num_layers"], "d_model": sizes["d_model"], "heads": heads}
+
+    data = R._decode_data(None)
+    p = data["params"]
+    h, L = p["num_heads"], p["lengths"][-1]
+    small = min(p["kv_heads"])
+    family = R.decode_family(data)
+    ratio = family["g", small, "cache_grouped"]
+    out |= {"L": L, "h": h, "g_small": small, "speedup": R._speedup(data, h, L).median,
+            "mqa_time": ratio.ratio.median,
+            "mqa_time_verdict": text(lang, f"bench.verdict_{ratio.verdict}",
+                                     minimum=f"{benchreport.MINIMUM - 1:.0%}")}
+
+    result = M.load_mqar()
+    proto = result["data"]["protocol"]
+    acc, mqar = M._acc(result), M.mqar_family(result)
+    base = M._mha(result)
+    learned = {s: int((np.array(a) >= proto["LEARNED"]).sum()) for s, a in acc.items()}
+    mqa_setting = ("gqa", 1)
+    c = mqar[mqa_setting]
+    mla = [s for s in mqar if s[0] == "mla"]
+    out |= {"seeds": len(acc[base]), "acc_mha": float(np.mean(acc[base])), "acc_mqa": float(np.mean(acc[mqa_setting])),
+            "diff_mqa": round(c.mean * 100, 1) + 0.0, "lo_mqa": round(c.lo * 100, 1) + 0.0,
+            "hi_mqa": round(c.hi * 100, 1) + 0.0, "level_mqa": c.level,
+            "verdict_mqa": M._verdict_words(lang, c, proto["MINIMUM"]),
+            "learned_mha": learned[base], "learned_mqa": learned[mqa_setting],
+            "mla_lower": sum(mqar[s].verdict == "lower" for s in mla), "mla_n": len(mla)}
+    return out
+
+
+def induction_stats(lang: str) -> dict:
+    """Induction heads: the one-layer baseline against guessing, the two-layer model of one head per layer
+    (loss, seeds that formed the circuit, step of the phase change), and what cutting the previous-token head
+    from the next layer's keys, or from its queries, costs (the cause family)."""
+    import math
+
+    from .induction import report as R
+
+    check_lang(lang)
+    result = R._result(None)
+    loss, proto, models = R._loss(result), R._protocol(result), R._models(result)
+    depth = R.depth_family(result)
+    small, base = R.MINIMAL, R.BASELINE
+    c = depth[small]
+    steps = [st for m in models[small] if (st := R._phase_step(m, proto["PHASE"])) is not None]
+    causes = R.cause_family(result, small)
+
+    def verdict(comparison) -> str:
+        return text(lang, f"ind.v_{comparison.verdict}", seeds=comparison.n, minimum=proto["MINIMUM"])
+
+    return {"chance": math.log(R.VOCAB), "vocab": R.VOCAB, "seeds": len(loss[small]),
+            "base": R._label(lang, *base), "base_loss": float(np.mean(loss[base])),
+            "small": R._label(lang, *small), "small_loss": float(np.mean(loss[small])),
+            "diff": c.mean, "lo": c.lo, "hi": c.hi, "verdict": verdict(c),
+            "formed": sum(v < proto["FORMED"] for v in loss[small]), "formed_below": proto["FORMED"],
+            "phase_median": int(np.median(steps)) if steps else None, "phase_formed": len(steps),
+            "cut_k": causes["cut_k"].mean, "cut_k_lo": causes["cut_k"].lo, "cut_k_hi": causes["cut_k"].hi,
+            "cut_k_verdict": verdict(causes["cut_k"]),
+            "cut_q": causes["cut_q"].mean, "cut_q_lo": causes["cut_q"].lo, "cut_q_hi": causes["cut_q"].hi,
+            "cut_q_verdict": verdict(causes["cut_q"])}
+
+
+def performance_stats(lang: str) -> dict:
+    """Performance: the three goals as the goals table judges them (benchreport.goals), and the peak memory
+    of the from-scratch and the fused version at the longest length."""
+    from . import benchreport as B
+
+    check_lang(lang)
+    data = B.bench_sweep()["data"]
+    found = {g["goal"]: g for g in B.goals(data)}
+    names = B._names(lang)
+    L = data["params"]["lengths"][-1]
+    speed, time, memory = found["speedup"], found["time"], found["memory"]
+    return {"scratch": names["scratch"], "fast": names["fast"], "official": names["best_official"],
+            "speedup": speed["ratio"].median, "speedup_at": speed["at"], "speedup_goal": B.SPEEDUP_GOAL,
+            "speedup_verdict": text(lang, f"bench.{speed['verdict']}"),
+            "time": time["ratio"].median, "time_at": time["at"], "time_goal": B.TIME_GOAL,
+            "time_verdict": text(lang, f"bench.{time['verdict']}"),
+            "slope_fast": memory["ratio"], "slope_scratch": memory["naive"],
+            "memory_verdict": text(lang, f"bench.{memory['verdict']}"), "L": L,
+            "mib_scratch": B.measurement(data, "scratch", L)["peak_bytes"] / 2**20,
+            "mib_fast": B.measurement(data, "fast", L)["peak_bytes"] / 2**20}

@@ -1,0 +1,54 @@
+"""snippets.twominute: the two-minute versions' numbers are the ones the pages print further down."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import LANGS
+
+from snippets import twominute as T
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_kv_heads_numbers_match_the_detail(lang):
+    from snippets.kvheads import mqar_report as M
+    from snippets.kvheads import report as R
+
+    s = T.kv_heads_stats(lang)
+    rows = R.cache_rows(lang)
+    assert f"{s['gib_mha']:.1f}" == rows[0][4] and f"{s['gib_mqa']:.1f}" == rows[3][4]
+    assert s["gib_mha"] > s["gib_mqa"] > 0
+    assert f"{s['speedup']:,.0f}" in R.decode_sentences(lang)
+    assert f"{s['mqa_time']:.2f}" in R.decode_sentences(lang)
+    assert f"{s['diff_mqa']:.1f}" in M.mqar_sentences(lang) and f"{s['acc_mha']:.1%}" in M.mqar_sentences(lang)
+    assert s["verdict_mqa"] in M.mqar_sentences(lang)
+    assert 0 <= s["learned_mqa"] <= s["seeds"] and 0 <= s["mla_lower"] <= s["mla_n"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_induction_numbers_match_the_detail(lang):
+    from snippets.induction import report as R
+
+    s = T.induction_stats(lang)
+    depth = R.depth_sentence(lang)
+    assert f"{s['base_loss']:.2f}" in depth and f"{s['small_loss']:.2f}" in depth
+    assert f"{s['diff']:+.2f}" in depth and f"[{s['lo']:+.2f}, {s['hi']:+.2f}]" in depth
+    causes = R.cause_sentence(lang, R.MINIMAL)
+    assert f"{s['cut_k']:+.2f}" in causes and f"{s['cut_q']:+.2f}" in causes and s["cut_k_verdict"] in causes
+    assert 0 <= s["formed"] <= s["seeds"] and s["chance"] == pytest.approx(4.1589, abs=1e-4)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_performance_numbers_match_the_goals_table(lang):
+    from snippets import benchreport as B
+
+    s = T.performance_stats(lang)
+    table = B.goals_table(B.bench_sweep()["data"], lang)
+    assert f"{s['speedup']:.2f}" in table and f"{s['time']:.3f}" in table
+    assert f"{s['slope_fast']:.2f}" in table and f"{s['slope_scratch']:.2f}" in table
+    assert s["speedup_verdict"] in table and s["mib_scratch"] > s["mib_fast"] > 0
+
+
+@pytest.mark.parametrize("f", [T.kv_heads_stats, T.induction_stats, T.performance_stats])
+def test_a_wrong_language_is_refused(f):
+    with pytest.raises(ValueError, match="lang must be one of"):
+        f("fr")
