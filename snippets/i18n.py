@@ -913,6 +913,11 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "mqar.ev_negligible": "有差别，但小于 {minimum:.0f} 个百分点，可以忽略",
         "mqar.equal_part": ("{mla} 对 {gqa}（每个位置都缓存 {numbers} 字节）：相差 {diff:+.1f} 个百分点 "
                             "[{lo:+.1f}, {hi:+.1f}]（{level:.1%} 区间），{verdict}"),
+        "mqar.params_fewer": "{label} 少 {share:.0%}",
+        "mqar.params_more": "{mla} 比 {gqa} 多 {share:.0%}",
+        "mqar.params": ("参数量没有对齐。键/值头越少，W_k 和 W_v 越小：与 {mha} 相比，{fewer}。所以 GQA、MQA 与 MHA "
+                        "的差别里，混着“共享键和值”和“模型更小”两件事，这次测试分不开；没有训练参数量对齐的对照。"
+                        "MLA 反过来，比缓存一样大的搭档参数更多：{more}；它仍然学得更少，所以它的差距不是参数不够造成的。"),
         "mqar.equal": ("缓存一样大时，把 MLA 和 GQA 直接配对比较（这是另一组比较，共 {family} 个，也用 Holm 校正）："
                        "{parts}。"),
         "mqar.curves": ("学习曲线：{runs} 次训练里，有 {rising} 次在最后 {window} 步涨了半个百分点以上，其中 {big} 次涨了"
@@ -2034,6 +2039,14 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "mqar.ev_negligible": "a difference, but smaller than {minimum:.0f} point, negligible",
         "mqar.equal_part": ("{mla} against {gqa} (both cache {numbers} bytes per position): {diff:+.1f} points "
                             "[{lo:+.1f}, {hi:+.1f}] ({level:.1%} interval), {verdict}"),
+        "mqar.params_fewer": "{label} {share:.0%} fewer",
+        "mqar.params_more": "{mla} {share:.0%} more than {gqa}",
+        "mqar.params": ("The parameter counts are not matched. Fewer key/value heads shrink W_k and W_v: against "
+                        "{mha}, {fewer}. So each difference between GQA or MQA and MHA mixes sharing keys and values "
+                        "with a smaller model, and this test cannot tell the two apart; no matched row was trained. "
+                        "MLA goes the other way, with more parameters than the GQA setting that caches as much: "
+                        "{more}. Where it fell measurably short of its partner (the sentence above), a lack of parameters is "
+                        "not the reason."),
         "mqar.equal": ("At equal cache size, MLA paired directly with GQA (a second family of {family} comparisons, "
                        "Holm-corrected as well): {parts}."),
         "mqar.curves": ("Learning curves: in their last {window} steps, {rising} of the {runs} runs moved up by half a "
