@@ -205,7 +205,7 @@ def uniform_prev_score(seq_len: int | None = None) -> float:
     of a head that spreads its attention evenly over positions 0 ... t: the mean of 1 / (t + 1).
 
     >>> round(uniform_prev_score(48), 4)
-    0.0737
+    0.0736
     """
     from .task import SEQ_LEN
 
