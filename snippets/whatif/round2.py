@@ -190,7 +190,7 @@ def threshold_stats(data: dict, words: dict[str, str] | None = None) -> dict:
 
     - the 95% bar: all_<k>, the fewest heads with which every seed reached LEARNED; below_<k> its share one
       head fewer (below_k_<k> of n seeds, Clopper-Pearson interval below_lo_<k>, below_hi_<k>) and Fisher's
-      exact p between the two settings' counts (p_<k>; sure_<k> True when it is under 5%, i.e. the setting
+      exact p between the two settings' counts (p_<k>, and pf_<k> as printed; sure_<k> True when it is under 5%, i.e. the setting
       one head fewer learns measurably less often);
     - within 1 point of the best: near_<k>, the fewest heads whose mean accuracy is within MINIMUM of the
       sweep's best mean, and gap_<k>, how far (points) the setting one head fewer falls short of the best;
@@ -219,6 +219,7 @@ def threshold_stats(data: dict, words: dict[str, str] | None = None) -> dict:
                     f"verdict_{key}": c.verdict})
         if words is not None:
             out[f"say_{key}"] = words["sure" if p_ok(k, n) else "unsure"].format(a=hs[i - 1], b=hs[i], n=n)
+        out[f"pf_{key}"] = "< 0.001" if p < 0.001 else f"= {p:.2g}"  # Fisher's p as printed: "p < 0.001", "p = 1"
         out.update({f"all_{key}": hs[i], f"below_h_{key}": hs[i - 1], f"below_k_{key}": k,
                     f"below_lo_{key}": 100 * lo, f"below_hi_{key}": 100 * hi, f"p_{key}": p,
                     f"sure_{key}": p < 1 - stats.LEVEL})
