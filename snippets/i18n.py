@@ -920,7 +920,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "mqar.params_more": "{mla} 比 {gqa} 多 {share:.0%}",
         "mqar.params": ("参数量没有对齐。键/值头越少，W_k 和 W_v 越小：与 {mha} 相比，{fewer}。所以 GQA、MQA 与 MHA "
                         "的差别里，混着“共享键和值”和“模型更小”两件事，这次测试分不开；没有训练参数量对齐的对照。"
-                        "MLA 反过来，比缓存一样大的搭档参数更多：{more}；它仍然学得更少，所以它的差距不是参数不够造成的。"),
+                        "MLA 反过来，比缓存一样大的搭档参数更多：{more}。它在测得出差距的地方（上一句）比搭档差，原因不会是参数不够。"),
         "mqar.equal": ("缓存一样大时，把 MLA 和 GQA 直接配对比较（这是另一组比较，共 {family} 个，也用 Holm 校正）："
                        "{parts}。"),
         "mqar.curves": ("学习曲线：{runs} 次训练里，有 {rising} 次在最后 {window} 步涨了半个百分点以上，其中 {big} 次涨了"
