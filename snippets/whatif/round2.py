@@ -198,7 +198,8 @@ def threshold_stats(data: dict, words: dict[str, str] | None = None) -> dict:
       verdict_<k>;
     - fewer_bar, fewer_near: the lookups (2, 4, 6) at which each reading needs fewer heads than lookups.
     words (keys sure, unsure; fields {a}, {b} the head counts, {n} the seeds): say_<k>, the page's words for
-    whether one head fewer learns measurably less often.
+    whether one head fewer learns measurably less often; words["join"] joins the lookups of fewer_bar and
+    fewer_near (default ", ").
     """
     out: dict = {"n_seeds": len(data["protocol"]["seeds"]), "learned_pct": 100 * LEARNED,
                  "minimum_pts": 100 * MINIMUM}
@@ -217,7 +218,7 @@ def threshold_stats(data: dict, words: dict[str, str] | None = None) -> dict:
         c = dict(((a, b), c) for a, b, c in heads_family(data, sweep))[(hs[i - 1], hs[i])]
         out.update({f"diff_{key}": _pts(100 * c.mean), f"lo_{key}": _pts(100 * c.lo), f"hi_{key}": _pts(100 * c.hi),
                     f"verdict_{key}": c.verdict})
-        if words is not None:
+        if words is not None and "sure" in words:
             out[f"say_{key}"] = words["sure" if p_ok(k, n) else "unsure"].format(a=hs[i - 1], b=hs[i], n=n)
         out[f"pf_{key}"] = "< 0.001" if p < 0.001 else f"= {p:.2g}"  # Fisher's p as printed: "p < 0.001", "p = 1"
         out.update({f"all_{key}": hs[i], f"below_h_{key}": hs[i - 1], f"below_k_{key}": k,
@@ -230,7 +231,7 @@ def threshold_stats(data: dict, words: dict[str, str] | None = None) -> dict:
         out[f"near_below_h_{key}"] = hs[j - 1] if j > 0 else None
     for reading in ("bar", "near"):
         pre = "all" if reading == "bar" else "near"
-        out[f"fewer_{reading}"] = ", ".join(k for k, _ in THRESHOLD_SWEEPS[:3] if out[f"{pre}_{k}"] < int(k))
+        out[f"fewer_{reading}"] = (words or {}).get("join", ", ").join(k for k, _ in THRESHOLD_SWEEPS[:3] if out[f"{pre}_{k}"] < int(k))
     return out
 
 
