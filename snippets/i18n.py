@@ -843,7 +843,8 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "ind.heads": ("{label}的 {seeds} 个种子里，第 1 层前缀匹配分最高的头在 {prefix_lo:.2f} 到 {prefix_hi:.2f} 之间，"
                       "而且第 1 层四个头的分数都不低：每个种子里最低的那个也有 {every_lo:.2f}。第 0 层前一词元分最高的头"
                       "在 {prev_lo:.2f} 到 {prev_hi:.2f} 之间，第二高的不超过 {second_hi:.2f}；作为对照，{one}的模型里第 0 层"
-                      "那个头是 {one_lo:.2f} 到 {one_hi:.2f}。"),
+                      "那个头是 {one_lo:.2f} 到 {one_hi:.2f}。如果注意力在前面的词元上平均分配，前一词元分是 "
+                      "{uniform:.3f}：四头模型最好的头并不比均匀注意力高，第 0 层没有哪个头偏向前一个词元。"),
         "ind.pattern": ("上图用的是最终留出批次里的第 {index} 条序列，重复的片段长 {length} 个词元。在第一遍的各个位置上，"
                         "第 0 层的头平均把 {prev:.2f} 的注意力放在紧挨着的前一个词元上；在第二遍的各个位置上，第 1 层的头"
                         "平均把 {prefix:.2f} 放在“上一次出现之后的那个词元”上。{predictable} 个可预测的词元，模型猜对了 "
@@ -889,7 +890,9 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                        "有前一词元头的 {textbook} 个种子，把第 0 层的头从键里去掉，损失增加 {tk_lo:.2f}–{tk_hi:.2f} nats，"
                        "从查询里去掉只变化 {tq_lo:+.2f} 到 {tq_hi:+.2f}：这是教科书式的回路，和单头模型一样。其余 {other} 个"
                        "种子正好反过来：切查询让损失增加 {oq_lo:.2f}–{oq_hi:.2f} nats，切键只增加 {ok_lo:.2f}–{ok_hi:.2f}。"
-                       "每个种子里，代价最大的那一刀至少是第二大的 {ratio:.1f} 倍，没有哪个种子归类含糊。预先登记的检验比的是"
+                       "在这 {seeds} 个种子里，代价最大的那一刀至少是第二大的 {ratio:.1f} 倍，所以这些种子都归得清；这个倍数只是"
+                       "这几个种子的观察，不是界限：换别的种子，也可能长出两种混在一起的模型，既有前一词元头，又有走查询的头，"
+                       "最大的一刀领先不了多少。预先登记的检验比的是"
                        "平均值，而两个峰的差值算出来的区间很宽，所以它分不出来。"),
         "ind.pat_first": "第一遍",
         "ind.pat_second": "第二遍",
@@ -953,6 +956,11 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "mqar.ev_negligible": "有差别，但小于 {minimum:.0f} 个百分点，可以忽略",
         "mqar.equal_part": ("{mla} 对 {gqa}（每个位置都缓存 {numbers} 字节）：相差 {diff:+.1f} 个百分点 "
                             "[{lo:+.1f}, {hi:+.1f}]（{level:.1%} 区间），{verdict}"),
+        "mqar.params_fewer": "{label} 少 {share:.0%}",
+        "mqar.params_more": "{mla} 比 {gqa} 多 {share:.0%}",
+        "mqar.params": ("参数量没有对齐。键/值头越少，W_k 和 W_v 越小：与 {mha} 相比，{fewer}。所以 GQA、MQA 与 MHA "
+                        "的差别里，混着“共享键和值”和“模型更小”两件事，这次测试分不开；没有训练参数量对齐的对照。"
+                        "MLA 反过来，比缓存一样大的搭档参数更多：{more}。它在测得出差距的地方（上一句）比搭档差，原因不会是参数不够。"),
         "mqar.equal": ("缓存一样大时，把 MLA 和 GQA 直接配对比较（这是另一组比较，共 {family} 个，也用 Holm 校正）："
                        "{parts}。"),
         "mqar.curves": ("学习曲线：{runs} 次训练里，有 {rising} 次在最后 {window} 步涨了半个百分点以上，其中 {big} 次涨了"
@@ -2037,7 +2045,9 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                       "scores {prefix_lo:.2f} to {prefix_hi:.2f}, and all four layer-1 heads score high: the lowest in "
                       "any seed still scores {every_lo:.2f}. The layer-0 head with the highest previous-token score "
                       "scores {prev_lo:.2f} to {prev_hi:.2f}, and the second highest at most {second_hi:.2f}; for "
-                      "comparison, the layer-0 head of {one} scores {one_lo:.2f} to {one_hi:.2f}."),
+                      "comparison, the layer-0 head of {one} scores {one_lo:.2f} to {one_hi:.2f}. Attention spread "
+                      "evenly over the earlier tokens would score {uniform:.3f}: the four-head model's best is no "
+                      "higher than uniform attention, so no layer-0 head there favours the previous token."),
         "ind.pattern": ("The figure shows sequence {index} of the final held-out batch, whose segment is {length} tokens "
                         "long. Over the first copy, layer 0's head puts {prev:.2f} of its attention on the token just "
                         "before, on average; over the second copy, layer 1's head puts {prefix:.2f} on the token that "
@@ -2091,8 +2101,10 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                        "previous-token head, removing the layer-0 heads from the keys costs {tk_lo:.2f}–{tk_hi:.2f} nats "
                        "and removing them from the queries changes the loss by {tq_lo:+.2f} to {tq_hi:+.2f}: the "
                        "textbook circuit, as in the one-head model. In the other {other} it is the other way round: the "
-                       "query cut costs {oq_lo:.2f}–{oq_hi:.2f} nats and the key cut {ok_lo:.2f}–{ok_hi:.2f}. In every "
-                       "seed the costliest cut costs at least {ratio:.1f} times the next, so no seed is hard to place. "
+                       "query cut costs {oq_lo:.2f}–{oq_hi:.2f} nats and the key cut {ok_lo:.2f}–{ok_hi:.2f}. In these "
+                       "{seeds} seeds the costliest cut costs at least {ratio:.1f} times the next, so each is easy to "
+                       "place; that ratio is what these seeds showed, not a bound. Other seeds can form a mix, a "
+                       "previous-token head beside heads read through the queries, with no cut far ahead of the next. "
                        "The test fixed in advance compared means, and the mean of a two-peaked difference gets a wide "
                        "interval; that is why it could not tell the two apart."),
         "ind.pat_first": "copy 1",
@@ -2173,6 +2185,14 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "mqar.ev_negligible": "a difference, but smaller than {minimum:.0f} point, negligible",
         "mqar.equal_part": ("{mla} against {gqa} (both cache {numbers} bytes per position): {diff:+.1f} points "
                             "[{lo:+.1f}, {hi:+.1f}] ({level:.1%} interval), {verdict}"),
+        "mqar.params_fewer": "{label} {share:.0%} fewer",
+        "mqar.params_more": "{mla} {share:.0%} more than {gqa}",
+        "mqar.params": ("The parameter counts are not matched. Fewer key/value heads shrink W_k and W_v: against "
+                        "{mha}, {fewer}. So each difference between GQA or MQA and MHA mixes sharing keys and values "
+                        "with a smaller model, and this test cannot tell the two apart; no matched row was trained. "
+                        "MLA goes the other way, with more parameters than the GQA setting that caches as much: "
+                        "{more}. Where it fell measurably short of its partner (the sentence above), a lack of parameters is "
+                        "not the reason."),
         "mqar.equal": ("At equal cache size, MLA paired directly with GQA (a second family of {family} comparisons, "
                        "Holm-corrected as well): {parts}."),
         "mqar.curves": ("Learning curves: in their last {window} steps, {rising} of the {runs} runs moved up by half a "

@@ -97,3 +97,25 @@ def test_the_four_head_sentence_sets_the_minimal_models_score_beside_it():
     assert f"scores {min(four):.2f} to {max(four):.2f}" in en
     assert f"the layer-0 head of 2 layers × 1 head scores {min(one):.2f} to {max(one):.2f}" in en
     assert f"2 层 × 1 个头的模型里第 0 层那个头是 {min(one):.2f} 到 {max(one):.2f}" in heads_sentence("zh", (2, 4))
+
+
+def test_uniform_attention_is_the_previous_token_baseline():
+    """A head spreading its attention evenly over positions 0..t scores the mean of 1 / (t + 1) for t = 1..T-1;
+    measured with the site's own scorer on such a head, and set beside the four-head model's best, which is
+    no higher: the sentence saying so is only printed while that holds."""
+    import torch
+
+    from snippets.induction.report import uniform_prev_score
+    from snippets.induction.task import SEQ_LEN
+
+    T = SEQ_LEN
+    attn = torch.tril(torch.ones(T, T)) / torch.arange(1, T + 1)[:, None]  # (T, T) rows sum to 1
+    t = torch.arange(1, T)
+    assert uniform_prev_score() == pytest.approx(float(attn[t, t - 1].mean()), abs=1e-7)
+    assert round(uniform_prev_score(), 3) == 0.074
+    four = [max(m["final"]["prev"][0]) for m in load_induction()["data"]["models"] if (m["layers"], m["heads"]) == (2, 4)]
+    assert max(four) <= uniform_prev_score()
+    assert "would score 0.074: the four-head model's best is no higher" in heads_sentence("en", (2, 4))
+    assert "前一词元分是 0.074" in heads_sentence("zh", (2, 4))
+    with pytest.raises(ValueError, match="seq_len must be an integer >= 2"):
+        uniform_prev_score(1)

@@ -237,3 +237,13 @@ def test_the_second_readers_wording_holds_on_the_committed_result():
     others = [s for s in P.SETTINGS if s != ("gqa", 8)]  # the page's family of six (learned_sentence)
     reject, _ = stats.holm([stats.learned_split(acc["gqa", 8], acc[s], P.LEARNED).p_share for s in others])
     assert not reject.any()
+
+
+def test_params_sentence_says_the_counts_are_not_matched():
+    """MQA has about a quarter fewer parameters than MHA; each MLA more than the GQA setting that caches as much."""
+    from snippets.kvheads.mqar_report import params_sentence
+
+    en, zh = params_sentence("en"), params_sentence("zh")
+    assert "MQA g=1 24% fewer" in en and "MLA d_c=16 9% more than MQA g=1" in en
+    assert "MLA d_c=32 17% more than GQA g=2" in en and "cannot tell the two apart" in en
+    assert "MQA g=1 少 24%" in zh and "MLA d_c=32 比 GQA g=2 多 17%" in zh

@@ -31,7 +31,7 @@ from .task import MIN_SEGMENT, SEQ_LEN, VOCAB, make_repeat_batch
 __all__ = ["RESULT_NAME", "load_induction", "depth_family", "depth_header", "depth_rows", "depth_sentence",
            "cause_family", "cause_header", "cause_rows", "cause_sentence", "one_layer_sentence", "phase_figure",
            "pilot_header", "pilot_rows", "show_repeat_sequence", "task_sentence", "protocol_sentence", "heads_sentence",
-           "spread_sentence"]
+           "spread_sentence", "uniform_prev_score"]
 
 RESULT_NAME = "induction.json"
 BASELINE = (1, 4)  # every 2-layer setting is compared with 1 layer x 4 heads
@@ -197,7 +197,22 @@ def heads_sentence(lang: str, setting: tuple[int, int], result: dict | None = No
     return text(lang, "ind.heads", label=_label(lang, *setting), seeds=len(ms),
                 prev_lo=min(prev), prev_hi=max(prev), second_hi=max(second),
                 prefix_lo=min(prefix), prefix_hi=max(prefix), every_lo=min(every),
-                one=_label(lang, *MINIMAL), one_lo=min(one), one_hi=max(one))
+                one=_label(lang, *MINIMAL), one_lo=min(one), one_hi=max(one), uniform=uniform_prev_score())
+
+
+def uniform_prev_score(seq_len: int | None = None) -> float:
+    """The previous-token score (train.head_scores: attention from t to t - 1, averaged over t = 1 ... T - 1)
+    of a head that spreads its attention evenly over positions 0 ... t: the mean of 1 / (t + 1).
+
+    >>> round(uniform_prev_score(48), 4)
+    0.0736
+    """
+    from .task import SEQ_LEN
+
+    T = SEQ_LEN if seq_len is None else seq_len
+    if not isinstance(T, int) or T < 2:
+        raise ValueError(f"seq_len must be an integer >= 2, got {T!r}")
+    return sum(1 / (t + 1) for t in range(1, T)) / (T - 1)
 
 
 def spread_sentence(lang: str, setting: tuple[int, int] = (2, 4), result: dict | None = None) -> str:

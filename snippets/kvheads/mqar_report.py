@@ -27,7 +27,7 @@ from ..i18n import text
 from . import protocol as P
 from .mqar import IGNORE, KEYS, VALUES, MQARModel, make_mqar_batch, mqar_accuracy, train_mqar
 
-__all__ = ["RESULT_NAME", "PILOT", "pilot_run", "pilot_header", "pilot_rows", "show_mqar_sequence", "load_mqar", "mqar_family", "mqar_rows", "mqar_header", "mqar_figure", "mqar_sentences",
+__all__ = ["RESULT_NAME", "PILOT", "pilot_run", "pilot_header", "pilot_rows", "show_mqar_sequence", "load_mqar", "mqar_family", "mqar_rows", "mqar_header", "mqar_figure", "mqar_sentences", "params_sentence",
            "learned_sentence", "curve_sentence", "protocol_sentence", "cost_sentence", "equal_cache_sentence",
            "FOLLOWUP_NAME", "load_followup", "followup_family", "followup_header", "followup_rows",
            "followup_sentence", "mla_copy_of_mha", "holds_sentence", "still_rising", "CLEARLY_RISING"]
@@ -240,6 +240,28 @@ def equal_cache_sentence(lang: str, result: dict | None = None) -> str:
                           numbers=models[s][0]["cache_numbers"] * FLOAT32, diff=d, lo=lo, hi=hi, level=c.level,
                           verdict=_verdict_words(lang, c, result["data"]["protocol"]["MINIMUM"], "mqar.ev_")))
     return text(lang, "mqar.equal", family=len(family), parts=text(lang, "kvheads.sep").join(parts))
+
+
+def params_sentence(lang: str, result: dict | None = None) -> str:
+    """Parameter counts are not matched: how many fewer GQA and MQA have than MHA (their W_k, W_v shrink), and how
+    many more each MLA has than the GQA setting that caches as much, and what that does to each comparison."""
+    result = _result(result)
+    models, mha = _models(result), _mha(result)
+    n_mha = models[mha][0]["params"]
+    fewer = [text(lang, "mqar.params_fewer", label=_label(lang, *s),
+                  share=1 - models[s][0]["params"] / n_mha)
+             for s in _settings(result) if s[0] == "gqa" and s != mha]
+    more = []
+    for s in _settings(result):
+        same = [g for g in _settings(result) if g[0] == "gqa" and s[0] == "mla"
+                and models[g][0]["cache_numbers"] == models[s][0]["cache_numbers"]]
+        if same:
+            more.append(text(lang, "mqar.params_more", mla=_label(lang, *s), gqa=_label(lang, *same[0]),
+                             share=models[s][0]["params"] / models[same[0]][0]["params"] - 1))
+    if not fewer or not more:
+        raise ValueError("expected GQA settings besides MHA and MLA settings with an equal-cache GQA partner")
+    sep = text(lang, "kvheads.sep")
+    return text(lang, "mqar.params", mha=_label(lang, *mha), fewer=sep.join(fewer), more=sep.join(more))
 
 
 CLEARLY_RISING = 0.02  # a run that gained 2 points in its last window was still learning the task

@@ -27,7 +27,8 @@ __all__ = ["RESULT_NAME", "load_sweeps", "groups", "config_of", "heads_rows", "f
            "family_sentences", "lookups_stats", "width_stats", "one_head_stats", "phase_grid", "phase_rows",
            "phase_stats", "regime_stats", "protocol_stats", "unconverged", "heads_figure", "phase_figure",
            "width_figure2", "verdict_word", "false_positive_stats", "regime_rows",
-           "family_rows", "evidence_stats", "heads_tables"]
+           "family_rows", "evidence_stats", "heads_tables", "threshold_stats", "ffn_enough_stats",
+           "sign_flip_stats", "history_stats"]
 
 RESULT_NAME = "whatif-sweeps.json"
 
@@ -135,7 +136,7 @@ def heads_family(data: dict, sweep: str) -> list[tuple[int, int, stats.Compariso
     """Each head count against the next one, paired by seed, as one Holm-corrected family."""
     gs = groups(data, sweep)
     pairs = [(_acc(a), _acc(b)) for a, b in zip(gs, gs[1:])]
-    fam = stats.compare_family(pairs, minimum=MINIMUM)
+    fam = stats.compare_family(pairs, minimum=MINIMUM, sign_flip=True)
     return [(config_of(sweep, a[0]["index"])["num_heads"], config_of(sweep, b[0]["index"])["num_heads"], c)
             for a, b, c in zip(gs[:-1], gs[1:], fam, strict=True)]
 
@@ -184,6 +185,111 @@ def lookups_stats(data: dict) -> dict:
         if h is not None:
             out[f"acc_{key}"] = float(_acc(gs[h]).mean())
     return out
+
+
+THRESHOLD_SWEEPS = (("2", "offsets_2"), ("4", "fixed_dk"), ("6", "offsets_6"), ("120", "fixed_dmodel"))
+
+
+def threshold_stats(data: dict, words: dict[str, str] | None = None) -> dict:
+    """Two readings of "the heads a layer needs", per sweep (keys 2, 4, 6 lookups with d_k = 8; 120: 4 lookups
+    with d_model = 120), each with its uncertainty:
+
+    - the 95% bar: all_<k>, the fewest heads with which every seed reached LEARNED; below_<k> its share one
+      head fewer (below_k_<k> of n seeds, Clopper-Pearson interval below_lo_<k>, below_hi_<k>) and Fisher's
+      exact p between the two settings' counts (p_<k>, and pf_<k> as printed; sure_<k> True when it is under 5%, i.e. the setting
+      one head fewer learns measurably less often);
+    - within 1 point of the best: near_<k>, the fewest heads whose mean accuracy is within MINIMUM of the
+      sweep's best mean, and gap_<k>, how far (points) the setting one head fewer falls short of the best;
+    - the family's paired comparison of all_<k> heads against one fewer: diff_<k>, lo_<k>, hi_<k> (points),
+      verdict_<k>;
+    - fewer_bar, fewer_near: the lookups (2, 4, 6) at which each reading needs fewer heads than lookups.
+    words (keys sure, unsure; fields {a}, {b} the head counts, {n} the seeds): say_<k>, the page's words for
+    whether one head fewer learns measurably less often; words["join"] joins the lookups of fewer_bar and
+    fewer_near (default ", ").
+    """
+    out: dict = {"n_seeds": len(data["protocol"]["seeds"]), "learned_pct": 100 * LEARNED,
+                 "minimum_pts": 100 * MINIMUM}
+    for key, sweep in THRESHOLD_SWEEPS:
+        gs = groups(data, sweep)
+        hs = [config_of(sweep, g[0]["index"])["num_heads"] for g in gs]
+        accs = [_acc(g) for g in gs]
+        counts = [int((a >= LEARNED).sum()) for a in accs]
+        n = len(accs[0])
+        i = next((j for j, k in enumerate(counts) if k == n), None)
+        if i is None or i == 0:
+            raise ValueError(f"{sweep}: expected a head count above the first with every seed past the bar")
+        k = counts[i - 1]
+        lo, hi = stats.clopper_pearson(k, n)
+        p = stats.fisher_exact(k, n, n, n)
+        c = dict(((a, b), c) for a, b, c in heads_family(data, sweep))[(hs[i - 1], hs[i])]
+        out.update({f"diff_{key}": _pts(100 * c.mean), f"lo_{key}": _pts(100 * c.lo), f"hi_{key}": _pts(100 * c.hi),
+                    f"verdict_{key}": c.verdict})
+        if words is not None and "sure" in words:
+            out[f"say_{key}"] = words["sure" if p_ok(k, n) else "unsure"].format(a=hs[i - 1], b=hs[i], n=n)
+        out[f"pf_{key}"] = "< 0.001" if p < 0.001 else f"= {p:.2g}"  # Fisher's p as printed: "p < 0.001", "p = 1"
+        out.update({f"all_{key}": hs[i], f"below_h_{key}": hs[i - 1], f"below_k_{key}": k,
+                    f"below_lo_{key}": 100 * lo, f"below_hi_{key}": 100 * hi, f"p_{key}": p,
+                    f"sure_{key}": p < 1 - stats.LEVEL})
+        means = [float(a.mean()) for a in accs]
+        j = next(j for j, m in enumerate(means) if m >= max(means) - MINIMUM - 1e-12)
+        out[f"near_{key}"] = hs[j]
+        out[f"gap_{key}"] = 100 * (max(means) - means[j - 1]) if j > 0 else math.nan
+        out[f"near_below_h_{key}"] = hs[j - 1] if j > 0 else None
+    for reading in ("bar", "near"):
+        pre = "all" if reading == "bar" else "near"
+        out[f"fewer_{reading}"] = (words or {}).get("join", ", ").join(k for k, _ in THRESHOLD_SWEEPS[:3] if out[f"{pre}_{k}"] < int(k))
+    return out
+
+
+def p_ok(k: int, n: int) -> bool:
+    """Whether k of n seeds past the bar is measurably fewer than n of n (Fisher's exact test, 5%)."""
+    return stats.fisher_exact(k, n, n, n) < 1 - stats.LEVEL
+
+
+def history_stats() -> dict:
+    """The seeds the second round shares with the first (first_shared, last_shared, n_shared) and its own."""
+    from .analysis import SEEDS as FIRST
+    from .protocol import SEEDS
+
+    shared = sorted(set(FIRST) & set(SEEDS))
+    return {"first_shared": shared[0], "last_shared": shared[-1], "n_shared": len(shared), "n_seeds": len(SEEDS),
+            "first_new": min(set(SEEDS) - set(FIRST)), "last_new": max(SEEDS)}
+
+
+def ffn_enough_stats(data: dict, words: dict[str, str] | None = None) -> dict:
+    """The feed-forward family restricted to the shapes where every seed learns with attention alone: how many
+    (cells), how many the family calls a difference (called), and the largest mean change there (shape,
+    diff, lo, hi in points, level, verdict: in the page's words when words (keys higher, lower, none,
+    negligible) are given)."""
+    no, yes = phase_grid(data, 0), phase_grid(data, 1)
+    pairs = [(no[i, j], yes[i, j]) for i in range(no.shape[0]) for j in range(no.shape[1])]
+    fam = stats.compare_family(pairs, minimum=MINIMUM, sign_flip=True)
+    enough = [(i, j) for i in range(no.shape[0]) for j in range(no.shape[1]) if (no[i, j] >= LEARNED).all()]
+    cs = {(i, j): fam[i * no.shape[1] + j] for i, j in enough}
+    (i, j), c = max(cs.items(), key=lambda kv: abs(kv[1].mean))
+    return {"cells": len(enough), "called": sum(x.verdict != "none" for x in cs.values()),
+            "shape": f"{i + 1} × {j + 1}", "diff": _pts(100 * c.mean, 2), "lo": _pts(100 * c.lo, 2),
+            "hi": _pts(100 * c.hi, 2), "level": 100 * c.level,
+            "verdict": c.verdict if words is None else verdict_word(c, words),
+            "minimum_pts": 100 * MINIMUM, "n_seeds": c.n, "family": c.family}
+
+
+def sign_flip_stats(data: dict) -> dict:
+    """How §4's verdicts fare with the exact sign-flip check: across the four head families, the
+    feed-forward family and the two single comparisons (regime, depth), the differences the t test alone
+    calls (t_called) and how many of them the sign-flip check keeps (kept)."""
+    no, yes = phase_grid(data, 0), phase_grid(data, 1)
+    fams = [[(_acc(a), _acc(b)) for a, b in zip(gs, gs[1:])] for gs in (groups(data, s) for _, s in THRESHOLD_SWEEPS)]
+    fams.append([(no[i, j], yes[i, j]) for i in range(no.shape[0]) for j in range(no.shape[1])])
+    few, many = groups(data, "regime")
+    fams += [[(_acc(few), _acc(many))], [(no[0, 3], no[3, 0])]]
+    t_called = kept = 0
+    for pairs in fams:
+        plain = stats.compare_family(pairs, minimum=MINIMUM)
+        checked = stats.compare_family(pairs, minimum=MINIMUM, sign_flip=True)
+        t_called += sum(c.verdict != "none" for c in plain)
+        kept += sum(a.verdict != "none" and b.verdict == a.verdict for a, b in zip(plain, checked, strict=True))
+    return {"t_called": t_called, "kept": kept, "families": len(fams)}
 
 
 def width_stats(data: dict) -> dict:
@@ -254,7 +360,7 @@ def phase_stats(data: dict, words: dict[str, str] | None = None) -> dict:
     the cells where every seed learned, without and with FFN."""
     no, yes = phase_grid(data, 0), phase_grid(data, 1)
     pairs = [(no[i, j], yes[i, j]) for i in range(no.shape[0]) for j in range(no.shape[1])]
-    fam = stats.compare_family(pairs, minimum=MINIMUM)
+    fam = stats.compare_family(pairs, minimum=MINIMUM, sign_flip=True)
     verdicts = [c.verdict for c in fam]
     out = {f"ffn_{k}": verdicts.count(k) for k in ("higher", "lower", "none", "negligible")}
     out["cells"] = len(fam)
@@ -270,7 +376,7 @@ def phase_stats(data: dict, words: dict[str, str] | None = None) -> dict:
         split = stats.learned_split(no[n, 0], yes[n, 0], LEARNED)
         out[f"p_{n + 1}x1"] = split.p_share
     # depth at a matched number of heads: 4 x 1 against 1 x 4, without FFN
-    c = stats.compare_paired(no[0, 3], no[3, 0], minimum=MINIMUM)
+    c = stats.compare_paired(no[0, 3], no[3, 0], minimum=MINIMUM, sign_flip=True)
     out.update({"deep_diff": _pts(100 * c.mean), "deep_lo": _pts(100 * c.lo), "deep_hi": _pts(100 * c.hi),
                 "deep_verdict": c.verdict})
     if words is not None:  # the page's words for 4 x 1 against 1 x 4 ({n} the seeds)
@@ -291,7 +397,7 @@ def regime_stats(data: dict, words: dict[str, str] | None = None) -> dict:
     """The source's regime, 10 seeds: 8 heads (d_k = 8) minus 4 heads (d_k = 16), held-out accuracy, paired.
     words (keys higher, lower, none, negligible; {n} the seeds): the page's words for the verdict, as verdict."""
     few, many = groups(data, "regime")
-    c = stats.compare_paired(_acc(few), _acc(many), minimum=MINIMUM)
+    c = stats.compare_paired(_acc(few), _acc(many), minimum=MINIMUM, sign_flip=True)
     verdict = c.verdict if words is None else verdict_word(c, words)
     tr = lambda runs: float(np.mean([r["train_accuracy"] for r in runs]))  # noqa: E731
     from .regime import POOL, STEPS
@@ -325,14 +431,27 @@ def protocol_stats(data: dict) -> dict:
             "date": prov.get("date", "")}
 
 
-def false_positive_stats(ns: Sequence[int] = (3, 5, 10), trials: int = 10_000) -> dict:
-    """The interval's measured false-positive rate under no true difference, normal and two-peaked
-    differences, for the t interval and the percentile bootstrap: t_<n>, boot_<n>, t2_<n> (two-peaked)."""
-    out: dict = {"trials": trials}
+def false_positive_stats(ns: Sequence[int] = (3, 5, 10), trials: int = 10_000, families: Sequence[int] = (7, 16),
+                         family_trials: int = 2000) -> dict:
+    """The interval's measured false-positive rate under no true difference: t_<n> (normal differences),
+    t2_<n> (two-peaked, symmetric), boot_<n> (the percentile bootstrap), tl_<n> and tf_<n> (skewed, mean 0:
+    log-normal, and one setting now and then fails); and the share of whole Holm families of m comparisons
+    with a false difference under two-peaked nulls, the t test alone (ft_<n>_<m>) and with the sign-flip
+    check §4 uses (fs_<n>_<m>), and that check under the skewed null "now and then fails" (fsf_<n>_<m>)."""
+    out: dict = {"trials": trials, "family_trials": family_trials}
     for n in ns:
         out[f"t_{n}"] = stats.false_positive_rate("t", n, trials=trials)
         out[f"t2_{n}"] = stats.false_positive_rate("t", n, "two-peaked", trials=trials)
+        out[f"tl_{n}"] = stats.false_positive_rate("t", n, "log-normal", trials=trials)
+        out[f"tf_{n}"] = stats.false_positive_rate("t", n, "now-and-then-fails", trials=trials)
         out[f"boot_{n}"] = stats.false_positive_rate("percentile-bootstrap", n, trials=trials // 4)
+        if n < 5:
+            continue
+        for m in families:
+            out[f"ft_{n}_{m}"] = stats.family_error_rate("t", n, m, "two-peaked", trials=family_trials)
+            out[f"fs_{n}_{m}"] = stats.family_error_rate("t+sign-flip", n, m, "two-peaked", trials=family_trials)
+            out[f"fsf_{n}_{m}"] = stats.family_error_rate("t+sign-flip", n, m, "now-and-then-fails",
+                                                           trials=family_trials)
     return out
 
 
