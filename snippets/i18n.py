@@ -550,10 +550,12 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "provenance.software": "软件版本",
         "provenance.load": "机器负载",
         "provenance.load_value": "平均负载（1 / 5 / 15 分钟）开始时 {before}，结束时 {after}。{busy}",
-        "provenance.others": ("测量期间，别的进程占用了整台机器 CPU 时间的 {share:.0%}（各次运行中最多 {most:.0%}），"
+        "provenance.others": ("测量期间，别的进程占用了整台机器 CPU 时间的 {share}（各次运行中最多 {most}），"
                               "{verdict}"),
+        "provenance.others_none": "测量期间几乎没有别的进程占用 CPU（每次运行都不到 0.5%），机器基本空闲。",
         "provenance.idle": "机器基本空闲。",
         "provenance.busy": "机器并不空闲，计时噪声会偏大。",
+        "provenance.busy_training": "机器并不空闲；这只影响训练耗时，不影响训练出的结果。",
         "provenance.unmeasured": ("别的进程占用了多少 CPU 没有记录：这份结果早于这项记录，"
                                   "测量期间机器是否空闲并未核实，需要重新测量。"),
         "provenance.runs": "每次运行（1 分钟平均负载，运行前 → 运行后；别的进程占用的 CPU）",
@@ -561,7 +563,16 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "provenance.runs_unmeasured": "没有记录（这份结果早于这项记录）",
         "provenance.runs_summary": ("共 {n} 次：运行前负载 {before}，运行后 {after}；别的进程占用的 CPU 中位数 {median}，"
                                     "最多 {most}（{busiest}）。每次的记录在结果文件里。"),
+        "provenance.runs_idle": ("共 {n} 次：运行前负载 {before}，运行后 {after}；别的进程占用的 CPU 每次都不到 0.5%。"
+                                 "每次的记录在结果文件里。"),
         "provenance.run_length": "L={L}",
+        "provenance.run_rounds": "第 {first}–{last} 轮",
+        "provenance.run_stack": "{layers} 层 × {heads} {head_word}",
+        "provenance.run_head": "个头",
+        "provenance.run_heads": "个头",
+        "provenance.run_seed": "种子 {seed}",
+        "provenance.run_loss": "（最终损失 {loss} 奈特）",
+        "provenance.run_sep": "，",
         "provenance.duration": "测量耗时",
         "provenance.duration_value": "{minutes:.1f} 分钟",
         "provenance.fingerprint": "代码指纹",
@@ -1632,10 +1643,13 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "provenance.software": "Software",
         "provenance.load": "Load on the machine",
         "provenance.load_value": "load average (1 / 5 / 15 min) {before} at the start, {after} at the end. {busy}",
-        "provenance.others": ("During the measurement, other processes used {share:.0%} of the machine's CPU time "
-                              "(at most {most:.0%} in any one run): {verdict}"),
+        "provenance.others": ("During the measurement, other processes used {share} of the machine's CPU time "
+                              "(at most {most} in any one run): {verdict}"),
+        "provenance.others_none": ("During the measurement other processes used almost none of the CPU (under 0.5% "
+                                   "in every run): the machine was close to idle."),
         "provenance.idle": "the machine was close to idle.",
         "provenance.busy": "the machine was not idle, so the timings are noisier.",
+        "provenance.busy_training": "the machine was not idle, which slows training down but does not change its results.",
         "provenance.unmeasured": ("How much CPU other processes used was not recorded: this result predates "
                                   "that record, so whether the machine was idle was not checked; it must be "
                                   "measured again."),
@@ -1645,7 +1659,16 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "provenance.runs_summary": ("{n} runs: load {before} before a run and {after} after; other processes used a "
                                     "median {median} of the CPU, at most {most} ({busiest}). Each run is recorded in "
                                     "the result file."),
+        "provenance.runs_idle": ("{n} runs: load {before} before a run and {after} after; other processes used under "
+                                 "0.5% of the CPU in every run. Each run is recorded in the result file."),
         "provenance.run_length": "L={L}",
+        "provenance.run_rounds": "rounds {first}–{last}",
+        "provenance.run_stack": "{layers} layers × {heads} {head_word}",
+        "provenance.run_head": "head",
+        "provenance.run_heads": "heads",
+        "provenance.run_seed": "seed {seed}",
+        "provenance.run_loss": " (final loss {loss} nats)",
+        "provenance.run_sep": ", ",
         "provenance.duration": "Time the measurement took",
         "provenance.duration_value": "{minutes:.1f} min",
         "provenance.fingerprint": "Code fingerprint",
