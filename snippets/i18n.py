@@ -18,7 +18,11 @@ ValueError: lang must be one of ('zh', 'en'), got 'fr'
 
 from __future__ import annotations
 
+import numbers
+import re
 import string
+
+from snippets.numfmt import typeset
 
 __all__ = ["LANGS", "TEXT", "SAME_IN_BOTH", "check_lang", "fill", "text", "texts"]
 
@@ -2220,9 +2224,16 @@ class _Counts(string.Formatter):
     """str.format with one more format spec, for counts that may be zero: {k:SOME|NONE} writes SOME with
     each # replaced by k, or NONE when k is 0, so a template can say "没有一个" / "none" instead of "0 个"."""
 
+    def __init__(self, page_numbers: bool = False):
+        super().__init__()
+        self.page_numbers = page_numbers
+
     def format_field(self, value, format_spec):
         if "|" not in format_spec:
-            return super().format_field(value, format_spec)
+            out = super().format_field(value, format_spec)
+            if self.page_numbers and isinstance(value, numbers.Real) and not isinstance(value, bool):
+                out = typeset(out)
+            return out
         some, none = format_spec.split("|", 1)
         if isinstance(value, bool) or not hasattr(value, "__index__") or value < 0:
             raise ValueError(f"a {{k:SOME|NONE}} field expects a count (an integer >= 0), got {value!r}")
@@ -2230,17 +2241,24 @@ class _Counts(string.Formatter):
 
 
 _COUNTS = _Counts()
+_ZH_COUNTS = _Counts(page_numbers=True)
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def fill(template: str, **values) -> str:
     """template.format(**values), where a field {k:SOME|NONE} gives its own wording to k == 0.
 
+    In a Chinese template every number field is written as pages write numbers
+    (snippets.numfmt.typeset: the minus sign −, no sign on a rounded zero, 1×10⁻⁵ for 1e-05).
+
     >>> fill("{n} 个种子里{k:有 # 个|没有一个}学会", n=10, k=0)
     '10 个种子里没有一个学会'
     >>> fill("{k:# of|none of} the {n} seeds, {acc:.0%}", n=10, k=3, acc=0.5)
     '3 of the 10 seeds, 50%'
+    >>> fill("相差 {d:+.1f} 个百分点，p = {p:.1g}", d=-16.24, p=1.2e-5)
+    '相差 −16.2 个百分点，p = 1×10⁻⁵'
     """
-    return _COUNTS.format(template, **values)
+    return (_ZH_COUNTS if _CJK.search(template) else _COUNTS).format(template, **values)
 
 def texts(lang: str, area: str) -> dict[str, str | list[str]]:
     """Every entry of one area, without the prefix: texts('en', 'bench')['fast'] == 'fused QKV + SDPA'."""
