@@ -657,7 +657,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
             "单元里从包导入的课程函数也一样，它们内部调用的仍是包里的版本。"
         ),
         "notebooks.source": "仓库里的源文件",
-        "notebooks.setup_results": "本节展示的计时是在构建本站的机器上测的，所以这个单元还会从本站下载这些测量数据（和代码包放在一起的 JSON 文件），不在你的机器上重测。",
+        "notebooks.setup_results": "本页用到的已提交结果（计时或训练记录）是在构建本站的机器上得到的，所以这个单元还会从本站下载这些数据（和代码包放在一起的 JSON 文件），不在你的机器上重新计算。",
         "notebooks.setup_computes": (
             "本站构建时算好的结果（训练好的模型、真实模型上的测量）不随 Notebook 下载：第一次运行时由课程代码重新计算，"
             "边算边打印进度（最耗时的训练还会给出预计剩余时间）；算好的结果存在缓存文件夹里（`~/.cache/multi-head-attention`，"
@@ -1753,7 +1753,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
             "import; those keep calling the package's own copies."
         ),
         "notebooks.source": "Source in the repository",
-        "notebooks.setup_results": "The timings on this page were measured on the machine that builds the site, so the cell also downloads those measurements from the site (JSON files served next to the package) rather than measuring again on yours.",
+        "notebooks.setup_results": "The committed results this page uses (timings or training runs) were produced on the machine that builds the site, so the cell also downloads them from the site (JSON files served next to the package) rather than producing them again on yours.",
         "notebooks.setup_computes": (
             "Results the site computed when it was built (trained models, measurements of the real model) do not "
             "come with the notebook: on the first run the lesson code computes them again and prints its progress, "
