@@ -376,7 +376,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bert.text": "文本",
         "bert.words": "空格分词",
         "bert.pieces": "WordPiece（含 [CLS] [SEP]）",
-        "bert.stats": ["层", "头", "熵（nats）", "熵 / ln T", "[CLS]", "[SEP]", "前一个词元", "后一个词元", "类别"],
+        "bert.stats": ["层", "头", "熵（奈特，nat）", "熵 / ln T", "[CLS]", "[SEP]", "前一个词元", "后一个词元", "类别"],
         "bert.cats": ["类别", "判据", "头数", "哪些头（层-头：数值）"],
         "bert.rule_share": "平均份额（{what}）> {t:.0%}",
         "bert.rule_broad": "不属于以上各类，且熵 / ln T ≥ {t:.0%}",
@@ -785,27 +785,27 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "mqar.yes": "是",
         "mqar.no": "否",
         "ind.task": ("这里每条序列有 {seq_len} 个词元，编号取自 {vocab} 个；$L$ 在 {lo} 到 {hi} 之间均匀地抽。"
-                     "随机的位置上，最好的猜法也只能做到约 ln {vocab} = {chance:.2f} nats 的损失。"),
+                     "随机的位置上，最好的猜法也只能做到约 ln {vocab} = {chance:.2f} 奈特（nat，以 e 为底的信息量单位）的损失。"),
         "ind.setting_1_4": "1 层 × 4 个头",
         "ind.setting_2_1": "2 层 × 1 个头",
         "ind.setting_2_4": "2 层 × 4 个头",
-        "ind.depth_head": ["模型", "参数量", "形成归纳回路的种子", "可预测词元上的损失（nats，平均，最低–最高）",
-                           "相变所在步数（中位数，最早–最晚）", "与 1 层 × 4 个头之差（nats，Holm 区间）", "结论"],
+        "ind.depth_head": ["模型", "参数量", "形成归纳回路的种子", "可预测词元上的损失（奈特，平均，最低–最高）",
+                           "相变所在步数（中位数，最早–最晚）", "与 1 层 × 4 个头之差（奈特，Holm 区间）", "结论"],
         "ind.phase_cell": "{median:,}（{lo:,}–{hi:,}）",
         "ind.baseline": "基准",
         "ind.v_higher": "损失更高",
         "ind.v_lower": "损失更低",
         "ind.v_none": "{seeds} 个种子下没有可测的差别",
-        "ind.v_negligible": "有差别，但小于 {minimum} nats，可以忽略",
+        "ind.v_negligible": "有差别，但小于 {minimum} 奈特，可以忽略",
         "ind.join": "；",
-        "ind.depth_part": ("{label}：平均 {mean:.2f} nats，与它之差 {diff:+.2f} nats [{lo:+.2f}, {hi:+.2f}]，{verdict}"),
+        "ind.depth_part": ("{label}：平均 {mean:.2f} 奈特，与它之差 {diff:+.2f} 奈特 [{lo:+.2f}, {hi:+.2f}]，{verdict}"),
         "ind.m_higher": "升高了",
         "ind.m_lower": "降低了",
         "ind.m_none": "{seeds} 个种子下没有可测的变化",
         "ind.m_negligible": "有变化，但小到可以忽略",
-        "ind.depth": ("只有一层的模型（{base}）在可预测的词元上平均损失 {base_mean:.2f} nats，离瞎猜（ln 64 = {chance:.2f}）"
+        "ind.depth": ("只有一层的模型（{base}）在可预测的词元上平均损失 {base_mean:.2f} 奈特，离瞎猜（ln 64 = {chance:.2f}）"
                       "不远。两层的模型按种子与它配对，{family} 个比较用 Holm 方法一起校正：{parts}。"),
-        "ind.cause_head": ["改动", "可预测词元上的损失（nats，平均）", "与完整模型之差（nats，Holm 区间）", "结论"],
+        "ind.cause_head": ["改动", "可预测词元上的损失（奈特，平均）", "与完整模型之差（奈特，Holm 区间）", "结论"],
         "ind.intact": "完整模型",
         "ind.switch_ablate_prev": "清零第 0 层的前一词元头",
         "ind.switch_ablate_induction": "清零第 1 层的归纳头",
@@ -813,7 +813,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "ind.switch_cut_k_all": "只从第 1 层的键里去掉第 0 层全部 4 个头的输出",
         "ind.switch_cut_q": "只从第 1 层的查询里去掉它（对照）",
         "ind.switch_cut_v": "只从第 1 层的值里去掉它（对照）",
-        "ind.cause_part": "{switch}，损失变化 {diff:+.2f} nats [{lo:+.2f}, {hi:+.2f}]，{verdict}",
+        "ind.cause_part": "{switch}，损失变化 {diff:+.2f} 奈特 [{lo:+.2f}, {hi:+.2f}]，{verdict}",
         "ind.causes": ("{label}：与完整模型按种子配对，{family} 种改动用 Holm 方法一起校正。{parts}。"),
         "ind.heads": ("{label}的 {seeds} 个种子里，第 1 层前缀匹配分最高的头在 {prefix_lo:.2f} 到 {prefix_hi:.2f} 之间，"
                       "而且第 1 层四个头的分数都不低：每个种子里最低的那个也有 {every_lo:.2f}。第 0 层前一词元分最高的头"
@@ -824,11 +824,11 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                         "平均把 {prefix:.2f} 放在“上一次出现之后的那个词元”上。{predictable} 个可预测的词元，模型猜对了 "
                         "{right} 个。放到整批留出序列上，这两个分数是 {prev_all:.2f} 和 {prefix_all:.2f}：这个前一词元头并不"
                         "专一，它有 {elsewhere:.0%} 的注意力落在别的位置上。第 1 层靠不靠它，要看下面把路径切断以后的结果。"),
-        "circ.path_head": ["改动", "可预测词元上的损失（nats，平均）", "与完整模型之差（nats，Holm 区间）", "结论"],
+        "circ.path_head": ["改动", "可预测词元上的损失（奈特，平均）", "与完整模型之差（奈特，Holm 区间）", "结论"],
         "circ.part_q": "第 0 层四个头全部从第 1 层的查询里去掉",
         "circ.part_k": "第 0 层四个头全部从第 1 层的键里去掉",
         "circ.part_v": "第 0 层四个头全部从第 1 层的值里去掉",
-        "circ.seed_head": ["种子", "完整模型（nats）", "第 0 层最高的前一词元分（头）", "切查询 +", "切键 +", "切值 +",
+        "circ.seed_head": ["种子", "完整模型（奈特）", "第 0 层最高的前一词元分（头）", "切查询 +", "切键 +", "切值 +",
                            "代价最大的一刀"],
         "circ.prev_cell": "{score:.2f}（头 {head}）",
         "circ.main_q": "查询",
@@ -843,16 +843,16 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "circ.minority": "得到证实：{textbook} 个对 {other} 个（{seeds} 个种子，双侧符号检验 p = {p:.2f}）",
         "circ.minority_count": ("它在 {seeds} 个种子里出现了 {textbook} 次，但 {other} 对 {textbook} 的种子数还不足以说明"
                                 "哪一种更常见（双侧符号检验 p = {p:.2f}）"),
-        "circ.sentence": ("{seeds} 个新种子里，{formed} 个形成了归纳回路。把第 0 层的四个头全部从第 1 层的查询里去掉，"
-                          "可预测词元上的损失平均变化 {q:+.2f} nats；从键里去掉，变化 {k:+.2f}；从值里去掉，变化 {v:+.2f}。"
-                          "查询那一刀减去键那一刀，按种子配对是 {qk:+.2f} nats [{qk_lo:+.2f}, {qk_hi:+.2f}]，{qk_verdict}。"
-                          "逐个种子看，代价最大的一刀有 {main_q} 个是查询，{main_k} 个是键，{main_v} 个是值。{seeds} 个种子里，"
-                          "第 0 层有前一词元头（前一词元分不低于 {limit}）的有 {textbook} 个。跑之前写下的两条预期：查询那一刀比键那一刀代价大，"
+        "circ.sentence": ("{seeds} 个新种子{formed:里有 # 个形成了归纳回路|里没有一个形成归纳回路|全部形成了归纳回路=seeds}。把第 0 层的四个头全部从第 1 层的查询里去掉，"
+                          "可预测词元上的损失平均变化 {q:+.2f} 奈特；从键里去掉，变化 {k:+.2f}；从值里去掉，变化 {v:+.2f}。"
+                          "查询那一刀减去键那一刀，按种子配对是 {qk:+.2f} 奈特 [{qk_lo:+.2f}, {qk_hi:+.2f}]，{qk_verdict}。"
+                          "逐个种子看，代价最大的一刀{main_q:有 # 个是查询|没有一个是查询}，{main_k:# 个是键|没有一个是键}，{main_v:# 个是值|没有一个是值}。{seeds} 个种子里，"
+                          "第 0 层有前一词元头（前一词元分不低于 {limit}）的{textbook:有 # 个|一个也没有|是全部 # 个=seeds}。跑之前写下的两条预期：查询那一刀比键那一刀代价大，"
                           "{held_paths}；教科书式的回路只在少数种子里出现，{held_textbook}。"),
         "circ.fig_part_q": "从查询里去掉",
         "circ.fig_part_k": "从键里去掉",
         "circ.fig_part_v": "从值里去掉",
-        "circ.fig_y": "损失增加（nats）",
+        "circ.fig_y": "损失增加（奈特）",
         "circ.fig_other": "没有前一词元头的种子（{seeds} 个）",
         "circ.fig_textbook": "有前一词元头的种子（{seeds} 个，分数 ≥ {limit}）",
         "circ.fig_mean": "平均值和 Holm 区间",
@@ -861,9 +861,9 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "circ.fig_caption": ("每条折线是一个种子（共 {seeds} 个），连起它三种切法各自让损失增加多少；带端帽的竖线是平均值和 "
                              "Holm 校正后的区间。"),
         "circ.split": ("下面这几个数是看过结果以后才读的，不在实验方案里。{seeds} 个种子分成两类，把它们放在一起求平均，就把区别抹掉了。"
-                       "有前一词元头的 {textbook} 个种子，把第 0 层的头从键里去掉，损失增加 {tk_lo:.2f}–{tk_hi:.2f} nats，"
+                       "有前一词元头的 {textbook} 个种子，把第 0 层的头从键里去掉，损失增加 {tk_lo:.2f}–{tk_hi:.2f} 奈特，"
                        "从查询里去掉只变化 {tq_lo:+.2f} 到 {tq_hi:+.2f}：这是教科书式的回路，和单头模型一样。其余 {other} 个"
-                       "种子正好反过来：切查询让损失增加 {oq_lo:.2f}–{oq_hi:.2f} nats，切键只增加 {ok_lo:.2f}–{ok_hi:.2f}。"
+                       "种子正好反过来：切查询让损失增加 {oq_lo:.2f}–{oq_hi:.2f} 奈特，切键只增加 {ok_lo:.2f}–{ok_hi:.2f}。"
                        "每个种子里，代价最大的那一刀至少是第二大的 {ratio:.1f} 倍，没有哪个种子归类含糊。预先登记的检验比的是"
                        "平均值，而两个峰的差值算出来的区间很宽，所以它分不出来。"),
         "ind.pat_first": "第一遍",
@@ -878,22 +878,22 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                             "重复片段长 {shortest} 到 {longest} 个词元、片段里没有重复词元的序列。只画出所示位置之间、权重不低于 "
                             "{drawn} 的注意力，权重越大，线越粗越深。“第一遍”左边多画了一格，是片段前面那个随机词元。✗ 表示猜错。"),
         "ind.spread": ("下面几个数是看过结果以后才去读的，不在实验方案里。{label}的 {seeds} 个种子里，各有一个第 0 层的头，"
-                       "清零它，可预测词元上的损失就升到 {worst_lo:.2f}–{worst_hi:.2f} nats，"
+                       "清零它，可预测词元上的损失就升到 {worst_lo:.2f}–{worst_hi:.2f} 奈特，"
                        "{above:其中 # 个种子比瞎猜（{chance:.2f}）还差|但没有一个比瞎猜（{chance:.2f}）还差}；"
                        "可它的前一词元分只有 {prev_lo:.2f}–{prev_hi:.2f}，并不是前一词元头。第 1 层的头单独清零一个，"
-                       "损失在 {one_lo:.2f}–{one_hi:.2f} nats 之间：归纳分散在四个头上。把第 0 层的四个头全都从第 1 层"
-                       "的键里去掉，损失平均 {cut:.2f} nats，与 {base}相比差 {diff:+.2f} nats [{lo:+.2f}, {hi:+.2f}]，"
+                       "损失在 {one_lo:.2f}–{one_hi:.2f} 奈特 之间：归纳分散在四个头上。把第 0 层的四个头全都从第 1 层"
+                       "的键里去掉，损失平均 {cut:.2f} 奈特，与 {base}相比差 {diff:+.2f} 奈特 [{lo:+.2f}, {hi:+.2f}]，"
                        "{verdict}：这个模型的归纳大部分不经过键。"),
         "ind.one_layer": ("{label}的模型学到的是另一件事：把概率分给这条序列里已经出现过的词元。在随机的目标上，这部分概率"
                           "从第 0 步的平均 {start:.3f} 升到训练结束时的 {end:.3f}，按种子配对相差 {diff:+.3f} "
-                          "[{lo:+.3f}, {hi:+.3f}]，{verdict}。这让它在可预测的词元上降到 {loss_lo:.2f}–{loss_hi:.2f} nats，"
+                          "[{lo:+.3f}, {hi:+.3f}]，{verdict}。这让它在可预测的词元上降到 {loss_lo:.2f}–{loss_hi:.2f} 奈特，"
                           "比瞎猜的 {chance:.2f} 低一些，但离“照抄上一次后面那个词元”差得远。"),
         "ind.protocol": ("每种模型 {seeds} 个种子，各训练 {steps:,} 步（每批 {batch} 条序列，不提前停）；每 {every} 步在留出的 "
                          "256 条序列上记一次曲线，最终数字取自另外 {size:,} 条留出序列。训练结束时可预测词元上的损失低于 "
-                         "{formed} nats，算形成了归纳回路；损失第一次低于 {phase} nats 的那一步，记作相变的位置。"
-                         "损失差别小于 {minimum} nats 的，算作可以忽略。"),
-        "ind.pilot_head": ["模型", "种子", "训练步数", "最终损失（nats）", "损失首次低于 2 nats 的步数"],
-        "ind.fig_loss": "可预测词元上的损失（nats）",
+                         "{formed} 奈特，算形成了归纳回路；损失第一次低于 {phase} 奈特 的那一步，记作相变的位置。"
+                         "损失差别小于 {minimum} 奈特 的，算作可以忽略。"),
+        "ind.pilot_head": ["模型", "种子", "训练步数", "最终损失（奈特）", "损失首次低于 2 奈特 的步数"],
+        "ind.fig_loss": "可预测词元上的损失（奈特）",
         "ind.fig_score": "注意力分数",
         "ind.fig_step": "训练步数",
         "ind.fig_prefix": "{label}：第 1 层最高的前缀匹配分",
@@ -901,11 +901,11 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "ind.fig_alt": ("两幅曲线图，横轴是训练步数。上图：三种模型每个种子在可预测词元上的损失；两层的模型在某一步突然"
                         "从接近瞎猜降到很低，一层的模型一直停在高处。下图：两层模型第 1 层最高的前缀匹配分随损失的骤降一起升高；第 0 层最高的前一词元分只在一个头的模型里升高。"),
         "ind.fig_caption": ("每条线是一个种子（每种模型 {seeds} 个）。上图虚线是瞎猜的损失 ln 64 = {chance:.2f}，点线是"
-                            "“形成归纳回路”的阈值 {formed} nats。"),
-        "ind.ex_by_hand": ("在 {size:,} 条留出序列上，手搭的回路在可预测词元上的平均损失是 {predictable:.2f} nats，"
-                           "在随机词元上是 {random:.2f} nats；瞎猜是 ln 64 = {chance:.2f} nats。"),
+                            "“形成归纳回路”的阈值 {formed} 奈特。"),
+        "ind.ex_by_hand": ("在 {size:,} 条留出序列上，手搭的回路在可预测词元上的平均损失是 {predictable:.2f} 奈特，"
+                           "在随机词元上是 {random:.2f} 奈特；瞎猜是 ln 64 = {chance:.2f} 奈特。"),
         "ind.ex_offset": ("在 {size:,} 条留出序列上，最好的固定距离是往回 {d} 个位置，它只猜中 {share:.1%} 的可预测词元。"),
-        "ind.ex_cut_head": ["切断的路径（- 表示不切）", "可预测词元上的损失（nats）"],
+        "ind.ex_cut_head": ["切断的路径（- 表示不切）", "可预测词元上的损失（奈特）"],
         "ui.permalink": "永久链接",
         "ui.search_dialog": "搜索",
         "ui.not_found": ["404 - 找不到这个页面", "这个地址上没有页面：链接可能写错了，或者页面已经改名。", "回到首页"],
@@ -2227,6 +2227,11 @@ class _Counts(string.Formatter):
     def __init__(self, page_numbers: bool = False):
         super().__init__()
         self.page_numbers = page_numbers
+        self.values: dict = {}
+
+    def vformat(self, format_string, args, kwargs):
+        self.values = kwargs
+        return super().vformat(format_string, args, kwargs)
 
     def format_field(self, value, format_spec):
         if "|" not in format_spec:
@@ -2234,19 +2239,25 @@ class _Counts(string.Formatter):
             if self.page_numbers and isinstance(value, numbers.Real) and not isinstance(value, bool):
                 out = typeset(out)
             return out
-        some, none = format_spec.split("|", 1)
+        some, none, *every = format_spec.split("|", 2)
         if isinstance(value, bool) or not hasattr(value, "__index__") or value < 0:
             raise ValueError(f"a {{k:SOME|NONE}} field expects a count (an integer >= 0), got {value!r}")
+        if every:  # {k:SOME|NONE|ALL=n}: ALL when k is all n
+            words, _, total = every[0].rpartition("=")
+            if total not in self.values:
+                raise ValueError(f"a {{k:SOME|NONE|ALL=n}} field names its total n, got {format_spec!r}")
+            if value == self.values[total] and value > 0:
+                return words.replace("#", str(value.__index__()))
         return none if value == 0 else some.replace("#", str(value.__index__()))
 
 
-_COUNTS = _Counts()
-_ZH_COUNTS = _Counts(page_numbers=True)
+
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def fill(template: str, **values) -> str:
-    """template.format(**values), where a field {k:SOME|NONE} gives its own wording to k == 0.
+    """template.format(**values), where a field {k:SOME|NONE} gives its own wording to k == 0, and
+    {k:SOME|NONE|ALL=n} also to k == n (all of them), so no sentence says "10 个里，10 个".
 
     In a Chinese template every number field is written as pages write numbers
     (snippets.numfmt.typeset: the minus sign −, no sign on a rounded zero, 1×10⁻⁵ for 1e-05).
@@ -2255,10 +2266,12 @@ def fill(template: str, **values) -> str:
     '10 个种子里没有一个学会'
     >>> fill("{k:# of|none of} the {n} seeds, {acc:.0%}", n=10, k=3, acc=0.5)
     '3 of the 10 seeds, 50%'
+    >>> fill("{n} 个种子{k:里有 # 个学会|里没有一个学会|全部学会=n}", n=10, k=10)
+    '10 个种子全部学会'
     >>> fill("相差 {d:+.1f} 个百分点，p = {p:.1g}", d=-16.24, p=1.2e-5)
     '相差 −16.2 个百分点，p = 1×10⁻⁵'
     """
-    return (_ZH_COUNTS if _CJK.search(template) else _COUNTS).format(template, **values)
+    return _Counts(page_numbers=bool(_CJK.search(template))).format(template, **values)
 
 def texts(lang: str, area: str) -> dict[str, str | list[str]]:
     """Every entry of one area, without the prefix: texts('en', 'bench')['fast'] == 'fused QKV + SDPA'."""
