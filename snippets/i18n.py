@@ -231,9 +231,9 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "figs.home.prev": "第 {layer} 层的头 {head}：看前一个词元",
         "figs.home.next": "第 {layer} 层的头 {head}：看后一个词元",
         "figs.home.far": "第 {layer} 层的头 {head}：看得最远的头",
-        "figs.home.alt": ("弧线图：预训练模型 all-MiniLM-L6-v2 读日志行（{T} 个子词）时 {n} 个头的注意力，每个头一行、一种颜色。"
-                          "每条弧连接一个子词和它最关注的另一个子词，权重低于 {t} 的不画。"),
-        "figs.home.caption": ("同一行日志，三个头，三种看法：一个头看前一个子词，一个看后一个，一个跨过整段去找别处。"
+        "figs.home.alt": ("弧线图：预训练模型 all-MiniLM-L6-v2 读日志行（{T} 个词元）时 {n} 个头的注意力，每个头一行、一种颜色。"
+                          "每条弧连接一个词元和它最关注的另一个词元，权重低于 {t} 的不画。"),
+        "figs.home.caption": ("同一行日志，三个头，三种看法：一个头看前一个词元，一个看后一个，一个跨过整段去找别处。"
                               "数据来自真实的预训练模型，权重低于 {t} 的弧不画。"),
         "figs.widget.nojs": ("这个交互小部件要在网页上运行，需要启用 JavaScript。在 Notebook 里，请打开第一个单元格链接的本节网页，"
                              "在“用代码看清这个限制”一节里操作。"),
@@ -648,16 +648,16 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
             "Python 3.10 及以上的解释器，再点 Run All。\n"
             "- **Colab**：选 File → Upload notebook（中文界面是“文件 → 上传笔记本”）上传 `.ipynb` 文件，"
             "再选 Runtime → Run all（“代码执行程序 → 全部运行”）。\n\n"
-            "第一个代码单元用 `%pip` 从本站安装课程代码包 `snippets`，缺少 torch、numpy、matplotlib 时一并装上"
+            "第一个单元格用 `%pip` 从本站安装课程代码包 `snippets`，缺少 torch、numpy、matplotlib 时一并装上"
             "（想用特定版本的 torch，比如 CPU 版，先自己装好：`pip install torch --index-url "
             "https://download.pytorch.org/whl/cpu`）。在本站代码仓库的克隆里，`snippets` 已经能直接导入，"
-            "这个单元什么也不装。\n\n"
-            "**改代码做实验**：定义函数或类的单元就是网页上展示的代码，下面调用它的单元用的正是这份定义："
-            "改动它，再把下面的单元重新运行一遍，输出就跟着变。网页没有展示的辅助函数来自 `snippets` 包；"
-            "单元里从包导入的课程函数也一样，它们内部调用的仍是包里的版本。"
+            "这个单元格什么也不装。\n\n"
+            "**改代码做实验**：定义函数或类的单元格就是网页上展示的代码，下面调用它的单元格用的正是这份定义。"
+            "改动它，再把下面的单元格重新运行一遍，输出就跟着变。网页没有展示的辅助函数来自 `snippets` 包；"
+            "单元格里从包导入的课程函数也一样，它们内部调用的仍是包里的版本。"
         ),
         "notebooks.source": "仓库里的源文件",
-        "notebooks.setup_results": "本页用到的已提交结果（计时或训练记录）是在构建本站的机器上得到的，所以这个单元还会从本站下载这些数据（和代码包放在一起的 JSON 文件），不在你的机器上重新计算。",
+        "notebooks.setup_results": "本页用到的已提交结果（计时或训练记录）是在构建本站的机器上得到的，所以这个单元格还会从本站下载这些数据（和代码包放在一起的 JSON 文件），不在你的机器上重新计算。",
         "notebooks.setup_computes": (
             "本站构建时算好的结果（训练好的模型、真实模型上的测量）不随 Notebook 下载：第一次运行时由课程代码重新计算，"
             "边算边打印进度（最耗时的训练还会给出预计剩余时间）；算好的结果存在缓存文件夹里（`~/.cache/multi-head-attention`，"
@@ -665,11 +665,11 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         ),
         "notebooks.download": "下载 Notebook",
         "notebooks.view": "查看 Notebook",
-        "notebooks.back": "返回本节网页",
+        "notebooks.back": "返回网页版",
         # snippets.figures: the caption note of a figure that scrolls sideways on a phone
         "figures.scroll_note": "（窄屏上可左右滑动查看全图）",
         "notebooks.try": "# 先在这里自己试一试，再看下面折叠起来的答案",
-        "notebooks.hidden": "**{title}**（代码单元已折叠，自己试过之后再展开）",
+        "notebooks.hidden": "**{title}**（单元格已折叠，自己试过之后再展开）",
         # docs/assets/whatif-lab.js: the §4 lab's controls, read from the page (sitebuild.whatif_lab)
         "lab.model": "模型（层 × 头）",
         "lab.flatGroup": "单层注意力，无残差（除注明外模型宽度 32）",
