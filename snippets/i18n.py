@@ -99,7 +99,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "figs.path.softmax": "softmax（权重）",
         "figs.path.context": "权重·V",
         "figs.path.merge": "merge_heads",
-        "figs.path.out": "输出 = ·W^O",
+        "figs.path.out": "乘 W^O，得到输出",
         "figs.path.alt": ("流程图：多头注意力从输入到输出的每一步和张量形状，{h} 个头各用一种颜色，模型宽度 {d_model}。"
                           "输入 {x}，切分后 {split}，分数和权重 {scores}，合并后乘 W^O 得到输出 {out}。"),
         "figs.path.caption": ("多头注意力的数据流。形状是本站的 MultiHeadAttention 在日志行上前向计算一次时记录下来的；"
