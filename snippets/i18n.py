@@ -637,7 +637,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kernels.cond_bias": "输入投影带偏置（`bias=True`）",
         # sitebuild.notebooks and its hook
         "notebooks.intro": (
-            "这是《{title}》一节的 Notebook：代码和[网页]({url})上的一样，由网页和本站的课程代码包 `snippets` 自动生成。"
+            "这是《{title}》这一页的 Notebook：代码和[网页]({url})上的一样，由网页和本站的课程代码包 `snippets` 自动生成。"
         ),
         # the one text on running a notebook: home page, each notebook's first cell, README (sitebuild.notebooks)
         "notebooks.run": (
