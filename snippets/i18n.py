@@ -536,8 +536,8 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bench.slope_item": "{name}（p = {p:.2f}）",
         "bench.group_sep": "；",
         # stats.verdict's four keys, for a time ratio (first / second)
-        "bench.verdict_lower": "测得更快",
-        "bench.verdict_higher": "测得更慢",
+        "bench.verdict_lower": "更快",
+        "bench.verdict_higher": "更慢",
         "bench.verdict_none": "没有可测的差别",
         "bench.verdict_negligible": "差别不到 {minimum}，可以忽略",
         "bench.memory_sentence": ("在 L={a}→{b} 之间，峰值内存近似按平方增长（p ≥ 1.5）的有：{quad}；"
@@ -950,7 +950,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "mqar.fig_mla": "MLA（d_c 取 16、32、64）",
         "mqar.fig_x": "每层每个位置的缓存（字节，float32，对数轴）",
         "mqar.fig_y": "留出集准确率（%）",
-        "mqar.fig_alt": "带干扰词的多查询联想回忆：准确率对每个位置缓存的数，GQA 和 MLA 各一条线",
+        "mqar.fig_alt": "带干扰词元的多查询联想回忆：准确率对每个位置缓存的数，GQA 和 MLA 各一条线",
         "mqar.fig_caption": ("横轴是每层为每个位置缓存的字节数：GQA 存 2 g d_k 个数，MLA 存 d_c 个，每个数 4 字节。浅色小点是 {seeds} 个种子，"
                              "实心点是平均值，竖线是它的 95% t 区间（每个设置单独算，未做多重比较校正）。"
                              "缓存一样大的两个点左右错开一点，免得重叠。"),
