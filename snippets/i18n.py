@@ -755,8 +755,11 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kvheads.v_lower": "低于 MHA",
         "kvheads.v_none": "{seeds} 个种子下没有可测的差别",
         "kvheads.v_negligible": "有差别，但小于 {minimum:.0f} 个百分点，可以忽略",
-        "kvheads.verdict_part": "{name} 相差 {diff:+.2f} 个百分点 [{lo:+.2f}, {hi:+.2f}]（{level:.1%} 区间），{verdict}",
+        "kvheads.verdict_part": "{name} 相差 {diff:+.2f} 个百分点 [{lo:+.2f}, {hi:+.2f}]（置信水平 {level:.1%}），{verdict}",
         "kvheads.verdict": "{n} 个键值对：MHA 平均答对 {mha:.1%}（{seeds} 个种子）。按种子配对，与 MHA 相比，{parts}。",
+        "kvheads.verdict_part_bare": "{name} {diff:+.2f} 个百分点 [{lo:+.2f}, {hi:+.2f}]（置信水平 {level:.1%}）",
+        "kvheads.verdict_all_none": ("{n} 个键值对：MHA 平均答对 {mha:.1%}（{seeds} 个种子）。按种子配对，{count} 个比较"
+                                     "都测不出与 MHA 的差别，与 MHA 之差分别是：{parts}。"),
         "kvheads.family": ("整张表一共 {family} 个比较，用 Holm 方法一起校正；其中判为有差别（区间整个在 0 的一侧，"
                            "且超出 {minimum:.0f} 个百分点）的{found:有 # 个|一个也没有}。"),
         "kvheads.learned": ("{n} 个键值对时，学会了这个任务（留出集上的准确率不低于 {threshold:.0%}）的种子数：{shares}。"
@@ -772,7 +775,8 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "mqarf.v_lower": "加了归一化更低",
         "mqarf.v_none": "{seeds} 个种子下没有可测的差别",
         "mqarf.v_negligible": "有差别，但小于 {minimum:.0f} 个百分点，可以忽略",
-        "mqarf.part": "d_c = {size} 时 {k} 个（不加时 {plain} 个）",
+        "mqarf.part": "d_c = {size} 时{k:有 # 个|一个也没有}（不加时{plain:有 # 个|也一个都没有}）",
+        "mqarf.part_none": "d_c = {size} 时加不加归一化都没有种子学会",
         "mqarf.none": ("给潜向量加上 RMSNorm 之后，每种宽度各 {seeds} 个种子里学会任务的：{normed}；MHA 是 {mha} 个。"
                        "按种子与不加归一化的同一个模型配对，{family} 个准确率差别都不可测（Holm 校正，{family} 个一组）。"
                        "所以在这个训练预算里，没有证据表明缺了这层归一化就是这里的 MLA 学不会的原因。"),
@@ -1853,6 +1857,9 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kvheads.verdict_part": "{name} differs by {diff:+.2f} points [{lo:+.2f}, {hi:+.2f}] ({level:.1%} interval), {verdict}",
         "kvheads.verdict": ("With {n} pairs, MHA answers {mha:.1%} of the queries ({seeds} seeds). Paired by seed, "
                             "against MHA: {parts}."),
+        "kvheads.verdict_part_bare": "{name} {diff:+.2f} points [{lo:+.2f}, {hi:+.2f}] ({level:.1%} interval)",
+        "kvheads.verdict_all_none": ("With {n} pairs, MHA answers {mha:.1%} of the queries ({seeds} seeds). Paired by "
+                                     "seed, none of the {count} comparisons with MHA is a measurable difference: {parts}."),
         "kvheads.family": ("The grid holds {family} comparisons, corrected together with Holm's method; "
                            "{found:# of them come|none of them comes} out as a difference (an interval wholly on one side of 0 and reaching past "
                            "{minimum:.0f} point)."),
@@ -1871,6 +1878,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "mqarf.v_none": "no measurable difference at {seeds} seeds",
         "mqarf.v_negligible": "a difference, but smaller than {minimum:.0f} point, negligible",
         "mqarf.part": "{k} at d_c = {size} ({plain} without it)",
+        "mqarf.part_none": "none at d_c = {size}, with or without the norm",
         "mqarf.none": ("With an RMSNorm on the latent, the seeds out of {seeds} that learned the task were {normed}; "
                        "MHA's were {mha}. Paired by seed with the same model without the norm, none of the {family} "
                        "differences in accuracy is measurable (Holm over the {family}). Within this budget, nothing "
