@@ -78,3 +78,11 @@ def test_the_patched_segmenter_keeps_the_whole_query():
         assert got == expected, f"patched segmenter cut {query!r} into {got}, expected {expected}"
     # the bug the patch is for, so this test notices when an upgrade fixes it upstream
     assert shipped[0] == ["前"] and shipped[1] == ["预"], f"the shipped segmenter: {shipped}"
+
+
+def test_patching_twice_changes_nothing():
+    """mkdocs-static-i18n runs the post-build hooks once per language over one site: the second run must
+    accept the patched worker (and still fail on a worker it does not know)."""
+    js = WORKERS[0].read_text(encoding="utf-8")
+    once = patch_worker(js)
+    assert patch_worker(once) == once

@@ -43,14 +43,23 @@ def _patches(header: re.Match) -> list[tuple[re.Pattern, str]]:
     ]
 
 
+def _patched(header: re.Match) -> list[re.Pattern]:
+    """The two loop bounds as patch_worker leaves them."""
+    q, cuts = re.escape(header["q"]), re.escape(header["cuts"])
+    return [re.compile(r"for\(let ([\w$]+)=([\w$]+)\+1;\1<=%s\.length;\1\+\+\)" % q),
+            re.compile(r"%s\[([\w$]+)\]&&\1<%s\.length&&" % (cuts, q))]
+
+
 def patch_worker(js: str) -> str:
-    """`js` (the minified search worker) with the segmenter's two loop bounds fixed; ValueError if
-    the segmenter or either bound is not found exactly once.
+    """`js` (the minified search worker) with the segmenter's two loop bounds fixed (a worker patched
+    already comes back unchanged); ValueError if the segmenter or either bound is not found exactly once.
 
     >>> src = ("function fe(t,e){let r=new Set,n=new Uint16Array(t.length);for(let s=0;s<t.length;s++)"
     ...        "for(let o=s+1;o<t.length;o++)t.slice(s,o)in e&&(n[s]=o-s);n[a]&&a<t.length-1&&(i[s++]=a)}")
     >>> print(patch_worker(src).split("s++)", 1)[1])
     for(let o=s+1;o<=t.length;o++)t.slice(s,o)in e&&(n[s]=o-s);n[a]&&a<t.length&&(i[s++]=a)}
+    >>> patch_worker(patch_worker(src)) == patch_worker(src)
+    True
     """
     headers = list(_HEADER.finditer(js))
     if len(headers) != 1:
@@ -60,8 +69,10 @@ def patch_worker(js: str) -> str:
     end = js.find("}function ", start)
     end = len(js) if end < 0 else end
     body = js[start:end]
-    for pattern, replacement in _patches(headers[0]):
+    for (pattern, replacement), done in zip(_patches(headers[0]), _patched(headers[0]), strict=True):
         body, count = pattern.subn(replacement, body)
+        if count == 0 and len(done.findall(body)) == 1:
+            continue  # patched already: mkdocs-static-i18n runs the hooks once per language over one site
         if count != 1:
             raise ValueError(f"expected the segmenter's loop bound {pattern.pattern!r} once, found it {count} "
                              "times: the theme changed, update sitebuild/hooks/search_query.py")
