@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MINUS", "typeset", "signed", "interval"]
+__all__ = ["MINUS", "typeset", "signed", "interval", "paired", "spread"]
 
 MINUS = "\u2212"
 _SUPER = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
@@ -57,3 +57,25 @@ def interval(lo: float, hi: float, digits: int = 2, sign: bool = True) -> str:
     """
     fmt = (lambda v: signed(v, digits)) if sign else (lambda v: typeset(f"{v:.{digits}f}"))
     return f"[{fmt(lo)}, {fmt(hi)}]"
+
+
+def paired(lang: str, mean: float, lo: float, hi: float, digits: int = 2) -> str:
+    """A paired difference and its interval for a table cell: typeset on Chinese pages, as Python writes
+    it on English ones.
+
+    >>> paired("zh", -2.7249, -2.771, -2.668), paired("en", -2.7249, -2.771, -2.668)
+    ('−2.72 [−2.77, −2.67]', '-2.72 [-2.77, -2.67]')
+    """
+    if lang == "zh":
+        return f"{signed(mean, digits)} {interval(lo, hi, digits)}"
+    return f"{mean:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}]"
+
+
+def spread(lang: str, mean: float, lo: float, hi: float, digits: int = 2) -> str:
+    """A mean with its lowest and highest value, in the language's brackets.
+
+    >>> spread("zh", 3.47, 3.43, 3.531), spread("en", 3.47, 3.43, 3.531)
+    ('3.47（3.43–3.53）', '3.47 (3.43–3.53)')
+    """
+    inner = f"{typeset(f'{lo:.{digits}f}')}–{typeset(f'{hi:.{digits}f}')}"
+    return f"{typeset(f'{mean:.{digits}f}')}（{inner}）" if lang == "zh" else f"{mean:.{digits}f} ({lo:.{digits}f}–{hi:.{digits}f})"

@@ -160,3 +160,36 @@ def test_compound_parts_found_where_only_the_compound_is_written(page, server_ur
     sample = next(d for d in docs if not d["location"].startswith("en/") and "因果掩码" in d["text"]
                   and "掩码" not in d["text"].replace("因果掩码", ""))
     assert re.sub(r"#.*$", "", sample["location"]) in search(page, server_url, "掩码")
+
+
+# The whole query, as a reader types it (sitebuild/hooks/search_query.py): Material 9.8.2's worker cut a
+# Chinese query into index words without ever trying the one ending at its last character, so 预训练 was
+# searched as 预*, 前馈 as 前*, 快速路径 as 快速*. For each word: the pages that are about it (the page
+# that introduces or explains the concept; where several do, any of them), one of which must come first,
+# with every occurrence of the word in that result highlighted whole (a highlight may be longer, such as
+# 前馈网络 for 前馈, never shorter).
+WHOLE_QUERIES = {
+    "快速路径": {"article/3-pytorch/", "lab/performance/", "faq/"},  # §3 introduces it; the FAQ and lab test it
+    "查询头": {"lab/kv-heads/"},
+    "键值缓存": {"lab/kv-heads/"},
+    "掩码": {"article/3-pytorch/"},  # masks are §3's subject
+    "归纳头": {"lab/induction-heads/"},
+    "多头注意力": {"", "article/2-divide-and-conquer/"},  # the home page's question, §2's formula
+    "缩放点积": {"article/2-divide-and-conquer/", "article/3-pytorch/"},  # §2 writes the formula, §3 the code
+    "注意力分布": {"article/1-single-head/", "article/2-divide-and-conquer/"},  # one distribution per head
+    "前馈": {"article/4-what-if/"},  # the only page that trains with and without a feed-forward layer
+    "预训练": {"", "lab/real-model/"},  # the home figure and the lab read a pre-trained model
+    "相对位置": {"article/4-what-if/", "faq/"},  # §4's offset task; FAQ Q17 on positions
+}
+
+
+@pytest.mark.parametrize("query", list(WHOLE_QUERIES))
+def test_search_keeps_the_whole_query(page, server_url, query):
+    hit = top_result(page, server_url, query)
+    expected = WHOLE_QUERIES[query]
+    assert hit["path"] in expected, f"best hit for {query!r} is {hit['path']!r}, expected one of {sorted(expected)}"
+    assert hit["occurrences"] > 0 and hit["whole"] >= hit["occurrences"], (
+        f"{query!r} occurs {hit['occurrences']} times in the best hit but is highlighted whole "
+        f"{hit['whole']} times: {hit['marks']}")
+    short = [m for m in hit["marks"] if m in query and m != query]
+    assert not short, f"part of {query!r} highlighted on its own in the best hit: {short}"
