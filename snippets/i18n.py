@@ -420,7 +420,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                                "（下降 {points:.0f} 个百分点），这已是能通过 Holm 第一步的最小的这类损失；更小的损失，"
                                "或者一些文本对变差、另一些变好而部分抵消的影响，都可能藏在这些区间里，"
                                "所以这里的“没有可测的变化”并不等于没有影响。"),
-        "bert.broad_removal": ("去掉 {n} 个宽泛头中的一个，句子嵌入转过的角度中位数是 {broad:.1f}°（先取每个头在各段文本上的"
+        "bert.broad_removal": ("去掉 {n} 个宽泛头中的一个，句向量转过的角度中位数是 {broad:.1f}°（先取每个头在各段文本上的"
                                "中位角度，再取这些头的中位数）；去掉其余 {others} 个头中的一个，是 {other:.1f}°。"),
         "bert.takeaway_none": ("在日志检索上，{n} 个头一起检验、做 Holm 校正之后，在这 {pairs} 对文本上，"
                                "单独去掉哪个头都测不出对准确率的影响。"),
@@ -469,9 +469,9 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "live.heads": "头（取消勾选就关掉这个头）",
         "live.all_on": "全部打开",
         "live.head_label": "第 {layer} 层第 {head} 个头",
-        "live.role_prev": "前一个词元头",
+        "live.role_prev": "前一词元头",
         "live.role_induction": "归纳头",
-        "live.scores": "前一个词元分数 {prev}，前缀匹配分数 {prefix}",
+        "live.scores": "前一词元分 {prev}，前缀匹配分数 {prefix}",
         "live.off": "（已关掉）",
         "live.summary": "{total} 个位置里，有 {hits} 个猜中了下一个字符。",
         "live.predictions": "每个字符下面是模型猜的下一个字符（选中一个位置看注意力：点它，或用 Tab 和 ← → 键）",
@@ -577,6 +577,9 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "provenance.run_seed": "种子 {seed}",
         "provenance.run_loss": "（最终损失 {loss} 奈特）",
         "provenance.run_sep": "，",
+        # snippets.numfmt: a paired difference with its interval, a mean with its range
+        "num.paired": "{mean:+.2f} [{lo:+.2f}, {hi:+.2f}]",
+        "num.spread": "{mean:.2f}（{lo:.2f}–{hi:.2f}）",
         "provenance.duration": "测量耗时",
         "provenance.duration_value": "{minutes:.1f} 分钟",
         "provenance.fingerprint": "代码指纹",
@@ -675,11 +678,11 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "lab.flatGroup": "单层注意力，无残差（除注明外模型宽度 32）",
         "lab.flatOption": "1 × {h}（d_k = {dk}）",
         "lab.flatOptionWidth": "1 × {h}（d_k = {dk}，模型宽度 {dm}）",
-        "lab.stackGroup": "残差栈（d_k = 8，模型宽度 32）",
-        "lab.stackOption": "残差栈 {n} × {h}",
-        "lab.stackFfnOption": "残差栈 {n} × {h} + 前馈网络",
+        "lab.stackGroup": "残差模型（d_k = 8，模型宽度 32）",
+        "lab.stackOption": "残差模型 {n} × {h}",
+        "lab.stackFfnOption": "残差模型 {n} × {h} + 前馈网络",
         "lab.seed": "种子",
-        "lab.oneSeed": "残差栈只放了种子 {seed}",
+        "lab.oneSeed": "残差模型只放了种子 {seed}",
         "lab.oneSeedModel": "这个模型只放了种子 {seed}",
         "lab.layer": "第 {n} 层",
         "lab.layerHead": "第 {layer} 层头 {i}",
@@ -802,7 +805,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "ind.v_none": "{seeds} 个种子下没有可测的差别",
         "ind.v_negligible": "有差别，但小于 {minimum} 奈特，可以忽略",
         "ind.join": "；",
-        "ind.depth_part": ("{label}：平均 {mean:.2f} 奈特，与它之差 {diff:+.2f} 奈特 [{lo:+.2f}, {hi:+.2f}]，{verdict}"),
+        "ind.depth_part": ("{label}：平均 {mean:.2f} 奈特，与它之差 {diff:+.2f} 奈特[{lo:+.2f}, {hi:+.2f}]，{verdict}"),
         "ind.m_higher": "升高了",
         "ind.m_lower": "降低了",
         "ind.m_none": "{seeds} 个种子下没有可测的变化",
@@ -811,13 +814,13 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                       "不远。两层的模型按种子与它配对，{family} 个比较用 Holm 方法一起校正：{parts}。"),
         "ind.cause_head": ["改动", "可预测词元上的损失（奈特，平均）", "与完整模型之差（奈特，Holm 区间）", "结论"],
         "ind.intact": "完整模型",
-        "ind.switch_ablate_prev": "清零第 0 层的前一词元头",
-        "ind.switch_ablate_induction": "清零第 1 层的归纳头",
+        "ind.switch_ablate_prev": "置零第 0 层的前一词元头",
+        "ind.switch_ablate_induction": "置零第 1 层的归纳头",
         "ind.switch_cut_k": "只从第 1 层的键里去掉前一词元头的输出（K 组合）",
         "ind.switch_cut_k_all": "只从第 1 层的键里去掉第 0 层全部 4 个头的输出",
         "ind.switch_cut_q": "只从第 1 层的查询里去掉它（对照）",
         "ind.switch_cut_v": "只从第 1 层的值里去掉它（对照）",
-        "ind.cause_part": "{switch}，损失变化 {diff:+.2f} 奈特 [{lo:+.2f}, {hi:+.2f}]，{verdict}",
+        "ind.cause_part": "{switch}，损失变化 {diff:+.2f} 奈特[{lo:+.2f}, {hi:+.2f}]，{verdict}",
         "ind.causes": ("{label}：与完整模型按种子配对，{family} 种改动用 Holm 方法一起校正。{parts}。"),
         "ind.heads": ("{label}的 {seeds} 个种子里，第 1 层前缀匹配分最高的头在 {prefix_lo:.2f} 到 {prefix_hi:.2f} 之间，"
                       "而且第 1 层四个头的分数都不低：每个种子里最低的那个也有 {every_lo:.2f}。第 0 层前一词元分最高的头"
@@ -849,7 +852,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                                 "哪一种更常见（双侧符号检验 p = {p:.2f}）"),
         "circ.sentence": ("{seeds} 个新种子{formed:里有 # 个形成了归纳回路|里没有一个形成归纳回路|全部形成了归纳回路=seeds}。把第 0 层的四个头全部从第 1 层的查询里去掉，"
                           "可预测词元上的损失平均变化 {q:+.2f} 奈特；从键里去掉，变化 {k:+.2f}；从值里去掉，变化 {v:+.2f}。"
-                          "查询那一刀减去键那一刀，按种子配对是 {qk:+.2f} 奈特 [{qk_lo:+.2f}, {qk_hi:+.2f}]，{qk_verdict}。"
+                          "查询那一刀减去键那一刀，按种子配对是 {qk:+.2f} 奈特[{qk_lo:+.2f}, {qk_hi:+.2f}]，{qk_verdict}。"
                           "逐个种子看，代价最大的一刀{main_q:有 # 个是查询|没有一个是查询}，{main_k:# 个是键|没有一个是键}，{main_v:# 个是值|没有一个是值}。{seeds} 个种子里，"
                           "第 0 层有前一词元头（前一词元分不低于 {limit}）的{textbook:有 # 个|一个也没有|是全部 # 个=seeds}。跑之前写下的两条预期：查询那一刀比键那一刀代价大，"
                           "{held_paths}；教科书式的回路只在少数种子里出现，{held_textbook}。"),
@@ -878,15 +881,15 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "ind.pat_alt": ("示意图：一段长 {length} 个词元的片段写了两遍，第一遍在上，第二遍在下，下面每个词元都对齐在它"
                         "第一次出现的位置正下方。上方的弧线是第 0 层的头，大多从一个词元指向它前面的那个；从下往上的"
                         "箭头是第 1 层的头，大多斜着指向上一次出现之后的那个词元。最下面一行是模型猜的下一个词元和对错。"),
-        "ind.pat_caption": ("2 层 × 1 个头的模型（协议的种子 0），最终留出批次的第 {index} 条序列：按固定规则选出，是第一条"
+        "ind.pat_caption": ("2 层 × 1 个头的模型（实验方案的种子 0），最终留出批次的第 {index} 条序列：按固定规则选出，是第一条"
                             "重复片段长 {shortest} 到 {longest} 个词元、片段里没有重复词元的序列。只画出所示位置之间、权重不低于 "
                             "{drawn} 的注意力，权重越大，线越粗越深。“第一遍”左边多画了一格，是片段前面那个随机词元。✗ 表示猜错。"),
         "ind.spread": ("下面几个数是看过结果以后才去读的，不在实验方案里。{label}的 {seeds} 个种子里，各有一个第 0 层的头，"
-                       "清零它，可预测词元上的损失就升到 {worst_lo:.2f}–{worst_hi:.2f} 奈特，"
+                       "把它置零，可预测词元上的损失就升到 {worst_lo:.2f}–{worst_hi:.2f} 奈特，"
                        "{above:其中 # 个种子比瞎猜（{chance:.2f}）还差|但没有一个比瞎猜（{chance:.2f}）还差}；"
-                       "可它的前一词元分只有 {prev_lo:.2f}–{prev_hi:.2f}，并不是前一词元头。第 1 层的头单独清零一个，"
-                       "损失在 {one_lo:.2f}–{one_hi:.2f} 奈特 之间：归纳分散在四个头上。把第 0 层的四个头全都从第 1 层"
-                       "的键里去掉，损失平均 {cut:.2f} 奈特，与 {base}相比差 {diff:+.2f} 奈特 [{lo:+.2f}, {hi:+.2f}]，"
+                       "可它的前一词元分只有 {prev_lo:.2f}–{prev_hi:.2f}，并不是前一词元头。第 1 层的头单独置零一个，"
+                       "损失在 {one_lo:.2f}–{one_hi:.2f} 奈特之间：归纳分散在四个头上。把第 0 层的四个头全都从第 1 层"
+                       "的键里去掉，损失平均 {cut:.2f} 奈特，与 {base}相比差 {diff:+.2f} 奈特[{lo:+.2f}, {hi:+.2f}]，"
                        "{verdict}：这个模型的归纳大部分不经过键。"),
         "ind.one_layer": ("{label}的模型学到的是另一件事：把概率分给这条序列里已经出现过的词元。在随机的目标上，这部分概率"
                           "从第 0 步的平均 {start:.3f} 升到训练结束时的 {end:.3f}，按种子配对相差 {diff:+.3f} "
@@ -894,9 +897,9 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                           "比瞎猜的 {chance:.2f} 低一些，但离“照抄上一次后面那个词元”差得远。"),
         "ind.protocol": ("每种模型 {seeds} 个种子，各训练 {steps:,} 步（每批 {batch} 条序列，不提前停）；每 {every} 步在留出的 "
                          "256 条序列上记一次曲线，最终数字取自另外 {size:,} 条留出序列。训练结束时可预测词元上的损失低于 "
-                         "{formed} 奈特，算形成了归纳回路；损失第一次低于 {phase} 奈特 的那一步，记作相变的位置。"
-                         "损失差别小于 {minimum} 奈特 的，算作可以忽略。"),
-        "ind.pilot_head": ["模型", "种子", "训练步数", "最终损失（奈特）", "损失首次低于 2 奈特 的步数"],
+                         "{formed} 奈特，算形成了归纳回路；损失第一次低于 {phase} 奈特的那一步，记作相变的位置。"
+                         "损失差别小于 {minimum} 奈特的，算作可以忽略。"),
+        "ind.pilot_head": ["模型", "种子", "训练步数", "最终损失（奈特）", "损失首次低于 2 奈特的步数"],
         "ind.fig_loss": "可预测词元上的损失（奈特）",
         "ind.fig_score": "注意力分数",
         "ind.fig_step": "训练步数",
@@ -945,7 +948,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                              "（逐位相等，差为 {diff:.0f}）；可 MHA 每层每个位置缓存 {mha} 字节，这个 MLA 只缓存 {mla} 字节。"),
         "mqar.curves_flat": ("学习曲线：{runs} 次训练在最后 {window} 步里都没再涨半个百分点，"
                              "到第 {steps} 步时都已经停在各自的水平上。"),
-        "mqar.protocol": ("协议（提交 {commit}，在训练任何一个模型之前提交）：{seq_len} 个位置、{pairs} 个键值对，"
+        "mqar.protocol": ("实验方案（提交 {commit}，在训练任何一个模型之前提交）：{seq_len} 个位置、{pairs} 个键值对，"
                           "{settings} 种结构，每种 {seeds} 个种子，每个模型训练 {steps} 步、每批 {batch} 条序列，"
                           "不提前停；留出集上的准确率不低于 {learned:.0%} 算学会。"),
         "mqar.cost": ("这 {models} 个模型每个在一个线程上要 {lo:.0f} 到 {hi:.0f} 秒 CPU 时间，合计 {total:.0f} "
@@ -1677,6 +1680,8 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "provenance.run_seed": "seed {seed}",
         "provenance.run_loss": " (final loss {loss} nats)",
         "provenance.run_sep": ", ",
+        "num.paired": "{mean:+.2f} [{lo:+.2f}, {hi:+.2f}]",
+        "num.spread": "{mean:.2f} ({lo:.2f}–{hi:.2f})",
         "provenance.duration": "Time the measurement took",
         "provenance.duration_value": "{minutes:.1f} min",
         "provenance.fingerprint": "Code fingerprint",
@@ -2225,7 +2230,10 @@ def text(lang: str, key: str, **values) -> str | list[str]:
     entry = TEXT[check_lang(lang)].get(key)
     if entry is None:
         raise ValueError(f"expected a key of snippets.i18n.TEXT, got {key!r}")
-    return fill(entry, **values) if values else entry
+    if not values:
+        return entry
+    # every number a Chinese page prints is typeset (snippets.numfmt), whether or not the template has Chinese in it
+    return _Counts(page_numbers=lang == "zh" or bool(_CJK.search(entry))).format(entry, **values)
 
 
 class _Counts(string.Formatter):

@@ -59,23 +59,25 @@ def interval(lo: float, hi: float, digits: int = 2, sign: bool = True) -> str:
     return f"[{fmt(lo)}, {fmt(hi)}]"
 
 
-def paired(lang: str, mean: float, lo: float, hi: float, digits: int = 2) -> str:
-    """A paired difference and its interval for a table cell: typeset on Chinese pages, as Python writes
-    it on English ones.
+
+def paired(lang: str, mean: float, lo: float, hi: float) -> str:
+    """A paired difference and its interval for a table cell, two decimals (snippets.i18n "num.paired";
+    typeset on Chinese pages).
 
     >>> paired("zh", -2.7249, -2.771, -2.668), paired("en", -2.7249, -2.771, -2.668)
     ('−2.72 [−2.77, −2.67]', '-2.72 [-2.77, -2.67]')
     """
-    if lang == "zh":
-        return f"{signed(mean, digits)} {interval(lo, hi, digits)}"
-    return f"{mean:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}]"
+    from snippets.i18n import text
+
+    return text(lang, "num.paired", mean=float(mean), lo=float(lo), hi=float(hi))
 
 
-def spread(lang: str, mean: float, lo: float, hi: float, digits: int = 2) -> str:
-    """A mean with its lowest and highest value, in the language's brackets.
+def spread(lang: str, mean: float, lo: float, hi: float) -> str:
+    """A mean with its lowest and highest value, in the language's brackets (snippets.i18n "num.spread").
 
     >>> spread("zh", 3.47, 3.43, 3.531), spread("en", 3.47, 3.43, 3.531)
     ('3.47（3.43–3.53）', '3.47 (3.43–3.53)')
     """
-    inner = f"{typeset(f'{lo:.{digits}f}')}–{typeset(f'{hi:.{digits}f}')}"
-    return f"{typeset(f'{mean:.{digits}f}')}（{inner}）" if lang == "zh" else f"{mean:.{digits}f} ({lo:.{digits}f}–{hi:.{digits}f})"
+    from snippets.i18n import text
+
+    return text(lang, "num.spread", mean=float(mean), lo=float(lo), hi=float(hi))
