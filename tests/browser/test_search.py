@@ -76,6 +76,7 @@ TOP_RESULT_JS = """query => {
     occurrences: lower(text).split(lower(query)).length - 1,
     whole: marks.filter((m) => lower(m).includes(lower(query))).length,
     marks,
+    text,
   };
 }"""
 
@@ -183,13 +184,25 @@ WHOLE_QUERIES = {
 }
 
 
+def standalone_occurrences(text: str, query: str) -> int:
+    """How often `query` occurs in `text` as itself: not inside a compound the index keeps whole that does
+    not start with it (掩码 in 因果掩码 is found through the compound's parts, and the highlight marks the
+    compound's own word, which the worker cannot split)."""
+    from sitebuild.terms import jieba_words
+
+    text = text.replace("\u200b", "")
+    inside = [w for w in jieba_words() if query in w and not w.startswith(query)]
+    return text.count(query) - sum(text.count(w) * w.count(query) for w in inside)
+
+
 @pytest.mark.parametrize("query", list(WHOLE_QUERIES))
 def test_search_keeps_the_whole_query(page, server_url, query):
     hit = top_result(page, server_url, query)
     expected = WHOLE_QUERIES[query]
     assert hit["path"] in expected, f"best hit for {query!r} is {hit['path']!r}, expected one of {sorted(expected)}"
-    assert hit["occurrences"] > 0 and hit["whole"] >= hit["occurrences"], (
-        f"{query!r} occurs {hit['occurrences']} times in the best hit but is highlighted whole "
+    occurrences = standalone_occurrences(hit["text"], query)
+    assert occurrences > 0 and hit["whole"] >= occurrences, (
+        f"{query!r} occurs {occurrences} times in the best hit but is highlighted whole "
         f"{hit['whole']} times: {hit['marks']}")
     short = [m for m in hit["marks"] if m in query and m != query]
     assert not short, f"part of {query!r} highlighted on its own in the best hit: {short}"
