@@ -501,7 +501,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bench.word_higher": "更慢",
         "bench.word_negligible": "相差不到 {minimum}",
         "bench.word_none": "分不出",
-        "bench.flop_head": ["L", "总 GFLOP", "注意力部分占比", "N·h·L² 权重 (MiB)"],
+        "bench.flop_head": ["L", "总 GFLOP", "注意力部分占比", "N·h·L² 权重（MiB）"],
         "bench.exponent": "指数 p（L={a}→{b}）",
         "bench.matmul": ("参照：本机 {n}×{n} float32 稠密矩阵乘法，和各个实现在同样的轮次里轮流计时，"
                          "{samples} 个样本的中位数是 **{gflops:.0f} GFLOP/s**（四分位距 {low:.0f}–{high:.0f}）。"
