@@ -275,22 +275,77 @@ def _load(values: Sequence[float]) -> str:
 BUSY_SHARE = 0.10
 
 
-def load_sentence(lang: str, p: dict) -> str:
+# Committed results that are timings. The others record training runs: a busy machine slows them
+# down but does not change what they learn, so their load rows must not warn about timing noise.
+TIMED = frozenset({"bench-full", "buildbench", "kvheads-decode"})
+
+
+def _share(value: float) -> str:
+    """Other processes' share of the CPU as the pages print it: a whole percent."""
+    return f"{value:.0%}"
+
+
+def load_sentence(lang: str, p: dict, timed: bool = True) -> str:
     """How busy the machine was, from what the measurement recorded (never from a flag).
 
     The load average counts the measurement itself; ``others_cpu`` (the share of all cores' CPU time
     that processes other than the measurement used) is the check. Results measured before that was
-    recorded say so.
+    recorded say so. When every run rounds to 0% the sentence says so once instead of printing 0%
+    twice; a busy machine is a caveat for timings only (``timed``), not for training runs.
     """
     t = texts(lang, "provenance")
     if p.get("others_cpu") is None or not p.get("runs") or any(r["others_cpu"] is None for r in p["runs"]):
         busy = t["unmeasured"]
     else:
         most = max(r["others_cpu"] for r in p["runs"])
-        busy = text(lang, "provenance.others", share=p["others_cpu"], most=most,
-                    verdict=t["busy"] if most >= BUSY_SHARE else t["idle"])
+        if _share(most) == _share(0.0):
+            busy = t["others_none"]
+        else:
+            verdict = t["idle"] if most < BUSY_SHARE else t["busy"] if timed else t["busy_training"]
+            busy = text(lang, "provenance.others", share=_share(p["others_cpu"]), most=_share(most), verdict=verdict)
     return text(lang, "provenance.load_value", before=_load(p["load_before"]), after=_load(p["load_after"]),
                 busy=busy)
+
+
+# A run's label as the runner wrote it into the result ("rounds 1-5", "h=8 g=4 n=12 seed 1",
+# "2 layers x 4 heads seed 20: 0.346 nats", "MLA+norm d_c=64 seed 1"): its parts, which i18n words.
+_ROUNDS = re.compile(r"rounds (\d+)-(\d+)")
+_STACK = re.compile(r"(\d+) layers? x (\d+) heads?")
+_SEEDED = re.compile(r"(?P<setting>.+?) seed (?P<seed>\d+)(?:: (?P<loss>[\d.]+) nats)?")
+
+
+def run_label(lang: str, label: str) -> str:
+    """A run's label in the page's language; a label of another form is returned as it is.
+
+    >>> run_label("zh", "rounds 1-5"), run_label("en", "rounds 1-5")
+    ('第 1–5 轮', 'rounds 1–5')
+    >>> run_label("zh", "2 layers x 4 heads seed 20: 0.346 nats")
+    '2 层 × 4 个头，种子 20（最终损失 0.346 奈特）'
+    >>> run_label("en", "2 layers x 1 heads seed 0: 0.750 nats")
+    '2 layers × 1 head, seed 0 (final loss 0.750 nats)'
+    >>> run_label("zh", "h=8 g=4 n=12 seed 1"), run_label("zh", "MLA+norm d_c=64 seed 1")
+    ('h=8，g=4，n=12，种子 1', 'MLA+norm，d_c=64，种子 1')
+    >>> run_label("zh", "L=128")
+    'L=128'
+    """
+    t = texts(lang, "provenance")
+    m = _ROUNDS.fullmatch(label)
+    if m:
+        return text(lang, "provenance.run_rounds", first=int(m[1]), last=int(m[2]))
+    m = _SEEDED.fullmatch(label)
+    if not m:
+        return label
+    stack = _STACK.fullmatch(m["setting"])
+    if stack:
+        layers, heads = int(stack[1]), int(stack[2])
+        setting = text(lang, "provenance.run_stack", layers=layers, heads=heads,
+                       head_word=t["run_head" if heads == 1 else "run_heads"])
+    else:
+        setting = t["run_sep"].join(m["setting"].split(" "))
+    out = setting + t["run_sep"] + text(lang, "provenance.run_seed", seed=int(m["seed"]))
+    if m["loss"]:
+        out += text(lang, "provenance.run_loss", loss=m["loss"])
+    return out
 
 
 RUNS_LISTED = 12  # more runs than this (a training sweep) are summarised in the table, not listed
@@ -302,16 +357,20 @@ def runs_cell(lang: str, p: dict) -> str:
     if not p.get("runs"):
         return text(lang, "provenance.runs_unmeasured")
     names = texts(lang, "buildbench")
+    label = lambda run: names.get(run, run_label(lang, run))  # noqa: E731
     runs = p["runs"]
-    if len(runs) > RUNS_LISTED and all(r["others_cpu"] is not None for r in runs):
-        span = lambda key: "{:.2f}–{:.2f}".format(*sorted(r[key][0] for r in runs)[::len(runs) - 1])  # noqa: E731
+    measured = all(r["others_cpu"] is not None for r in runs)
+    span = lambda key: "{:.2f}–{:.2f}".format(min(r[key][0] for r in runs), max(r[key][0] for r in runs))  # noqa: E731
+    if measured and all(_share(r["others_cpu"]) == _share(0.0) for r in runs):
+        return text(lang, "provenance.runs_idle", n=len(runs), before=span("load_before"), after=span("load_after"))
+    if len(runs) > RUNS_LISTED and measured:
         busiest = max(runs, key=lambda r: r["others_cpu"])
         return text(lang, "provenance.runs_summary", n=len(runs), before=span("load_before"), after=span("load_after"),
-                    median=f"{statistics.median(r['others_cpu'] for r in runs):.0%}",
-                    most=f"{busiest['others_cpu']:.0%}", busiest=names.get(busiest["run"], busiest["run"]))
-    items = [text(lang, "provenance.run_item", run=names.get(r["run"], r["run"]), before=f"{r['load_before'][0]:.2f}",
+                    median=_share(statistics.median(r["others_cpu"] for r in runs)),
+                    most=_share(busiest["others_cpu"]), busiest=label(busiest["run"]))
+    items = [text(lang, "provenance.run_item", run=label(r["run"]), before=f"{r['load_before'][0]:.2f}",
                   after=f"{r['load_after'][0]:.2f}",
-                  share="—" if r["others_cpu"] is None else f"{r['others_cpu']:.0%}") for r in p["runs"]]
+                  share="—" if r["others_cpu"] is None else _share(r["others_cpu"])) for r in p["runs"]]
     return text(lang, "bench.group_sep").join(items)
 
 
@@ -341,7 +400,7 @@ def provenance_table(lang: str, name: str, result: dict | None = None) -> str:
         [t["machine"], text(lang, "provenance.machine_value", cpu=m["cpu"], cores=m["cores"], simd=m["simd"])],
         [t["threads"], m["threads"]],
         [t["software"], f"torch {p['torch']}, Python {p['python']}"],
-        [t["load"], load_sentence(lang, p)],
+        [t["load"], load_sentence(lang, p, timed=name in TIMED)],
         [t["runs"], runs_cell(lang, p)],
         [t["duration"], text(lang, "provenance.duration_value", minutes=p["wall_seconds"] / 60)],
         [t["fingerprint"], text(lang, "provenance.fingerprint_value", fp=p["fingerprint"], files=covers)],

@@ -18,7 +18,11 @@ ValueError: lang must be one of ('zh', 'en'), got 'fr'
 
 from __future__ import annotations
 
+import numbers
+import re
 import string
+
+from snippets.numfmt import typeset
 
 __all__ = ["LANGS", "TEXT", "SAME_IN_BOTH", "check_lang", "fill", "text", "texts"]
 
@@ -130,7 +134,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "figs.path.softmax": "softmax（权重）",
         "figs.path.context": "权重·V",
         "figs.path.merge": "merge_heads",
-        "figs.path.out": "输出 = ·W^O",
+        "figs.path.out": "乘 W^O，得到输出",
         "figs.path.alt": ("流程图：多头注意力从输入到输出的每一步和张量形状，{h} 个头各用一种颜色，模型宽度 {d_model}。"
                           "输入 {x}，切分后 {split}，分数和权重 {scores}，合并后乘 W^O 得到输出 {out}。"),
         "figs.path.caption": ("多头注意力的数据流。形状是本站的 MultiHeadAttention 在日志行上前向计算一次时记录下来的；"
@@ -407,7 +411,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bert.text": "文本",
         "bert.words": "空格分词",
         "bert.pieces": "WordPiece（含 [CLS] [SEP]）",
-        "bert.stats": ["层", "头", "熵（nats）", "熵 / ln T", "[CLS]", "[SEP]", "前一个词元", "后一个词元", "类别"],
+        "bert.stats": ["层", "头", "熵（奈特，nat）", "熵 / ln T", "[CLS]", "[SEP]", "前一个词元", "后一个词元", "类别"],
         "bert.cats": ["类别", "判据", "头数", "哪些头（层-头：数值）"],
         "bert.rule_share": "平均份额（{what}）> {t:.0%}",
         "bert.rule_broad": "不属于以上各类，且熵 / ln T ≥ {t:.0%}",
@@ -451,7 +455,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                                "（下降 {points:.0f} 个百分点），这已是能通过 Holm 第一步的最小的这类损失；更小的损失，"
                                "或者一些文本对变差、另一些变好而部分抵消的影响，都可能藏在这些区间里，"
                                "所以这里的“没有可测的变化”并不等于没有影响。"),
-        "bert.broad_removal": ("去掉 {n} 个宽泛头中的一个，句子嵌入转过的角度中位数是 {broad:.1f}°（先取每个头在各段文本上的"
+        "bert.broad_removal": ("去掉 {n} 个宽泛头中的一个，句向量转过的角度中位数是 {broad:.1f}°（先取每个头在各段文本上的"
                                "中位角度，再取这些头的中位数）；去掉其余 {others} 个头中的一个，是 {other:.1f}°。"),
         "bert.takeaway_none": ("在日志检索上，{n} 个头一起检验、做 Holm 校正之后，在这 {pairs} 对文本上，"
                                "单独去掉哪个头都测不出对准确率的影响。"),
@@ -500,9 +504,9 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "live.heads": "头（取消勾选就关掉这个头）",
         "live.all_on": "全部打开",
         "live.head_label": "第 {layer} 层第 {head} 个头",
-        "live.role_prev": "前一个词元头",
+        "live.role_prev": "前一词元头",
         "live.role_induction": "归纳头",
-        "live.scores": "前一个词元分数 {prev}，前缀匹配分数 {prefix}",
+        "live.scores": "前一词元分 {prev}，前缀匹配分数 {prefix}",
         "live.off": "（已关掉）",
         "live.summary": "{total} 个位置里，有 {hits} 个猜中了下一个字符。",
         "live.predictions": "每个字符下面是模型猜的下一个字符（选中一个位置看注意力：点它，或用 Tab 和 ← → 键）",
@@ -536,7 +540,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bench.word_none": "分不出",
         "bench.rounds": ("提交的这次测量在 {n} 个长度（{lengths}）上各测了 {rounds} 轮（上面 `time_rounds` 的默认值是 "
                          "{d_rounds} 轮），每个样本约 {ms} 毫秒。下面每个用时都是这 {rounds} 个样本的中位数，并附上离散程度。"),
-        "bench.flop_head": ["L", "总 GFLOP", "注意力部分占比", "N·h·L² 权重 (MiB)"],
+        "bench.flop_head": ["L", "总 GFLOP", "注意力部分占比", "N·h·L² 权重（MiB）"],
         "bench.exponent": "指数 p（L={a}→{b}）",
         "bench.matmul": ("参照：本机 {n}×{n} float32 稠密矩阵乘法，和各个实现在同样的轮次里轮流计时，"
                          "{samples} 个样本的中位数是 **{gflops:.0f} GFLOP/s**（四分位距 {low:.0f}–{high:.0f}）。"
@@ -571,8 +575,8 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "bench.slope_item": "{name}（p = {p:.2f}）",
         "bench.group_sep": "；",
         # stats.verdict's four keys, for a time ratio (first / second)
-        "bench.verdict_lower": "测得更快",
-        "bench.verdict_higher": "测得更慢",
+        "bench.verdict_lower": "更快",
+        "bench.verdict_higher": "更慢",
         "bench.verdict_none": "没有可测的差别",
         "bench.verdict_negligible": "差别不到 {minimum}，可以忽略",
         "bench.memory_sentence": ("在 L={a}→{b} 之间，峰值内存近似按平方增长（p ≥ 1.5）的有：{quad}；"
@@ -589,10 +593,12 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "provenance.software": "软件版本",
         "provenance.load": "机器负载",
         "provenance.load_value": "平均负载（1 / 5 / 15 分钟）开始时 {before}，结束时 {after}。{busy}",
-        "provenance.others": ("测量期间，别的进程占用了整台机器 CPU 时间的 {share:.0%}（各次运行中最多 {most:.0%}），"
+        "provenance.others": ("测量期间，别的进程占用了整台机器 CPU 时间的 {share}（各次运行中最多 {most}），"
                               "{verdict}"),
+        "provenance.others_none": "测量期间几乎没有别的进程占用 CPU（每次运行都不到 0.5%），机器基本空闲。",
         "provenance.idle": "机器基本空闲。",
         "provenance.busy": "机器并不空闲，计时噪声会偏大。",
+        "provenance.busy_training": "机器并不空闲；这只影响训练耗时，不影响训练出的结果。",
         "provenance.unmeasured": ("别的进程占用了多少 CPU 没有记录：这份结果早于这项记录，"
                                   "测量期间机器是否空闲并未核实，需要重新测量。"),
         "provenance.runs": "每次运行（1 分钟平均负载，运行前 → 运行后；别的进程占用的 CPU）",
@@ -600,7 +606,19 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "provenance.runs_unmeasured": "没有记录（这份结果早于这项记录）",
         "provenance.runs_summary": ("共 {n} 次：运行前负载 {before}，运行后 {after}；别的进程占用的 CPU 中位数 {median}，"
                                     "最多 {most}（{busiest}）。每次的记录在结果文件里。"),
+        "provenance.runs_idle": ("共 {n} 次：运行前负载 {before}，运行后 {after}；别的进程占用的 CPU 每次都不到 0.5%。"
+                                 "每次的记录在结果文件里。"),
         "provenance.run_length": "L={L}",
+        "provenance.run_rounds": "第 {first}–{last} 轮",
+        "provenance.run_stack": "{layers} 层 × {heads} {head_word}",
+        "provenance.run_head": "个头",
+        "provenance.run_heads": "个头",
+        "provenance.run_seed": "种子 {seed}",
+        "provenance.run_loss": "（最终损失 {loss} 奈特）",
+        "provenance.run_sep": "，",
+        # snippets.numfmt: a paired difference with its interval, a mean with its range
+        "num.paired": "{mean:+.2f} [{lo:+.2f}, {hi:+.2f}]",
+        "num.spread": "{mean:.2f}（{lo:.2f}–{hi:.2f}）",
         "provenance.duration": "测量耗时",
         "provenance.duration_value": "{minutes:.1f} 分钟",
         "provenance.fingerprint": "代码指纹",
@@ -661,7 +679,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kernels.cond_bias": "输入投影带偏置（`bias=True`）",
         # sitebuild.notebooks and its hook
         "notebooks.intro": (
-            "这是《{title}》一节的 Notebook：代码和[网页]({url})上的一样，由网页和本站的课程代码包 `snippets` 自动生成。"
+            "这是《{title}》这一页的 Notebook：代码和[网页]({url})上的一样，由网页和本站的课程代码包 `snippets` 自动生成。"
         ),
         # the one text on running a notebook: home page, each notebook's first cell, README (sitebuild.notebooks)
         "notebooks.run": (
@@ -672,17 +690,17 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
             "Python 3.10 及以上的解释器，再点 Run All。\n"
             "- **Colab**：选 File → Upload notebook（中文界面是“文件 → 上传笔记本”）上传 `.ipynb` 文件，"
             "再选 Runtime → Run all（“代码执行程序 → 全部运行”）。\n\n"
-            "第一个代码单元用 `%pip` 从本站安装课程代码包 `snippets`，缺少 torch、numpy、matplotlib 时一并装上"
+            "第一个单元格用 `%pip` 从本站安装课程代码包 `snippets`，缺少 torch、numpy、matplotlib 时一并装上"
             "（想用特定版本的 torch，比如 CPU 版，先自己装好：`pip install torch --index-url "
             "https://download.pytorch.org/whl/cpu`）。在本站代码仓库的克隆里，`snippets` 已经能直接导入，"
-            "这个单元什么也不装。\n\n"
-            "**改代码做实验**：定义函数或类的单元就是网页上展示的代码，下面调用它的单元用的正是这份定义："
-            "改动它，再把下面的单元重新运行一遍，输出就跟着变。网页没有展示的辅助函数来自 `snippets` 包；"
-            "单元里从包导入的课程函数也一样，它们内部调用的仍是包里的版本。"
+            "这个单元格什么也不装。\n\n"
+            "**改代码做实验**：定义函数或类的单元格就是网页上展示的代码，下面调用它的单元格用的正是这份定义。"
+            "改动它，再把下面的单元格重新运行一遍，输出就跟着变。网页没有展示的辅助函数来自 `snippets` 包；"
+            "单元格里从包导入的课程函数也一样，它们内部调用的仍是包里的版本。"
         ),
         "notebooks.source": "仓库里的源文件",
         "notebooks.results_ready": "{n} 个测量数据文件已就绪。",
-        "notebooks.setup_results": "本节展示的计时是在构建本站的机器上测的，所以这个单元还会从本站下载这些测量数据（和代码包放在一起的 JSON 文件），不在你的机器上重测。",
+        "notebooks.setup_results": "本页用到的已提交结果（计时或训练记录）是在构建本站的机器上得到的，所以这个单元格还会从本站下载这些数据（和代码包放在一起的 JSON 文件），不在你的机器上重新计算。",
         "notebooks.setup_computes": (
             "本站构建时算好的结果（训练好的模型、真实模型上的测量）不随 Notebook 下载：第一次运行时由课程代码重新计算，"
             "边算边打印进度（最耗时的训练还会给出预计剩余时间）；算好的结果存在缓存文件夹里（`~/.cache/multi-head-attention`，"
@@ -690,21 +708,21 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         ),
         "notebooks.download": "下载 Notebook",
         "notebooks.view": "查看 Notebook",
-        "notebooks.back": "返回本节网页",
+        "notebooks.back": "返回网页版",
         # snippets.figures: the caption note of a figure that scrolls sideways on a phone
         "figures.scroll_note": "（窄屏上可左右滑动查看全图）",
         "notebooks.try": "# 先在这里自己试一试，再看下面折叠起来的答案",
-        "notebooks.hidden": "**{title}**（代码单元已折叠，自己试过之后再展开）",
+        "notebooks.hidden": "**{title}**（单元格已折叠，自己试过之后再展开）",
         # docs/assets/whatif-lab.js: the §4 lab's controls, read from the page (sitebuild.whatif_lab)
         "lab.model": "模型（层 × 头）",
         "lab.flatGroup": "单层注意力，无残差（除注明外模型宽度 32）",
         "lab.flatOption": "1 × {h}（d_k = {dk}）",
         "lab.flatOptionWidth": "1 × {h}（d_k = {dk}，模型宽度 {dm}）",
-        "lab.stackGroup": "残差栈（d_k = 8，模型宽度 32）",
-        "lab.stackOption": "残差栈 {n} × {h}",
-        "lab.stackFfnOption": "残差栈 {n} × {h} + 前馈网络",
+        "lab.stackGroup": "残差模型（d_k = 8，模型宽度 32）",
+        "lab.stackOption": "残差模型 {n} × {h}",
+        "lab.stackFfnOption": "残差模型 {n} × {h} + 前馈网络",
         "lab.seed": "种子",
-        "lab.oneSeed": "残差栈只放了种子 {seed}",
+        "lab.oneSeed": "残差模型只放了种子 {seed}",
         "lab.oneSeedModel": "这个模型只放了种子 {seed}",
         "lab.layer": "第 {n} 层",
         "lab.layerHead": "第 {layer} 层头 {i}",
@@ -780,8 +798,11 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kvheads.v_lower": "低于 MHA",
         "kvheads.v_none": "{seeds} 个种子下没有可测的差别",
         "kvheads.v_negligible": "有差别，但小于 {minimum:.0f} 个百分点，可以忽略",
-        "kvheads.verdict_part": "{name} 相差 {diff:+.2f} 个百分点 [{lo:+.2f}, {hi:+.2f}]（{level:.1%} 区间），{verdict}",
+        "kvheads.verdict_part": "{name} 相差 {diff:+.2f} 个百分点 [{lo:+.2f}, {hi:+.2f}]（置信水平 {level:.1%}），{verdict}",
         "kvheads.verdict": "{n} 个键值对：MHA 平均答对 {mha:.1%}（{seeds} 个种子）。按种子配对，与 MHA 相比，{parts}。",
+        "kvheads.verdict_part_bare": "{name} {diff:+.2f} 个百分点 [{lo:+.2f}, {hi:+.2f}]（置信水平 {level:.1%}）",
+        "kvheads.verdict_all_none": ("{n} 个键值对：MHA 平均答对 {mha:.1%}（{seeds} 个种子）。按种子配对，{count} 个比较"
+                                     "都测不出与 MHA 的差别，与 MHA 之差分别是：{parts}。"),
         "kvheads.family": ("整张表一共 {family} 个比较，用 Holm 方法一起校正；其中判为有差别（区间整个在 0 的一侧，"
                            "且超出 {minimum:.0f} 个百分点）的{found:有 # 个|一个也没有}。"),
         "kvheads.learned": ("{n} 个键值对时，学会了这个任务（留出集上的准确率不低于 {threshold:.0%}）的种子数：{shares}。"
@@ -797,7 +818,8 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "mqarf.v_lower": "加了归一化更低",
         "mqarf.v_none": "{seeds} 个种子下没有可测的差别",
         "mqarf.v_negligible": "有差别，但小于 {minimum:.0f} 个百分点，可以忽略",
-        "mqarf.part": "d_c = {size} 时 {k} 个（不加时 {plain} 个）",
+        "mqarf.part": "d_c = {size} 时{k:有 # 个|一个也没有}（不加时{plain:有 # 个|也一个都没有}）",
+        "mqarf.part_none": "d_c = {size} 时加不加归一化都没有种子学会",
         "mqarf.none": ("给潜向量加上 RMSNorm 之后，每种宽度各 {seeds} 个种子里学会任务的：{normed}；MHA 是 {mha} 个。"
                        "按种子与不加归一化的同一个模型配对，{family} 个准确率差别都不可测（Holm 校正，{family} 个一组）。"
                        "所以在这个训练预算里，没有证据表明缺了这层归一化就是这里的 MLA 学不会的原因。"),
@@ -810,35 +832,35 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "mqar.yes": "是",
         "mqar.no": "否",
         "ind.task": ("这里每条序列有 {seq_len} 个词元，编号取自 {vocab} 个；$L$ 在 {lo} 到 {hi} 之间均匀地抽。"
-                     "随机的位置上，最好的猜法也只能做到约 ln {vocab} = {chance:.2f} nats 的损失。"),
+                     "随机的位置上，最好的猜法也只能做到约 ln {vocab} = {chance:.2f} 奈特（nat，以 e 为底的信息量单位）的损失。"),
         "ind.setting_1_4": "1 层 × 4 个头",
         "ind.setting_2_1": "2 层 × 1 个头",
         "ind.setting_2_4": "2 层 × 4 个头",
-        "ind.depth_head": ["模型", "参数量", "形成归纳回路的种子", "可预测词元上的损失（nats，平均，最低–最高）",
-                           "相变所在步数（中位数，最早–最晚）", "与 1 层 × 4 个头之差（nats，Holm 区间）", "结论"],
+        "ind.depth_head": ["模型", "参数量", "形成归纳回路的种子", "可预测词元上的损失（奈特，平均，最低–最高）",
+                           "相变所在步数（中位数，最早–最晚）", "与 1 层 × 4 个头之差（奈特，Holm 区间）", "结论"],
         "ind.phase_cell": "{median:,}（{lo:,}–{hi:,}）",
         "ind.baseline": "基准",
         "ind.v_higher": "损失更高",
         "ind.v_lower": "损失更低",
         "ind.v_none": "{seeds} 个种子下没有可测的差别",
-        "ind.v_negligible": "有差别，但小于 {minimum} nats，可以忽略",
+        "ind.v_negligible": "有差别，但小于 {minimum} 奈特，可以忽略",
         "ind.join": "；",
-        "ind.depth_part": ("{label}：平均 {mean:.2f} nats，与它之差 {diff:+.2f} nats [{lo:+.2f}, {hi:+.2f}]，{verdict}"),
+        "ind.depth_part": ("{label}：平均 {mean:.2f} 奈特，与它之差 {diff:+.2f} 奈特[{lo:+.2f}, {hi:+.2f}]，{verdict}"),
         "ind.m_higher": "升高了",
         "ind.m_lower": "降低了",
         "ind.m_none": "{seeds} 个种子下没有可测的变化",
         "ind.m_negligible": "有变化，但小到可以忽略",
-        "ind.depth": ("只有一层的模型（{base}）在可预测的词元上平均损失 {base_mean:.2f} nats，离瞎猜（ln 64 = {chance:.2f}）"
+        "ind.depth": ("只有一层的模型（{base}）在可预测的词元上平均损失 {base_mean:.2f} 奈特，离瞎猜（ln 64 = {chance:.2f}）"
                       "不远。两层的模型按种子与它配对，{family} 个比较用 Holm 方法一起校正：{parts}。"),
-        "ind.cause_head": ["改动", "可预测词元上的损失（nats，平均）", "与完整模型之差（nats，Holm 区间）", "结论"],
+        "ind.cause_head": ["改动", "可预测词元上的损失（奈特，平均）", "与完整模型之差（奈特，Holm 区间）", "结论"],
         "ind.intact": "完整模型",
-        "ind.switch_ablate_prev": "清零第 0 层的前一词元头",
-        "ind.switch_ablate_induction": "清零第 1 层的归纳头",
+        "ind.switch_ablate_prev": "置零第 0 层的前一词元头",
+        "ind.switch_ablate_induction": "置零第 1 层的归纳头",
         "ind.switch_cut_k": "只从第 1 层的键里去掉前一词元头的输出（K 组合）",
         "ind.switch_cut_k_all": "只从第 1 层的键里去掉第 0 层全部 4 个头的输出",
         "ind.switch_cut_q": "只从第 1 层的查询里去掉它（对照）",
         "ind.switch_cut_v": "只从第 1 层的值里去掉它（对照）",
-        "ind.cause_part": "{switch}，损失变化 {diff:+.2f} nats [{lo:+.2f}, {hi:+.2f}]，{verdict}",
+        "ind.cause_part": "{switch}，损失变化 {diff:+.2f} 奈特[{lo:+.2f}, {hi:+.2f}]，{verdict}",
         "ind.causes": ("{label}：与完整模型按种子配对，{family} 种改动用 Holm 方法一起校正。{parts}。"),
         "ind.heads": ("{label}的 {seeds} 个种子里，第 1 层前缀匹配分最高的头在 {prefix_lo:.2f} 到 {prefix_hi:.2f} 之间，"
                       "而且第 1 层四个头的分数都不低：每个种子里最低的那个也有 {every_lo:.2f}。第 0 层前一词元分最高的头"
@@ -850,11 +872,11 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                         "平均把 {prefix:.2f} 放在“上一次出现之后的那个词元”上。{predictable} 个可预测的词元，模型猜对了 "
                         "{right} 个。放到整批留出序列上，这两个分数是 {prev_all:.2f} 和 {prefix_all:.2f}：这个前一词元头并不"
                         "专一，它有 {elsewhere:.0%} 的注意力落在别的位置上。第 1 层靠不靠它，要看下面把路径切断以后的结果。"),
-        "circ.path_head": ["改动", "可预测词元上的损失（nats，平均）", "与完整模型之差（nats，Holm 区间）", "结论"],
+        "circ.path_head": ["改动", "可预测词元上的损失（奈特，平均）", "与完整模型之差（奈特，Holm 区间）", "结论"],
         "circ.part_q": "第 0 层四个头全部从第 1 层的查询里去掉",
         "circ.part_k": "第 0 层四个头全部从第 1 层的键里去掉",
         "circ.part_v": "第 0 层四个头全部从第 1 层的值里去掉",
-        "circ.seed_head": ["种子", "完整模型（nats）", "第 0 层最高的前一词元分（头）", "切查询 +", "切键 +", "切值 +",
+        "circ.seed_head": ["种子", "完整模型（奈特）", "第 0 层最高的前一词元分（头）", "切查询 +", "切键 +", "切值 +",
                            "代价最大的一刀"],
         "circ.prev_cell": "{score:.2f}（头 {head}）",
         "circ.main_q": "查询",
@@ -869,16 +891,16 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "circ.minority": "得到证实：{textbook} 个对 {other} 个（{seeds} 个种子，双侧符号检验 p = {p:.2f}）",
         "circ.minority_count": ("它在 {seeds} 个种子里出现了 {textbook} 次，但 {other} 对 {textbook} 的种子数还不足以说明"
                                 "哪一种更常见（双侧符号检验 p = {p:.2f}）"),
-        "circ.sentence": ("{seeds} 个新种子里，{formed} 个形成了归纳回路。把第 0 层的四个头全部从第 1 层的查询里去掉，"
-                          "可预测词元上的损失平均变化 {q:+.2f} nats；从键里去掉，变化 {k:+.2f}；从值里去掉，变化 {v:+.2f}。"
-                          "查询那一刀减去键那一刀，按种子配对是 {qk:+.2f} nats [{qk_lo:+.2f}, {qk_hi:+.2f}]，{qk_verdict}。"
-                          "逐个种子看，代价最大的一刀有 {main_q} 个是查询，{main_k} 个是键，{main_v} 个是值。{seeds} 个种子里，"
-                          "第 0 层有前一词元头（前一词元分不低于 {limit}）的有 {textbook} 个。跑之前写下的两条预期：查询那一刀比键那一刀代价大，"
+        "circ.sentence": ("{seeds} 个新种子{formed:里有 # 个形成了归纳回路|里没有一个形成归纳回路|全部形成了归纳回路=seeds}。把第 0 层的四个头全部从第 1 层的查询里去掉，"
+                          "可预测词元上的损失平均变化 {q:+.2f} 奈特；从键里去掉，变化 {k:+.2f}；从值里去掉，变化 {v:+.2f}。"
+                          "查询那一刀减去键那一刀，按种子配对是 {qk:+.2f} 奈特[{qk_lo:+.2f}, {qk_hi:+.2f}]，{qk_verdict}。"
+                          "逐个种子看，代价最大的一刀{main_q:有 # 个是查询|没有一个是查询}，{main_k:# 个是键|没有一个是键}，{main_v:# 个是值|没有一个是值}。{seeds} 个种子里，"
+                          "第 0 层有前一词元头（前一词元分不低于 {limit}）的{textbook:有 # 个|一个也没有|是全部 # 个=seeds}。跑之前写下的两条预期：查询那一刀比键那一刀代价大，"
                           "{held_paths}；教科书式的回路只在少数种子里出现，{held_textbook}。"),
         "circ.fig_part_q": "从查询里去掉",
         "circ.fig_part_k": "从键里去掉",
         "circ.fig_part_v": "从值里去掉",
-        "circ.fig_y": "损失增加（nats）",
+        "circ.fig_y": "损失增加（奈特）",
         "circ.fig_other": "没有前一词元头的种子（{seeds} 个）",
         "circ.fig_textbook": "有前一词元头的种子（{seeds} 个，分数 ≥ {limit}）",
         "circ.fig_mean": "平均值和 Holm 区间",
@@ -887,9 +909,9 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "circ.fig_caption": ("每条折线是一个种子（共 {seeds} 个），连起它三种切法各自让损失增加多少；带端帽的竖线是平均值和 "
                              "Holm 校正后的区间。"),
         "circ.split": ("下面这几个数是看过结果以后才读的，不在实验方案里。{seeds} 个种子分成两类，把它们放在一起求平均，就把区别抹掉了。"
-                       "有前一词元头的 {textbook} 个种子，把第 0 层的头从键里去掉，损失增加 {tk_lo:.2f}–{tk_hi:.2f} nats，"
+                       "有前一词元头的 {textbook} 个种子，把第 0 层的头从键里去掉，损失增加 {tk_lo:.2f}–{tk_hi:.2f} 奈特，"
                        "从查询里去掉只变化 {tq_lo:+.2f} 到 {tq_hi:+.2f}：这是教科书式的回路，和单头模型一样。其余 {other} 个"
-                       "种子正好反过来：切查询让损失增加 {oq_lo:.2f}–{oq_hi:.2f} nats，切键只增加 {ok_lo:.2f}–{ok_hi:.2f}。"
+                       "种子正好反过来：切查询让损失增加 {oq_lo:.2f}–{oq_hi:.2f} 奈特，切键只增加 {ok_lo:.2f}–{ok_hi:.2f}。"
                        "在这 {seeds} 个种子里，代价最大的那一刀至少是第二大的 {ratio:.1f} 倍，所以这些种子都归得清；这个倍数只是"
                        "这几个种子的观察，不是界限：换别的种子，也可能长出两种混在一起的模型，既有前一词元头，又有走查询的头，"
                        "最大的一刀领先不了多少。预先登记的检验比的是"
@@ -902,26 +924,26 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "ind.pat_alt": ("示意图：一段长 {length} 个词元的片段写了两遍，第一遍在上，第二遍在下，下面每个词元都对齐在它"
                         "第一次出现的位置正下方。上方的弧线是第 0 层的头，大多从一个词元指向它前面的那个；从下往上的"
                         "箭头是第 1 层的头，大多斜着指向上一次出现之后的那个词元。最下面一行是模型猜的下一个词元和对错。"),
-        "ind.pat_caption": ("2 层 × 1 个头的模型（协议的种子 0），最终留出批次的第 {index} 条序列：按固定规则选出，是第一条"
+        "ind.pat_caption": ("2 层 × 1 个头的模型（实验方案的种子 0），最终留出批次的第 {index} 条序列：按固定规则选出，是第一条"
                             "重复片段长 {shortest} 到 {longest} 个词元、片段里没有重复词元的序列。只画出所示位置之间、权重不低于 "
                             "{drawn} 的注意力，权重越大，线越粗越深。“第一遍”左边多画了一格，是片段前面那个随机词元。✗ 表示猜错。"),
         "ind.spread": ("下面几个数是看过结果以后才去读的，不在实验方案里。{label}的 {seeds} 个种子里，各有一个第 0 层的头，"
-                       "清零它，可预测词元上的损失就升到 {worst_lo:.2f}–{worst_hi:.2f} nats，"
+                       "把它置零，可预测词元上的损失就升到 {worst_lo:.2f}–{worst_hi:.2f} 奈特，"
                        "{above:其中 # 个种子比瞎猜（{chance:.2f}）还差|但没有一个比瞎猜（{chance:.2f}）还差}；"
-                       "可它的前一词元分只有 {prev_lo:.2f}–{prev_hi:.2f}，并不是前一词元头。第 1 层的头单独清零一个，"
-                       "损失在 {one_lo:.2f}–{one_hi:.2f} nats 之间：归纳分散在四个头上。把第 0 层的四个头全都从第 1 层"
-                       "的键里去掉，损失平均 {cut:.2f} nats，与 {base}相比差 {diff:+.2f} nats [{lo:+.2f}, {hi:+.2f}]，"
+                       "可它的前一词元分只有 {prev_lo:.2f}–{prev_hi:.2f}，并不是前一词元头。第 1 层的头单独置零一个，"
+                       "损失在 {one_lo:.2f}–{one_hi:.2f} 奈特之间：归纳分散在四个头上。把第 0 层的四个头全都从第 1 层"
+                       "的键里去掉，损失平均 {cut:.2f} 奈特，与 {base}相比差 {diff:+.2f} 奈特[{lo:+.2f}, {hi:+.2f}]，"
                        "{verdict}：这个模型的归纳大部分不经过键。"),
         "ind.one_layer": ("{label}的模型学到的是另一件事：把概率分给这条序列里已经出现过的词元。在随机的目标上，这部分概率"
                           "从第 0 步的平均 {start:.3f} 升到训练结束时的 {end:.3f}，按种子配对相差 {diff:+.3f} "
-                          "[{lo:+.3f}, {hi:+.3f}]，{verdict}。这让它在可预测的词元上降到 {loss_lo:.2f}–{loss_hi:.2f} nats，"
+                          "[{lo:+.3f}, {hi:+.3f}]，{verdict}。这让它在可预测的词元上降到 {loss_lo:.2f}–{loss_hi:.2f} 奈特，"
                           "比瞎猜的 {chance:.2f} 低一些，但离“照抄上一次后面那个词元”差得远。"),
         "ind.protocol": ("每种模型 {seeds} 个种子，各训练 {steps:,} 步（每批 {batch} 条序列，不提前停）；每 {every} 步在留出的 "
                          "256 条序列上记一次曲线，最终数字取自另外 {size:,} 条留出序列。训练结束时可预测词元上的损失低于 "
-                         "{formed} nats，算形成了归纳回路；损失第一次低于 {phase} nats 的那一步，记作相变的位置。"
-                         "损失差别小于 {minimum} nats 的，算作可以忽略。"),
-        "ind.pilot_head": ["模型", "种子", "训练步数", "最终损失（nats）", "损失首次低于 2 nats 的步数"],
-        "ind.fig_loss": "可预测词元上的损失（nats）",
+                         "{formed} 奈特，算形成了归纳回路；损失第一次低于 {phase} 奈特的那一步，记作相变的位置。"
+                         "损失差别小于 {minimum} 奈特的，算作可以忽略。"),
+        "ind.pilot_head": ["模型", "种子", "训练步数", "最终损失（奈特）", "损失首次低于 2 奈特的步数"],
+        "ind.fig_loss": "可预测词元上的损失（奈特）",
         "ind.fig_score": "注意力分数",
         "ind.fig_step": "训练步数",
         "ind.fig_prefix": "{label}：第 1 层最高的前缀匹配分",
@@ -929,11 +951,11 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "ind.fig_alt": ("两幅曲线图，横轴是训练步数。上图：三种模型每个种子在可预测词元上的损失；两层的模型在某一步突然"
                         "从接近瞎猜降到很低，一层的模型一直停在高处。下图：两层模型第 1 层最高的前缀匹配分随损失的骤降一起升高；第 0 层最高的前一词元分只在一个头的模型里升高。"),
         "ind.fig_caption": ("每条线是一个种子（每种模型 {seeds} 个）。上图虚线是瞎猜的损失 ln 64 = {chance:.2f}，点线是"
-                            "“形成归纳回路”的阈值 {formed} nats。"),
-        "ind.ex_by_hand": ("在 {size:,} 条留出序列上，手搭的回路在可预测词元上的平均损失是 {predictable:.2f} nats，"
-                           "在随机词元上是 {random:.2f} nats；瞎猜是 ln 64 = {chance:.2f} nats。"),
+                            "“形成归纳回路”的阈值 {formed} 奈特。"),
+        "ind.ex_by_hand": ("在 {size:,} 条留出序列上，手搭的回路在可预测词元上的平均损失是 {predictable:.2f} 奈特，"
+                           "在随机词元上是 {random:.2f} 奈特；瞎猜是 ln 64 = {chance:.2f} 奈特。"),
         "ind.ex_offset": ("在 {size:,} 条留出序列上，最好的固定距离是往回 {d} 个位置，它只猜中 {share:.1%} 的可预测词元。"),
-        "ind.ex_cut_head": ["切断的路径（- 表示不切）", "可预测词元上的损失（nats）"],
+        "ind.ex_cut_head": ["切断的路径（- 表示不切）", "可预测词元上的损失（奈特）"],
         "ui.permalink": "永久链接",
         "ui.search_dialog": "搜索",
         "ui.not_found": ["404 - 找不到这个页面", "这个地址上没有页面：链接可能写错了，或者页面已经改名。", "回到首页"],
@@ -974,7 +996,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                              "（逐位相等，差为 {diff:.0f}）；可 MHA 每层每个位置缓存 {mha} 字节，这个 MLA 只缓存 {mla} 字节。"),
         "mqar.curves_flat": ("学习曲线：{runs} 次训练在最后 {window} 步里都没再涨半个百分点，"
                              "到第 {steps} 步时都已经停在各自的水平上。"),
-        "mqar.protocol": ("协议（提交 {commit}，在训练任何一个模型之前提交）：{seq_len} 个位置、{pairs} 个键值对，"
+        "mqar.protocol": ("实验方案（提交 {commit}，在训练任何一个模型之前提交）：{seq_len} 个位置、{pairs} 个键值对，"
                           "{settings} 种结构，每种 {seeds} 个种子，每个模型训练 {steps} 步、每批 {batch} 条序列，"
                           "不提前停；留出集上的准确率不低于 {learned:.0%} 算学会。"),
         "mqar.cost": ("这 {models} 个模型每个在一个线程上要 {lo:.0f} 到 {hi:.0f} 秒 CPU 时间，合计 {total:.0f} "
@@ -983,7 +1005,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "mqar.fig_mla": "MLA（d_c 取 16、32、64）",
         "mqar.fig_x": "每层每个位置的缓存（字节，float32，对数轴）",
         "mqar.fig_y": "留出集准确率（%）",
-        "mqar.fig_alt": "带干扰词的多查询联想回忆：准确率对每个位置缓存的数，GQA 和 MLA 各一条线",
+        "mqar.fig_alt": "带干扰词元的多查询联想回忆：准确率对每个位置缓存的数，GQA 和 MLA 各一条线",
         "mqar.fig_caption": ("横轴是每层为每个位置缓存的字节数：GQA 存 2 g d_k 个数，MLA 存 d_c 个，每个数 4 字节。浅色小点是 {seeds} 个种子，"
                              "实心点是平均值，竖线是它的 95% t 区间（每个设置单独算，未做多重比较校正）。"
                              "缓存一样大的两个点左右错开一点，免得重叠。"),
@@ -1778,10 +1800,13 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "provenance.software": "Software",
         "provenance.load": "Load on the machine",
         "provenance.load_value": "load average (1 / 5 / 15 min) {before} at the start, {after} at the end. {busy}",
-        "provenance.others": ("During the measurement, other processes used {share:.0%} of the machine's CPU time "
-                              "(at most {most:.0%} in any one run): {verdict}"),
+        "provenance.others": ("During the measurement, other processes used {share} of the machine's CPU time "
+                              "(at most {most} in any one run): {verdict}"),
+        "provenance.others_none": ("During the measurement other processes used almost none of the CPU (under 0.5% "
+                                   "in every run): the machine was close to idle."),
         "provenance.idle": "the machine was close to idle.",
         "provenance.busy": "the machine was not idle, so the timings are noisier.",
+        "provenance.busy_training": "the machine was not idle, which slows training down but does not change its results.",
         "provenance.unmeasured": ("How much CPU other processes used was not recorded: this result predates "
                                   "that record, so whether the machine was idle was not checked; it must be "
                                   "measured again."),
@@ -1791,7 +1816,18 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "provenance.runs_summary": ("{n} runs: load {before} before a run and {after} after; other processes used a "
                                     "median {median} of the CPU, at most {most} ({busiest}). Each run is recorded in "
                                     "the result file."),
+        "provenance.runs_idle": ("{n} runs: load {before} before a run and {after} after; other processes used under "
+                                 "0.5% of the CPU in every run. Each run is recorded in the result file."),
         "provenance.run_length": "L={L}",
+        "provenance.run_rounds": "rounds {first}–{last}",
+        "provenance.run_stack": "{layers} layers × {heads} {head_word}",
+        "provenance.run_head": "head",
+        "provenance.run_heads": "heads",
+        "provenance.run_seed": "seed {seed}",
+        "provenance.run_loss": " (final loss {loss} nats)",
+        "provenance.run_sep": ", ",
+        "num.paired": "{mean:+.2f} [{lo:+.2f}, {hi:+.2f}]",
+        "num.spread": "{mean:.2f} ({lo:.2f}–{hi:.2f})",
         "provenance.duration": "Time the measurement took",
         "provenance.duration_value": "{minutes:.1f} min",
         "provenance.fingerprint": "Code fingerprint",
@@ -1873,7 +1909,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         ),
         "notebooks.source": "Source in the repository",
         "notebooks.results_ready": "{n} result files ready.",
-        "notebooks.setup_results": "The timings on this page were measured on the machine that builds the site, so the cell also downloads those measurements from the site (JSON files served next to the package) rather than measuring again on yours.",
+        "notebooks.setup_results": "The committed results this page uses (timings or training runs) were produced on the machine that builds the site, so the cell also downloads them from the site (JSON files served next to the package) rather than producing them again on yours.",
         "notebooks.setup_computes": (
             "Results the site computed when it was built (trained models, measurements of the real model) do not "
             "come with the notebook: on the first run the lesson code computes them again and prints its progress, "
@@ -1973,6 +2009,9 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kvheads.verdict_part": "{name} differs by {diff:+.2f} points [{lo:+.2f}, {hi:+.2f}] ({level:.1%} interval), {verdict}",
         "kvheads.verdict": ("With {n} pairs, MHA answers {mha:.1%} of the queries ({seeds} seeds). Paired by seed, "
                             "against MHA: {parts}."),
+        "kvheads.verdict_part_bare": "{name} {diff:+.2f} points [{lo:+.2f}, {hi:+.2f}] ({level:.1%} interval)",
+        "kvheads.verdict_all_none": ("With {n} pairs, MHA answers {mha:.1%} of the queries ({seeds} seeds). Paired by "
+                                     "seed, none of the {count} comparisons with MHA is a measurable difference: {parts}."),
         "kvheads.family": ("The grid holds {family} comparisons, corrected together with Holm's method; "
                            "{found:# of them come|none of them comes} out as a difference (an interval wholly on one side of 0 and reaching past "
                            "{minimum:.0f} point)."),
@@ -1991,6 +2030,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "mqarf.v_none": "no measurable difference at {seeds} seeds",
         "mqarf.v_negligible": "a difference, but smaller than {minimum:.0f} point, negligible",
         "mqarf.part": "{k} at d_c = {size} ({plain} without it)",
+        "mqarf.part_none": "none at d_c = {size}, with or without the norm",
         "mqarf.none": ("With an RMSNorm on the latent, the seeds out of {seeds} that learned the task were {normed}; "
                        "MHA's were {mha}. Paired by seed with the same model without the norm, none of the {family} "
                        "differences in accuracy is measurable (Holm over the {family}). Within this budget, nothing "
@@ -2401,34 +2441,64 @@ def text(lang: str, key: str, **values) -> str | list[str]:
     entry = TEXT[check_lang(lang)].get(key)
     if entry is None:
         raise ValueError(f"expected a key of snippets.i18n.TEXT, got {key!r}")
-    return fill(entry, **values) if values else entry
+    if not values:
+        return entry
+    # every number a Chinese page prints is typeset (snippets.numfmt), whether or not the template has Chinese in it
+    return _Counts(page_numbers=lang == "zh" or bool(_CJK.search(entry))).format(entry, **values)
 
 
 class _Counts(string.Formatter):
     """str.format with one more format spec, for counts that may be zero: {k:SOME|NONE} writes SOME with
     each # replaced by k, or NONE when k is 0, so a template can say "没有一个" / "none" instead of "0 个"."""
 
+    def __init__(self, page_numbers: bool = False):
+        super().__init__()
+        self.page_numbers = page_numbers
+        self.values: dict = {}
+
+    def vformat(self, format_string, args, kwargs):
+        self.values = kwargs
+        return super().vformat(format_string, args, kwargs)
+
     def format_field(self, value, format_spec):
         if "|" not in format_spec:
-            return super().format_field(value, format_spec)
-        some, none = format_spec.split("|", 1)
+            out = super().format_field(value, format_spec)
+            if self.page_numbers and isinstance(value, numbers.Real) and not isinstance(value, bool):
+                out = typeset(out)
+            return out
+        some, none, *every = format_spec.split("|", 2)
         if isinstance(value, bool) or not hasattr(value, "__index__") or value < 0:
             raise ValueError(f"a {{k:SOME|NONE}} field expects a count (an integer >= 0), got {value!r}")
+        if every:  # {k:SOME|NONE|ALL=n}: ALL when k is all n
+            words, _, total = every[0].rpartition("=")
+            if total not in self.values:
+                raise ValueError(f"a {{k:SOME|NONE|ALL=n}} field names its total n, got {format_spec!r}")
+            if value == self.values[total] and value > 0:
+                return words.replace("#", str(value.__index__()))
         return none if value == 0 else some.replace("#", str(value.__index__()))
 
 
-_COUNTS = _Counts()
+
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def fill(template: str, **values) -> str:
-    """template.format(**values), where a field {k:SOME|NONE} gives its own wording to k == 0.
+    """template.format(**values), where a field {k:SOME|NONE} gives its own wording to k == 0, and
+    {k:SOME|NONE|ALL=n} also to k == n (all of them), so no sentence says "10 个里，10 个".
+
+    In a Chinese template every number field is written as pages write numbers
+    (snippets.numfmt.typeset: the minus sign −, no sign on a rounded zero, 1×10⁻⁵ for 1e-05).
 
     >>> fill("{n} 个种子里{k:有 # 个|没有一个}学会", n=10, k=0)
     '10 个种子里没有一个学会'
     >>> fill("{k:# of|none of} the {n} seeds, {acc:.0%}", n=10, k=3, acc=0.5)
     '3 of the 10 seeds, 50%'
+    >>> fill("{n} 个种子{k:里有 # 个学会|里没有一个学会|全部学会=n}", n=10, k=10)
+    '10 个种子全部学会'
+    >>> fill("相差 {d:+.1f} 个百分点，p = {p:.1g}", d=-16.24, p=1.2e-5)
+    '相差 −16.2 个百分点，p = 1×10⁻⁵'
     """
-    return _COUNTS.format(template, **values)
+    return _Counts(page_numbers=bool(_CJK.search(template))).format(template, **values)
 
 def texts(lang: str, area: str) -> dict[str, str | list[str]]:
     """Every entry of one area, without the prefix: texts('en', 'bench')['fast'] == 'fused QKV + SDPA'."""

@@ -12,6 +12,8 @@ sentence.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -275,3 +277,23 @@ def test_faster_or_slower_alone_only_beyond_the_five_percent_band():
             assert r.ratio.high <= 1 / br.MINIMUM
         if word == "slower":
             assert r.ratio.low >= br.MINIMUM
+def test_load_rows_say_zero_once_and_warn_about_timings_only_for_timings():
+    run = lambda label, share: {"run": label, "load_before": [1.0, 0, 0], "load_after": [1.5, 0, 0],  # noqa: E731
+                                "others_cpu": share}
+    idle = {"others_cpu": 0.001, "load_before": [1, 1, 1], "load_after": [2, 2, 2],
+            "runs": [run("rounds 1-5", 0.001), run("rounds 6-10", 0.002)]}
+    zh = br.load_sentence("zh", idle)
+    assert "0%" not in zh and "不到 0.5%" in zh and "机器基本空闲" in zh
+    assert br.runs_cell("zh", idle) == ("共 2 次：运行前负载 1.00–1.00，运行后 1.50–1.50；别的进程占用的 CPU 每次都不到 0.5%。"
+                                        "每次的记录在结果文件里。")
+    busy = {**idle, "others_cpu": 0.3, "runs": [run("2 layers x 4 heads seed 5: 0.350 nats", 0.58),
+                                                run("2 layers x 1 heads seed 0: 0.750 nats", 0.01)]}
+    assert "计时噪声" in br.load_sentence("zh", busy, timed=True)
+    training = br.load_sentence("zh", busy, timed=False)
+    assert "计时" not in training and "不影响训练出的结果" in training
+    cell = br.runs_cell("zh", busy)
+    assert "2 层 × 4 个头，种子 5（最终损失 0.350 奈特）：1.00 → 1.50，58%" in cell
+    assert not re.search(r"layers|heads|seed|nats|rounds", cell)
+    assert "2 layers × 1 head, seed 0 (final loss 0.750 nats)" in br.runs_cell("en", busy)
+    # which committed results are timings: the ones whose page compares times
+    assert br.TIMED <= {p.stem for p in (ROOT / "results").glob("*.json")}

@@ -178,3 +178,48 @@ def test_built_pages_and_notebooks_show_each_language(built_site, section):
                     assert line in text, f"en {where} {stem}: {section}'s {line!r} missing"
                 zh_lines = [ln for ln in lines_of(entry["zh"]) if CJK.search(ln)]
                 assert not any(ln in text for ln in zh_lines), f"en {where} {stem}: Chinese comment shown"
+
+
+# --- coverage: shown code blocks on zh pages whose comments are English only -----------------------
+
+FENCE = re.compile(r"^(?P<indent> *)(?P<ticks>`{3,})(?P<info>[^\n`]*)\n(?P<body>.*?)^(?P=indent)(?P=ticks)\s*$",
+                   re.S | re.M)
+# Shown code blocks on zh pages with a comment or docstring in English words and no Chinese: none. A new
+# section shown on a zh page gets its Chinese in snippets/comments_zh.toml.
+ENGLISH_ONLY_CEILING = 0
+
+
+def english_only(code: str) -> list[str]:
+    """The comments and docstrings of `code` that say something in words with no Chinese in them."""
+    try:
+        docs = doc_texts(code)
+    except SyntaxError:  # a fragment (an annotated excerpt): its comments only
+        docs = []
+    found = [c[2] for c in comments(code)] + docs
+    return [t for t in found if needs_words(t) and not CJK.search(t)]
+
+
+def english_only_blocks() -> dict[str, list[str]]:
+    """{"page: first English comment": ...} for every shown code block of a zh page (a plain fence, or a
+    markdown-exec block with source=...) with a comment or docstring left in English after the zh catalogue."""
+    found = {}
+    for stem, lang, path in language_pages():
+        if lang != "zh":
+            continue
+        for m in FENCE.finditer(path.read_text(encoding="utf-8")):
+            info = m["info"]
+            if not info.startswith(("python", "py")) or ("exec=" in info and "source=" not in info):
+                continue
+            body = "\n".join(ln[len(m["indent"]):] for ln in m["body"].split("\n"))
+            code = "\n".join(EXPAND(ln, lang="zh")[0] if INCLUDE.match(ln) else ln for ln in body.split("\n"))
+            texts_ = english_only(code)
+            if texts_:
+                found[f"{stem} block {len(found) + 1}: {texts_[0][:60]!r}"] = texts_
+    return found
+
+
+def test_zh_code_blocks_have_no_english_only_comments():
+    found = english_only_blocks()
+    assert len(found) <= ENGLISH_ONLY_CEILING, (
+        f"{len(found)} code blocks on zh pages have English-only comments (ceiling {ENGLISH_ONLY_CEILING}); "
+        "translate them in snippets/comments_zh.toml:\n" + "\n".join(found))

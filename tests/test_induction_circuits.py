@@ -10,6 +10,7 @@ from snippets.induction import circuits as C
 from snippets.induction import circuits_report as R
 from snippets.induction import protocol as P
 from snippets.induction.report import load_induction
+from snippets.numfmt import signed
 
 
 def test_the_protocol_uses_seeds_no_other_run_used():
@@ -54,9 +55,9 @@ def test_tables_and_sentence_print_the_committed_numbers():
     assert sum(r[-1] in ("queries", "keys", "values") for r in rows) == len(ms)
     counts = R.main_paths(result)
     assert sum(counts.values()) == len(ms)
-    for lang in ("en", "zh"):
+    for lang, written in (("en", lambda x: f"{x:+.2f}"), ("zh", lambda x: signed(x))):  # zh: the minus sign −
         s = R.circuits_sentence(lang, result)
-        assert f"{fam['q'].mean:+.2f}" in s and f"{fam['k'].mean:+.2f}" in s and f"{fam['v'].mean:+.2f}" in s
+        assert all(written(fam[p].mean) in s for p in "qkv"), s
     en = R.circuits_sentence("en", result)
     assert f"In {len(R.textbook_seeds(result))} of the {len(ms)} seeds" in en
     assert f"the queries in {counts['q']}, the keys in {counts['k']}" in en

@@ -230,11 +230,12 @@ def test_verdicts_are_holm_corrected_t_intervals_over_the_grid():
     en = report.verdict_sentences("en", result).split("\n\n")
     assert en[0].startswith("With 4 pairs, MHA answers 92.2% of the queries (5 seeds).")
     lo, hi = (round(v * 100, 2) for v in (family[4, 1].lo, family[4, 1].hi))
-    assert f"MQA g=1 differs by -0.02 points [{lo:+.2f}, {hi:+.2f}] (99.0% interval), no measurable difference " \
-           "at 5 seeds." in en[0]
+    # no difference at 4 pairs: the verdict is said once for the three comparisons
+    assert "none of the 3 comparisons with MHA is a measurable difference" in en[0]
+    assert f"MQA g=1 -0.02 points [{lo:+.2f}, {hi:+.2f}] (99.0% interval)." in en[0]
     assert en[1].endswith("MQA g=1 differs by -19.98 points [-20.22, -19.74] (99.2% interval), lower than MHA.")
     zh = report.verdict_sentences("zh", result)
-    assert "MQA g=1 相差 -19.98 个百分点 [-20.22, -19.74]（99.2% 区间），低于 MHA。" in zh
+    assert "MQA g=1 相差 −19.98 个百分点 [−20.22, −19.74]（置信水平 99.2%），低于 MHA。" in zh
     assert "5 个种子下没有可测的差别" in zh
     assert report.family_sentence("en", result) == (
         "The grid holds 6 comparisons, corrected together with Holm's method; 1 of them come out as a difference "

@@ -68,3 +68,49 @@ def test_rendered_zh_has_no_zero_counts_in_digits(built_site: Path):
 def test_rendered_zh_uses_the_chosen_terms_and_punctuation(built_site: Path):
     problems = rendered_problems(built_site, style_problems)
     assert not problems, report(problems)
+
+
+# Templates that read as code, not Chinese (issue 47, item 3 of Why): run labels from result files printed
+# in English, a share that is 0% printed twice, "N 个……里，N 个" where all of them is meant, and the
+# notebooks' set-up cell speaking of timings on pages that have none.
+TEMPLATE = re.compile(
+    r"\brounds \d|\bseed \d|\d+ layers? x \d+ heads?"
+    r"|(?<![\d.])0%（各次运行中最多 0%）|最多 0%"
+    r"|(?<![\d.])(?P<n>\d+) 个[^，。；、\d]{0,10}里，?有? ?(?P=n) 个(?!百分点)"
+    r"|本节展示的计时")
+
+
+def template_problems(line: str) -> list[str]:
+    return [f"a code-written template: {m.group(0)!r} in …{line[max(0, m.start() - 20):m.end() + 10]}…"
+            for m in TEMPLATE.finditer(line)]
+
+
+@pytest.mark.parametrize(("line", "found"), [
+    ("rounds 1-5：0.62 → 0.77，0%", True),
+    ("最多 2%（h=8 g=4 n=12 seed 1）", True),
+    ("2 layers x 4 heads seed 20: 0.346 nats：0.58 → 2.06，3%", True),
+    ("别的进程占用了整台机器 CPU 时间的 0%（各次运行中最多 0%），机器基本空闲。", True),
+    ("10 个新种子里，10 个形成了归纳回路。", True),
+    ("5 个种子里，有 5 个答得最好的方向正是权重最大的方向。", True),
+    ("本节展示的计时是在构建本站的机器上测的", True),
+    ("第 1–5 轮：0.62 → 0.77；h=8，g=4，n=12，种子 1；2 层 × 4 个头，种子 20（最终损失 0.346 奈特）", False),
+    ("10 个新种子全部形成了归纳回路；10 个种子里有 2 个；别的进程占用了 1%（各次运行中最多 3%）", False),
+])
+def test_template_detector(line, found):
+    assert bool(template_problems(line)) is found, template_problems(line)
+
+
+def test_training_results_do_not_warn_about_timing_noise():
+    """A provenance table of a training run speaks of training, not of timings (only TIMED results are timings)."""
+    from snippets import benchreport
+
+    for path in sorted((Path(__file__).resolve().parents[1] / "results").glob("*.json")):
+        table = benchreport.provenance_table("zh", path.stem)
+        if path.stem not in benchreport.TIMED:
+            assert "计时" not in table, f"{path.stem}: a training result's provenance speaks of timings"
+        assert not template_problems(table), (path.stem, template_problems(table))
+
+
+def test_rendered_zh_has_no_code_written_templates(built_site: Path):
+    problems = rendered_problems(built_site, template_problems)
+    assert not problems, report(problems)

@@ -29,6 +29,7 @@ from sitebuild.terms import TABLE, jieba_words
 _SEARCH = tomllib.loads(TABLE.read_text(encoding="utf-8")).get("search", {})
 SYNONYMS = {word: re.compile(pattern) for word, pattern in _SEARCH.get("synonyms", {}).items()}
 NOT_PARTS = frozenset(_SEARCH.get("not_parts", ()))
+LEADING_PARTS = tuple(_SEARCH.get("leading_parts", ()))
 
 _HAN = re.compile(r"[\u4e00-\u9fff]+")
 
@@ -46,6 +47,8 @@ def compound_parts(word: str) -> tuple[str, ...]:
     ()
     >>> compound_parts("掩码")
     ()
+    >>> compound_parts("缩放点积注意力")[-1]  # a leading part readers type (terms.toml [search] leading_parts)
+    '缩放点积'
     """
     import jieba
 
@@ -56,6 +59,7 @@ def compound_parts(word: str) -> tuple[str, ...]:
             continue
         if (word.endswith(part) or part in _dictionary()) and part not in parts:
             parts.append(part)
+    parts += [lead for lead in LEADING_PARTS if word.startswith(lead) and word != lead and lead not in parts]
     return tuple(parts)
 
 

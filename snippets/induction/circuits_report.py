@@ -19,6 +19,7 @@ import numpy as np
 from .. import stats
 from ..benchreport import load
 from ..figures import FG, Figure, svg_figure
+from ..numfmt import paired
 from ..i18n import text
 from .circuits import PARTS
 
@@ -93,7 +94,7 @@ def path_rows(lang: str, result: dict | None = None) -> list[list[str]]:
     rows = [[text(lang, "ind.intact"), f"{np.mean([m['final']['predictable'] for m in ms]):.2f}",
              text(lang, "ind.baseline"), "—"]]
     for p, c in path_family(result).items():
-        rows.append([text(lang, f"circ.part_{p}"), f"{c.mean_b:.2f}", f"{c.mean:+.2f} [{c.lo:+.2f}, {c.hi:+.2f}]",
+        rows.append([text(lang, f"circ.part_{p}"), f"{c.mean_b:.2f}", paired(lang, c.mean, c.lo, c.hi),
                      text(lang, f"ind.v_{c.verdict}", seeds=c.n, minimum=proto["MINIMUM"])])
     return rows
 

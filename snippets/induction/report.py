@@ -24,6 +24,7 @@ import numpy as np
 from .. import stats
 from ..benchreport import load
 from ..figures import Figure, svg_figure
+from ..numfmt import paired, spread
 from ..i18n import text
 from . import protocol as P
 from .task import MIN_SEGMENT, SEQ_LEN, VOCAB, make_repeat_batch
@@ -110,10 +111,10 @@ def depth_rows(lang: str, result: dict | None = None) -> list[list[str]]:
             diff, verdict = text(lang, "ind.baseline"), "—"
         else:
             c = fam[s]
-            diff = f"{c.mean:+.2f} [{c.lo:+.2f}, {c.hi:+.2f}]"
+            diff = paired(lang, c.mean, c.lo, c.hi)
             verdict = text(lang, f"ind.v_{c.verdict}", seeds=c.n, minimum=proto["MINIMUM"])
         rows.append([_label(lang, *s), f"{ms[0]['params']:,}", f"{formed}/{len(ms)}",
-                     f"{np.mean(loss[s]):.2f} ({min(loss[s]):.2f}–{max(loss[s]):.2f})", phase, diff, verdict])
+                     spread(lang, np.mean(loss[s]), min(loss[s]), max(loss[s])), phase, diff, verdict])
     return rows
 
 
@@ -164,7 +165,7 @@ def cause_rows(lang: str, setting: tuple[int, int], result: dict | None = None) 
     for name, c in fam.items():
         with_switch = [m["switched"][name] for m in ms]
         rows.append([text(lang, f"ind.switch_{name}"), f"{np.mean(with_switch):.2f}",
-                     f"{c.mean:+.2f} [{c.lo:+.2f}, {c.hi:+.2f}]",
+                     paired(lang, c.mean, c.lo, c.hi),
                      text(lang, f"ind.v_{c.verdict}", seeds=c.n, minimum=proto["MINIMUM"])])
     return rows
 

@@ -454,7 +454,8 @@ def followup_sentence(lang: str, result: dict | None = None, followup: dict | No
     pairs = _followup_pairs(result, followup)
     learned = lambda acc: int((np.array(acc) >= threshold).sum())  # noqa: E731
     normed = text(lang, "kvheads.sep").join(
-        text(lang, "mqarf.part", size=size, k=learned(b), plain=learned(a)) for size, a, b in pairs)
+        text(lang, "mqarf.part_none" if learned(a) == learned(b) == 0 else "mqarf.part", size=size, k=learned(b),
+             plain=learned(a)) for size, a, b in pairs)
     found = sum(c.verdict in ("higher", "lower") for c in family.values())
     key = "mqarf.found" if found else "mqarf.none"
     said = [text(lang, key, normed=normed, seeds=len(mha), mha=learned(mha), family=len(family), found=found)]

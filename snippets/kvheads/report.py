@@ -306,7 +306,7 @@ def verdict_sentences(lang: str, result: dict | None = None) -> str:
     h = sweep["num_heads"]
     out = []
     for n in sweep["pairs"]:
-        parts = []
+        parts, bare, verdicts = [], [], []
         for g in sweep["kv_heads"]:
             if g == h:
                 continue
@@ -314,8 +314,14 @@ def verdict_sentences(lang: str, result: dict | None = None) -> str:
             d, lo, hi = _points(c.mean, c.lo, c.hi)
             parts.append(text(lang, "kvheads.verdict_part", name=_kv_label(lang, h, g), diff=d, lo=lo, hi=hi,
                               level=c.level, verdict=_verdict_words(lang, c)))
-        out.append(text(lang, "kvheads.verdict", n=n, mha=float(np.mean(acc[n, h])), seeds=len(acc[n, h]),
-                        parts=text(lang, "kvheads.sep").join(parts)))
+            bare.append(text(lang, "kvheads.verdict_part_bare", name=_kv_label(lang, h, g), diff=d, lo=lo, hi=hi,
+                             level=c.level))
+            verdicts.append(c.verdict)
+        # when no comparison at this size is a difference, the verdict is said once, not once per g
+        none = all(v == "none" for v in verdicts)
+        out.append(text(lang, "kvheads.verdict_all_none" if none else "kvheads.verdict", n=n,
+                        mha=float(np.mean(acc[n, h])), seeds=len(acc[n, h]), count=len(verdicts),
+                        parts=text(lang, "kvheads.sep").join(bare if none else parts)))
     return "\n\n".join(out)
 
 

@@ -76,6 +76,7 @@ TOP_RESULT_JS = """query => {
     occurrences: lower(text).split(lower(query)).length - 1,
     whole: marks.filter((m) => lower(m).includes(lower(query))).length,
     marks,
+    text,
   };
 }"""
 
@@ -160,3 +161,54 @@ def test_compound_parts_found_where_only_the_compound_is_written(page, server_ur
     sample = next(d for d in docs if not d["location"].startswith("en/") and "因果掩码" in d["text"]
                   and "掩码" not in d["text"].replace("因果掩码", ""))
     assert re.sub(r"#.*$", "", sample["location"]) in search(page, server_url, "掩码")
+
+
+# The whole query, as a reader types it (sitebuild/hooks/search_query.py): Material 9.8.2's worker cut a
+# Chinese query into index words without ever trying the one ending at its last character, so 预训练 was
+# searched as 预*, 前馈 as 前*, 快速路径 as 快速*. For each word: the pages that are about it (the page
+# that introduces or explains the concept; where several do, any of them), one of which must come first,
+# with every occurrence of the word in that result highlighted whole (a highlight may be longer, such as
+# 前馈网络 for 前馈, never shorter).
+WHOLE_QUERIES = {
+    "快速路径": {"article/3-pytorch/", "lab/performance/", "faq/"},  # §3 introduces it; the FAQ and lab test it
+    "查询头": {"lab/kv-heads/"},
+    "键值缓存": {"lab/kv-heads/"},
+    "掩码": {"article/3-pytorch/"},  # masks are §3's subject
+    "归纳头": {"lab/induction-heads/"},
+    "多头注意力": {"", "article/2-divide-and-conquer/"},  # the home page's question, §2's formula
+    "缩放点积": {"article/2-divide-and-conquer/", "article/3-pytorch/"},  # §2 writes the formula, §3 the code
+    "注意力分布": {"article/1-single-head/", "article/2-divide-and-conquer/"},  # one distribution per head
+    "前馈": {"article/4-what-if/"},  # the only page that trains with and without a feed-forward layer
+    "预训练": {"", "lab/real-model/"},  # the home figure and the lab read a pre-trained model
+    "相对位置": {"article/4-what-if/", "faq/"},  # §4's offset task; FAQ Q17 on positions
+}
+
+
+def standalone_occurrences(text: str, query: str) -> int:
+    """How often `query` occurs in `text` as itself: not inside a compound the index keeps whole that does
+    not start with it (掩码 in 因果掩码 is found through the compound's parts, and the highlight marks the
+    compound's own word, which the worker cannot split)."""
+    from sitebuild.terms import jieba_words
+
+    text = text.replace("\u200b", "")
+    inside = [w for w in jieba_words() if query in w and not w.startswith(query)]
+    return text.count(query) - sum(text.count(w) * w.count(query) for w in inside)
+
+
+# Known open: 注意力分布 is searched whole and highlighted whole, but the errata page (which repeats box
+# titles with the word in them) still comes first, even at search boost 0.5. Strict: passes -> fix this list.
+OPEN = {"注意力分布": "the errata page still ranks first for 注意力分布"}
+
+
+@pytest.mark.parametrize("query", [pytest.param(q, marks=pytest.mark.xfail(strict=True, reason=OPEN[q])) if q in OPEN
+                                   else q for q in WHOLE_QUERIES])
+def test_search_keeps_the_whole_query(page, server_url, query):
+    hit = top_result(page, server_url, query)
+    expected = WHOLE_QUERIES[query]
+    assert hit["path"] in expected, f"best hit for {query!r} is {hit['path']!r}, expected one of {sorted(expected)}"
+    occurrences = standalone_occurrences(hit["text"], query)
+    assert occurrences > 0 and hit["whole"] >= occurrences, (
+        f"{query!r} occurs {occurrences} times in the best hit but is highlighted whole "
+        f"{hit['whole']} times: {hit['marks']}")
+    short = [m for m in hit["marks"] if m in query and m != query]
+    assert not short, f"part of {query!r} highlighted on its own in the best hit: {short}"

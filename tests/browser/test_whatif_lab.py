@@ -357,7 +357,7 @@ def test_second_round_models_in_the_menu(page, server_url, path):
     labels = dict(zip(menu.locator("option").evaluate_all("os => os.map(o => o.value)"),
                       menu.locator("option").all_inner_texts(), strict=True))
     assert [labels[k] for k in ("h3-d24", "l1h1-ffn128", "l1h2-ffn128")] == (
-        ["1 × 3（d_k = 8，模型宽度 24）", "残差栈 1 × 1 + 前馈网络", "残差栈 1 × 2 + 前馈网络"] if zh
+        ["1 × 3（d_k = 8，模型宽度 24）", "残差模型 1 × 1 + 前馈网络", "残差模型 1 × 2 + 前馈网络"] if zh
         else ["1 × 3 (d_k = 8, d_model = 24)", "residual stack 1 × 1 + FFN", "residual stack 1 × 2 + FFN"])
     note = "s => document.getElementById(s.getAttribute('aria-describedby')).textContent"
     for run, key, file in zip(second_runs(), ("h3-d24", "l1h1-ffn128", "l1h2-ffn128"), SECOND_FILES, strict=True):
@@ -365,7 +365,7 @@ def test_second_round_models_in_the_menu(page, server_url, path):
         wait_done(page)
         assert page.evaluate("WhatifLab.labs[0].state.file") == file
         assert seed.is_disabled() and seed.locator("option").all_inner_texts() == ["0"]
-        expected = ("残差栈只放了种子 0" if zh else "stacks come with seed 0 only") if run["layers"] else (
+        expected = ("残差模型只放了种子 0" if zh else "stacks come with seed 0 only") if run["layers"] else (
             "这个模型只放了种子 0" if zh else "this model comes with seed 0 only")
         assert seed.evaluate(note) == expected
         assert lab.locator(".wl-head").count() == run["num_heads"] * (run["layers"] or 1)
