@@ -454,7 +454,7 @@ def measure_induction_reader(workers: int = 1) -> Path:
         lambda r: f"{r['layers']} layers x {r['heads']} heads seed {r['seed']}: "
                   f"{r['final']['accuracy']:.3f} of the predictable ids right", workers)
     record = {k: getattr(reader, k) for k in ("VOCAB", "MAX_LEN", "MIN_LEN", "MIN_SEGMENT", "MAX_GAP", "MIN_ALPHABET",
-                                               "ROPE_BASE", "STEPS", "BATCH", "LR", "EVAL_SIZE")}
+                                               "STEPS", "BATCH", "LR", "EVAL_SIZE")}
     return save("induction-reader", prov, {"live": [list(j) for j in reader.LIVE], "setup": record,
                                            "models": models}, start, runs)
 
