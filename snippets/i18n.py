@@ -460,8 +460,12 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                             "猜中 {acc:.0%}；第 0 层那个头的前一个词元分数是 {prev:.2f}，第 1 层那个头的前缀匹配分数是 {prefix:.2f}。"),
         "ind.live_bench": ("检验用的是一组模型训练时没见过、也没拿来调过任何设置的文本：{n_zh} 句中文和 {n_en} 句英文，"
                            "每句 {short}–{long} 个字符，各写两遍，有的两遍之间隔着标点或空格，有的前面还有一段别的文字。"
-                           "第二遍里能从第一遍推出的下一个字符，平均猜中 {zh:.0%}（中文）和 {en:.0%}（英文）；"
-                           "最差的一句猜中 {lo:.0%}。"),
+                           "第二遍里能从第一遍推出的下一个字符，平均猜中 {zh:.0%}（中文）和 {en:.0%}（英文），"
+                           "最差的一句猜中 {lo:.0%}。英文低，差别几乎全在一处：当前字符在第二遍之前只出现过一次时，"
+                           "中文猜中 {zh_once:.0%}，英文 {en_once:.0%}；出现过不止一次时，中文 {zh_sev:.0%}，"
+                           "英文 {en_sev:.0%}。英文里这样的位置占 {en_share:.0%}，中文只占 {zh_share:.0%}。"
+                           "这个模型只按当前一个字符去找，有好几处可抄时常常抄错；能不能按前两个字符去找，"
+                           "比如第 0 层多几个头，这里没有试。"),
         # snippets.induction.live: the induction page's live view (sent to induction-live.js)
         "live.model": "模型",
         "live.text": "文本（最多 {max} 个字符）",
@@ -1553,7 +1557,14 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                            "{n_zh} Chinese and {n_en} English sentences of {short}–{long} characters, each typed "
                            "twice, some with punctuation or a space between the copies, some after other text. Of "
                            "the second copy's next characters that the first copy gives away, it gets {zh:.0%} "
-                           "right in Chinese and {en:.0%} in English on average; its worst sentence, {lo:.0%}."),
+                           "right in Chinese and {en:.0%} in English on average; its worst sentence, {lo:.0%}. "
+                           "English falls short, and nearly all of the gap is in one place: where the current "
+                           "character occurs only once before the second copy, it gets {zh_once:.0%} right in "
+                           "Chinese and {en_once:.0%} in English; where it occurs more than once, {zh_sev:.0%} and "
+                           "{en_sev:.0%}. Such positions are {en_share:.0%} of the English ones and only "
+                           "{zh_share:.0%} of the Chinese. The model looks the current character up on its own, "
+                           "and with several places to copy from it often copies the wrong one; whether a model "
+                           "with more layer-0 heads would look up the last two characters was not tried."),
         "live.model": "Model",
         "live.text": "Text (up to {max} characters)",
         "live.example_en_button": "English example",

@@ -97,16 +97,22 @@ def _record(result: dict, job=SHOWN[0]) -> dict:
 @torch.no_grad()
 def bench_scores(result: dict | None = None, job=SHOWN[0]) -> dict:
     """The model on the reader benchmark: per language, each text's share of the second copy's
-    predictable next characters guessed right (``texts``) and their mean (``mean``)."""
+    predictable next characters guessed right (``texts``) and their mean (``mean``); and over all
+    its predictable positions, [right, total] where the current character's id occurs once before
+    the second copy (``once``: one place to copy from) and where it occurs several times (``several``)."""
     model = load_reader(_record(load_reader_result() if result is None else result, job))
     out = {}
     for lang in readerbench.CASES:
-        shares = []
+        shares, once, several = [], [0, 0], [0, 0]
         for t in readerbench.texts(lang):
             ids = text_ids(t.text)
             guesses = model(torch.tensor([ids]))[0].argmax(-1).tolist()
             shares.append(readerbench.score(guesses, ids, t))
-        out[lang] = {"texts": shares, "mean": sum(shares) / len(shares)}
+            for p in readerbench.predictable_positions(t):
+                tally = once if ids[:t.second].count(ids[p]) == 1 else several
+                tally[0] += guesses[p] == ids[p + 1]
+                tally[1] += 1
+        out[lang] = {"texts": shares, "mean": sum(shares) / len(shares), "once": once, "several": several}
     return out
 
 
@@ -125,7 +131,12 @@ def bench_sentence(lang: str, result: dict | None = None) -> str:
     s = bench_scores(result)
     return text(lang, "ind.live_bench", n_zh=len(s["zh"]["texts"]), n_en=len(s["en"]["texts"]),
                 short=readerbench.SHORTEST, long=readerbench.LONGEST,
-                zh=s["zh"]["mean"], en=s["en"]["mean"], lo=min(s["zh"]["texts"] + s["en"]["texts"]))
+                zh=s["zh"]["mean"], en=s["en"]["mean"], lo=min(s["zh"]["texts"] + s["en"]["texts"]),
+                zh_once=s["zh"]["once"][0] / s["zh"]["once"][1], en_once=s["en"]["once"][0] / s["en"]["once"][1],
+                zh_sev=s["zh"]["several"][0] / s["zh"]["several"][1],
+                en_sev=s["en"]["several"][0] / s["en"]["several"][1],
+                zh_share=s["zh"]["several"][1] / (s["zh"]["once"][1] + s["zh"]["several"][1]),
+                en_share=s["en"]["several"][1] / (s["en"]["once"][1] + s["en"]["several"][1]))
 
 
 def roles(final: dict) -> dict:
