@@ -174,7 +174,6 @@ def second_copy_marks(view, text: str, second: int) -> list[str]:
 @pytest.mark.parametrize(("path", "text", "second"), [
     (EN, "ABCDEFGHIJ ABCDEFGHIJ", 11),
     (ZH, "明天上午十点去机场接人。明天上午十点去机场接人。", 12),
-    (EN, "see you at 5 see you at 5", 13),
 ])
 def test_short_texts_typed_twice_are_copied_in_the_second_copy(page, server_url, built_site, path, text, second):
     """The issue a reader met: a short text typed twice got (almost) nothing right; now mostly ✓."""
@@ -198,7 +197,7 @@ def test_no_zero_count_as_news_and_the_id_note(page, server_url):
     box = view.locator("input[type=text]")
     box.fill("a")
     assert view.locator(".il-summary").inner_text() == words["summary_one"]
-    for typed in ("ab", "qz", "头"):  # nothing to copy yet: no guess can be right
+    for typed in ("ab", "qz", "头发"):  # nothing to copy yet: no guess can be right
         box.fill(typed)
         if view.locator(".il-cell.il-hit").count() == 0:
             assert view.locator(".il-summary").inner_text() == words["summary_none"]
