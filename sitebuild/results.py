@@ -16,6 +16,7 @@ matches, ``tests/test_results.py`` fails, and the same command measures again::
     python -m sitebuild.results mqar-followup  # retrain results/kvheads-mqar-followup.json (~30 CPU minutes)
     python -m sitebuild.results induction    # retrain results/induction.json (~40 CPU minutes)
     python -m sitebuild.results induction-live  # retrain results/induction-live.json (~7 CPU minutes)
+    python -m sitebuild.results induction-reader  # retrain results/induction-reader.json (the live view's model)
     python -m sitebuild.results induction-circuits  # retrain results/induction-circuits.json (~33 CPU minutes)
     python -m sitebuild.results integrity-drift  # how far those runs move across CPU paths (~25 CPU minutes)
     python -m sitebuild.results stale        # re-measure every stale result
@@ -98,6 +99,9 @@ SPECS: dict[str, Spec] = {
     # The induction page's live view: seed 0 of that protocol trained again, weights kept (snippets.induction.weights).
     "induction-live": Spec(("snippets.induction.weights",), (), "python -m sitebuild.results induction-live",
                            exclude=("snippets/i18n.py",)),
+    # The live view's model, trained for the reader's text (snippets.induction.reader).
+    "induction-reader": Spec(("snippets.induction.reader",), (), "python -m sitebuild.results induction-reader",
+                             exclude=("snippets/i18n.py",)),
     # Its follow-up, fixed before its runs: which path a four-head model's induction takes (snippets.induction.circuits).
     "induction-circuits": Spec(("snippets.induction.circuits",), (), "python -m sitebuild.results induction-circuits",
                                exclude=("snippets/i18n.py",)),
@@ -447,6 +451,22 @@ def measure_induction_live(workers: int = 2) -> Path:
     return save("induction-live", prov, {"live": [list(j) for j in weights.LIVE], "models": models}, start, runs)
 
 
+def measure_induction_reader(workers: int = 1) -> Path:
+    """Train the live view's model (snippets.induction.reader.LIVE) and keep its float16 weights; write
+    results/induction-reader.json."""
+    from snippets.induction import reader
+
+    prov = provenance("induction-reader", 1) | {"workers": workers}
+    start, runs, models = _train_pool(
+        "induction-reader", list(reader.LIVE), reader.train_kept,
+        lambda r: f"{r['layers']} layers x {r['heads']} heads seed {r['seed']}: "
+                  f"{r['final']['accuracy']:.3f} of the predictable ids right", workers)
+    record = {k: getattr(reader, k) for k in ("VOCAB", "MAX_LEN", "MIN_LEN", "MIN_SEGMENT", "MAX_GAP", "MIN_ALPHABET",
+                                               "STEPS", "BATCH", "LR", "EVAL_SIZE")}
+    return save("induction-reader", prov, {"live": [list(j) for j in reader.LIVE], "setup": record,
+                                           "models": models}, start, runs)
+
+
 def measure_induction_circuits(workers: int = 2) -> Path:
     """Train every run of snippets.induction.circuits; write results/induction-circuits.json."""
     from snippets.induction import circuits
@@ -488,9 +508,9 @@ MEASURE: dict[str, Callable[[], Path]] = {"bench-full": measure_bench, "buildben
                                          "whatif-sweeps": measure_whatif, "kvheads-mqar": measure_mqar,
                                          "kvheads-mqar-followup": measure_mqar_followup,
                                          "induction": measure_induction, "induction-live": measure_induction_live,
+                                         "induction-reader": measure_induction_reader,
                                          "induction-circuits": measure_induction_circuits,
                                          "integrity-drift": _measure_drift}
-
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -498,16 +518,16 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(description="Committed measurements: check them, or measure again.")
     parser.add_argument("what", nargs="?", choices=["check", "bench", "build", "recall", "decode", "whatif", "mqar",
-                                                     "mqar-followup", "induction", "induction-live", "induction-circuits",
-                                                     "integrity-drift", "stale"],
+                                                     "mqar-followup", "induction", "induction-live", "induction-reader",
+                                                     "induction-circuits", "integrity-drift", "stale"],
                         default="check")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     names = {"bench": ["bench-full"], "build": ["buildbench"], "recall": ["kvheads-recall"],
              "decode": ["kvheads-decode"], "whatif": ["whatif-sweeps"], "mqar": ["kvheads-mqar"],
              "mqar-followup": ["kvheads-mqar-followup"], "induction": ["induction"],
-             "induction-live": ["induction-live"], "induction-circuits": ["induction-circuits"],
-             "integrity-drift": ["integrity-drift"], "check": [],
+             "induction-live": ["induction-live"], "induction-reader": ["induction-reader"],
+             "induction-circuits": ["induction-circuits"], "integrity-drift": ["integrity-drift"], "check": [],
              "stale": []}[args.what]
     if args.what in ("check", "stale"):
         for name in SPECS:

@@ -490,8 +490,21 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "headview.nojs": "交互式头视图需要 JavaScript。",
         "headview.error": "头视图的数据没能加载（{status}），请刷新页面再试。",
         "ind.live_ids": ("每个字符先换成一个编号：它的 Unicode 码位除以 {vocab}（模型的词表大小）的余数。"
-                         "所以不同的字符可能得到同一个编号，比如 `{a}` 和 `{b}`。模型只学过 {max} 个位置，"
-                         "文本最多 {max} 个字符。"),
+                         "ASCII 字符各有各的编号，汉字散在全部 {vocab} 个编号上，但不同的字符仍可能撞上同一个编号，"
+                         "比如 `{a}` 和 `{b}`。训练时最长的序列有 {max} 个编号，所以文本最多 {max} 个字符。"),
+        "ind.live_reader": ("它训练时的每条序列长 {min_len}–{max_len} 个编号（长度随机），其中占全长四分之一到一半"
+                            "（至少 {min_seg} 个编号）的一段写了两遍，位置随机，两遍之间隔 0–{max_gap} 个编号；编号从每条序列随机挑的一组里抽，"
+                            "所以一遍之内也会重复，像句子里的字母。共训练 {steps} 步（每步 {batch} 条序列），"
+                            "单线程用了 {cpu:.0f} 秒 CPU。在留出的 {n_eval} 条这样的序列上，第二遍里能推出的下一个编号"
+                            "猜中 {acc:.0%}；第 0 层那个头的前一个词元分数是 {prev:.2f}，第 1 层那个头的前缀匹配分数是 {prefix:.2f}。"),
+        "ind.live_bench": ("检验用的是一组模型训练时没见过、也没拿来调过任何设置的文本：{n_zh} 句中文和 {n_en} 句英文，"
+                           "每句 {short}–{long} 个字符，各写两遍，有的两遍之间隔着标点或空格，有的前面还有一段别的文字。"
+                           "第二遍里能从第一遍推出的下一个字符，平均猜中 {zh:.0%}（中文）和 {en:.0%}（英文），"
+                           "最差的一句猜中 {lo:.0%}。英文低，差别几乎全在一处：当前字符在第二遍之前只出现过一次时，"
+                           "中文猜中 {zh_once:.0%}，英文 {en_once:.0%}；出现过不止一次时，中文 {zh_sev:.0%}，"
+                           "英文 {en_sev:.0%}。英文里这样的位置占 {en_share:.0%}，中文只占 {zh_share:.0%}。"
+                           "这个模型只按当前一个字符去找，有好几处可抄时常常抄错；能不能按前两个字符去找，"
+                           "比如第 0 层多几个头，这里没有试。"),
         # snippets.induction.live: the induction page's live view (sent to induction-live.js)
         "live.model": "模型",
         "live.text": "文本（最多 {max} 个字符）",
@@ -509,6 +522,10 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "live.scores": "前一词元分 {prev}，前缀匹配分数 {prefix}",
         "live.off": "（已关掉）",
         "live.summary": "{total} 个位置里，有 {hits} 个猜中了下一个字符。",
+        "live.summary_none": "一个下一个字符也没猜中：文本里得有一段重复，归纳头才有东西可抄。",
+        "live.summary_one": "只有一个字符，还没有下一个字符可猜。",
+        "live.hash_note": ("“#{id}”这样的猜测是一个编号：模型猜的下一个字符编号是 {id}，"
+                           "而文本到这里还没有哪个字符是这个编号，所以没法显示成字符。"),
         "live.predictions": "每个字符下面是模型猜的下一个字符（选中一个位置看注意力：点它，或用 Tab 和 ← → 键）",
         "live.hit": "猜中了",
         "live.miss": "没猜中",
@@ -1688,8 +1705,29 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "headview.nojs": "The interactive head view needs JavaScript.",
         "headview.error": "The head view's data could not be loaded ({status}); reload the page to try again.",
         "ind.live_ids": ("Each character first becomes an id: its Unicode code point modulo {vocab}, the size of the "
-                         "model's vocabulary. Different characters can therefore share an id, `{a}` and `{b}` for "
-                         "instance. The model has learned {max} positions, so a text has at most {max} characters."),
+                         "model's vocabulary. ASCII characters keep ids of their own and Chinese characters spread "
+                         "over all {vocab}, but two characters can still share an id, `{a}` and `{b}` for instance. "
+                         "The longest training sequences had {max} ids, so a text has at most {max} characters."),
+        "ind.live_reader": ("Each of its training sequences has {min_len} to {max_len} ids (the length drawn at random), "
+                            "with a stretch of a quarter to half its length (at least {min_seg} ids) written twice at a random place, "
+                            "0 to {max_gap} ids "
+                            "apart; the ids come from a small set drawn for each sequence, so they repeat within a copy "
+                            "too, as letters do in a sentence. It trained for {steps} steps of {batch} sequences, "
+                            "{cpu:.0f} CPU seconds on one thread. On {n_eval} held-out sequences of this kind it gets "
+                            "{acc:.0%} of the second copy's predictable next ids right; its layer-0 head has a "
+                            "previous-token score of {prev:.2f}, its layer-1 head a prefix-matching score of {prefix:.2f}."),
+        "ind.live_bench": ("It is checked on texts the model never saw in training and nothing was tuned on: "
+                           "{n_zh} Chinese and {n_en} English sentences of {short}–{long} characters, each typed "
+                           "twice, some with punctuation or a space between the copies, some after other text. Of "
+                           "the second copy's next characters that the first copy gives away, it gets {zh:.0%} "
+                           "right in Chinese and {en:.0%} in English on average; its worst sentence, {lo:.0%}. "
+                           "English falls short, and nearly all of the gap is in one place: where the current "
+                           "character occurs only once before the second copy, it gets {zh_once:.0%} right in "
+                           "Chinese and {en_once:.0%} in English; where it occurs more than once, {zh_sev:.0%} and "
+                           "{en_sev:.0%}. Such positions are {en_share:.0%} of the English ones and only "
+                           "{zh_share:.0%} of the Chinese. The model looks the current character up on its own, "
+                           "and with several places to copy from it often copies the wrong one; whether a model "
+                           "with more layer-0 heads would look up the last two characters was not tried."),
         "live.model": "Model",
         "live.text": "Text (up to {max} characters)",
         "live.example_en_button": "English example",
@@ -1706,6 +1744,10 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "live.scores": "previous-token score {prev}, prefix-matching score {prefix}",
         "live.off": "(off)",
         "live.summary": "{hits} of {total} next characters predicted.",
+        "live.summary_none": "No next character guessed right: the induction head needs a stretch that repeats to copy from.",
+        "live.summary_one": "One character: there is no next one to guess yet.",
+        "live.hash_note": ("A guess like “#{id}” is an id: the model's next character has id {id}, and no character "
+                           "of the text so far has that id, so there is no character to show."),
         "live.predictions": ("Under each character, the model's guess at the next one (pick a position to see its "
                              "attention: click it, or use Tab and ← →)"),
         "live.hit": "right",

@@ -66,6 +66,7 @@ def edit(root: Path, rel: str) -> None:
     ("kvheads-mqar-followup", "snippets/kvheads/mqar.py", "snippets/kvheads/mqar_report.py"),  # the model, not the report
     ("induction", "snippets/induction/model.py", "snippets/induction/report.py"),  # the model trained, not the report
     ("induction-live", "snippets/induction/train.py", "snippets/induction/live.py"),  # the training, not the view
+    ("induction-reader", "snippets/induction/model.py", "snippets/induction/readerbench.py"),  # sizes, not the benchmark
     ("induction-circuits", "snippets/induction/model.py", "snippets/induction/circuits_report.py"),  # not the report
 ])
 def test_editing_what_a_result_came_from_makes_it_stale(copy, name, deep_dependency, unrelated):

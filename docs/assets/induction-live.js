@@ -1,15 +1,15 @@
 /* The induction page's live view. Plain JavaScript, no dependencies.
  *
  * Each <div data-induction-live> holds a <script type="application/json" class="induction-live-data">
- * written at build time (snippets/induction/live.py): {ui, vocab, max_chars, labels, models}. On the
+ * written at build time (snippets/induction/live.py): {ui, vocab, max_chars, start, labels, models}. On the
  * site the models (their weights) live in a file of their own (the script's data-src, see
  * sitebuild/hooks/page_data.py), fetched when the view comes near the screen.
  *
- * A model is snippets.induction.model.AttentionOnly: token and position embeddings, layers of causal
- * heads added to the residual stream, the unembedding; no MLP, no LayerNorm, no biases. Weights are
- * float32 (little-endian, base64); the forward pass runs in float64. A head switched off has its output
- * set to zero (its attention is still computed, as in PyTorch). A character's id is its code point
- * modulo the vocabulary size.
+ * A model is snippets.induction.reader.ReaderModel: the token embedding, layers of causal heads added
+ * to the residual stream, the unembedding; no position embedding, no MLP, no LayerNorm, no biases. Each
+ * head adds to its score from t to s a learned number for the distance t - s (rel, L x H x max length). Weights are float16 (little-endian, base64; float32 read too); the forward pass runs in
+ * float64. A head switched off has its output set to zero (its attention is still computed, as in
+ * PyTorch). A character's id is its code point modulo the vocabulary size.
  */
 (function () {
   "use strict";
@@ -37,19 +37,36 @@
     return out;
   }
 
+  // IEEE 754 half precision, little-endian, to float64.
+  function decodeF16(b64) {
+    var bin = atob(b64);
+    var out = new Float64Array(bin.length / 2);
+    for (var i = 0; i < out.length; i++) {
+      var h = bin.charCodeAt(2 * i) | (bin.charCodeAt(2 * i + 1) << 8);
+      var sign = h & 0x8000 ? -1 : 1, exp = (h >> 10) & 0x1f, frac = h & 0x3ff;
+      if (exp === 0) out[i] = sign * frac * Math.pow(2, -24);
+      else if (exp === 31) out[i] = frac ? NaN : sign * Infinity;
+      else out[i] = sign * (1 + frac / 1024) * Math.pow(2, exp - 15);
+    }
+    return out;
+  }
+
   function textIds(text, vocab) {
     return Array.from(text).map(function (c) { return c.codePointAt(0) % vocab; });
   }
 
   function Model(entry) {
     var w = {};
-    Object.keys(entry.weights).forEach(function (k) { w[k] = decodeF32(entry.weights[k].f32); });
+    Object.keys(entry.weights).forEach(function (k) {
+      var enc = entry.weights[k];
+      w[k] = "f16" in enc ? decodeF16(enc.f16) : decodeF32(enc.f32);
+    });
     this.L = entry.layers;
     this.H = entry.heads;
     this.E = entry.weights["embed.weight"].shape[1];
     this.V = entry.weights["embed.weight"].shape[0];
-    this.maxLen = entry.weights["pos.weight"].shape[0];
     this.D = entry.weights.W_Q.shape[3];
+    this.maxLen = entry.weights.rel.shape[2];
     this.w = w;
     this.entry = entry;
   }
@@ -61,12 +78,13 @@
     if (T < 1 || T > this.maxLen) throw new Error("expected 1 to " + this.maxLen + " ids, got " + T);
     var stream = new Float64Array(T * E);
     for (var t = 0; t < T; t++) {
-      for (var e = 0; e < E; e++) stream[t * E + e] = w["embed.weight"][ids[t] * E + e] + w["pos.weight"][t * E + e];
+      for (var e = 0; e < E; e++) stream[t * E + e] = w["embed.weight"][ids[t] * E + e];
     }
     var attn = new Float64Array(L * H * T * T);
     var scale = 1 / Math.sqrt(D);
     var q = new Float64Array(T * D), k = new Float64Array(T * D), v = new Float64Array(T * D);
     var z = new Float64Array(T * D);
+    var maxLen = this.maxLen;
     for (var l = 0; l < L; l++) {
       var add = new Float64Array(T * E);
       for (var h = 0; h < H; h++) {
@@ -81,13 +99,13 @@
             }
           }
         });
-        var a0 = (l * H + h) * T * T;
+        var a0 = (l * H + h) * T * T, r0 = (l * H + h) * maxLen;
         for (var i = 0; i < T; i++) {
           var max = -Infinity;
           for (var j = 0; j <= i; j++) {
             var sc = 0;
             for (var d2 = 0; d2 < D; d2++) sc += q[i * D + d2] * k[j * D + d2];
-            sc *= scale;
+            sc = sc * scale + w.rel[r0 + i - j];
             attn[a0 + i * T + j] = sc;
             if (sc > max) max = sc;
           }
@@ -161,7 +179,7 @@
     var nojs = root.querySelector(".il-nojs");
     if (nojs) nojs.hidden = true;
     var models = data.models.map(function (m) { return new Model(m); });
-    var view = { model: 0, keep: null, text: ui.example_en, selected: null, result: null, ids: null };
+    var view = { model: 0, keep: null, text: ui[data.start], selected: null, result: null, ids: null };
 
     var controls = el("div", { "class": "il-controls" });
     var modelWrap = el("span", { "class": "il-control" });
@@ -198,10 +216,11 @@
     var summary = el("p", { "class": "il-summary", "aria-live": "polite" });
     var predTitle = el("p", { "class": "il-title", id: uid + "-pred" }, ui.predictions);
     var cells = el("div", { "class": "il-cells", role: "group", "aria-labelledby": uid + "-pred" });
+    var hashNote = el("p", { "class": "il-note" });
     var attnTitle = el("p", { "class": "il-title" });
     var attnRows = el("div", { "class": "il-attn" });
 
-    [controls, textWrap, heads, summary, predTitle, cells, attnTitle, attnRows].forEach(function (n) {
+    [controls, textWrap, heads, summary, predTitle, cells, hashNote, attnTitle, attnRows].forEach(function (n) {
       root.appendChild(n);
     });
 
@@ -258,10 +277,11 @@
     }
 
     function drawCells() {
-      var T = view.ids.length, hits = 0;
+      var T = view.ids.length, hits = 0, unseen = null;
       cells.textContent = "";
       for (var t = 0; t < T; t++) {
         var p = predicted(t), next = t + 1 < T ? view.ids[t + 1] : null;
+        if (p.ch === null && unseen === null) unseen = p.id;
         var verdict = next === null ? "" : (p.id === next ? ui.hit : ui.miss);
         if (next !== null && p.id === next) hits++;
         var cls = "il-cell" + (next === null ? "" : (p.id === next ? " il-hit" : " il-miss"));
@@ -275,7 +295,12 @@
                          next === null ? " " : (p.id === next ? "✓" : "✗")));
         cells.appendChild(b);
       }
-      summary.textContent = fill(ui.summary, { hits: hits, total: Math.max(T - 1, 0) });
+      var total = Math.max(T - 1, 0);
+      summary.textContent = total === 0 ? ui.summary_one : fill(hits ? ui.summary : ui.summary_none,
+                                                                { hits: hits, total: total });
+      // A guess shown as "#id": an id no character of the text has had so far, so no character to show.
+      hashNote.textContent = unseen === null ? "" : fill(ui.hash_note, { id: unseen });
+      hashNote.hidden = unseen === null;
     }
 
     function drawAttention() {
@@ -318,6 +343,8 @@
         attnTitle.textContent = "";
         idsLine.textContent = ui.empty;
         summary.textContent = "";
+        hashNote.textContent = "";
+        hashNote.hidden = true;
         root.dataset.state = "ready";
         return;
       }
@@ -379,7 +406,7 @@
     roots.forEach(function (root) { near.observe(root); });
   }
 
-  window.InductionLive = { Model: Model, textIds: textIds, decodeF32: decodeF32 };
+  window.InductionLive = { Model: Model, textIds: textIds, decodeF32: decodeF32, decodeF16: decodeF16 };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", initAll);
   else initAll();
 })();

@@ -1,19 +1,22 @@
 """The induction page's live view: the reader's own text through the trained models, in the browser.
 
-docs/assets/induction-live.js runs AttentionOnly's forward pass (snippets.induction.model) on the
-weights that results/induction-live.json keeps (snippets.induction.weights: seed 0 of the protocol's
-two-layer models, trained again as the protocol trains them). The page holds a container and a JSON
-script; the weights (``models``) leave the page for a file of their own at build time
-(sitebuild/hooks/page_data.py), which the script fetches when the view comes near the screen.
+docs/assets/induction-live.js runs ReaderModel's forward pass (snippets.induction.reader) on the
+float16 weights that results/induction-reader.json keeps: the page's two-layer, one-head model,
+trained on random ids with the repeat anywhere, at any length up to MAX_CHARS, with relative positions
+(the protocol's own seed-0 models, results/induction-live.json, learned where its repeat sits and
+fail on a short text). The page holds a container and a JSON script; the weights (``models``) leave
+the page for a file of their own at build time (sitebuild/hooks/page_data.py), which the script
+fetches when the view comes near the screen.
 
-- ``text_ids``: a text as the model's ids: each character's Unicode code point modulo VOCAB. The
-  models were trained on random ids; no character means anything to them, only repetition does.
+- ``text_ids``: a text as the model's ids: each character's Unicode code point modulo VOCAB (256).
+  The model was trained on random ids; no character means anything to it, only repetition does.
 - ``roles``: which head is the previous-token head (layer 0, highest previous-token score) and which
   the induction head (layer 1, highest prefix-matching score), the protocol's own rule
   (snippets.induction.protocol.switch_family), on the scores the result measured on these weights.
+- ``bench_scores``: the model on the reader benchmark (snippets.induction.readerbench), per language.
 
 >>> text_ids("Aa 头")
-[1, 33, 32, 52]
+[65, 97, 32, 52]
 >>> roles({"prev": [[.1, .8], [.2, .1]], "prefix": [[0, 0], [.3, .6]]})
 {'prev': [0, 1], 'induction': [1, 1]}
 """
@@ -22,23 +25,27 @@ from __future__ import annotations
 
 import html
 import json
-import string
 from pathlib import Path
 
 import resultcache
 
+import torch
+
 from ..i18n import text, texts
-from .task import SEQ_LEN, VOCAB
-from .weights import LIVE
+from . import readerbench
+from .reader import LIVE, MAX_LEN, VOCAB, load_reader
 
-__all__ = ["RESULT_NAME", "SHOWN", "MAX_CHARS", "text_ids", "same_id", "roles", "load_live", "live_data", "live_html",
-           "live_sentence"]
+__all__ = ["RESULT_NAME", "READER_NAME", "SHOWN", "MAX_CHARS", "text_ids", "same_id", "roles", "load_live",
+           "load_reader_result", "live_data", "live_html", "live_sentence", "reader_sentence", "bench_scores",
+           "bench_sentence"]
 
-RESULT_NAME = "induction-live.json"
-# The models the page offers, of weights.LIVE: the minimal circuit only. Every model's weights travel
-# with the page's data (and inline in its notebook): the 2 x 4 model would more than triple them.
+RESULT_NAME = "induction-live.json"  # the protocol's seed-0 models (snippets.induction.weights), for the figures
+READER_NAME = "induction-reader.json"  # the live view's model (snippets.induction.reader)
+# The models the page offers, of reader.LIVE: the minimal circuit.
 SHOWN = ((2, 1, 0),)
-MAX_CHARS = SEQ_LEN  # the models have learned positions for SEQ_LEN tokens, one per character
+MAX_CHARS = MAX_LEN  # the longest sequence the model was trained on, one id per character
+# Characters the page's sentence picks two of that share an id: those of the benchmark's Chinese sentences.
+SHARED = "".join(dict.fromkeys("".join(s for _, s, _ in readerbench.CASES["zh"])))
 
 
 def text_ids(text_: str) -> list[int]:
@@ -49,11 +56,11 @@ def text_ids(text_: str) -> list[int]:
     return [ord(c) % VOCAB for c in text_]
 
 
-def same_id(chars: str = string.digits + string.ascii_letters) -> tuple[str, str]:
+def same_id(chars: str = SHARED) -> tuple[str, str]:
     """The first two characters of chars (in order) that get the same id.
 
     >>> same_id()
-    ('0', 'p')
+    ('这', '给')
     """
     first: dict[int, str] = {}
     for c in chars:
@@ -68,6 +75,68 @@ def live_sentence(lang: str) -> str:
     """How the view turns a text into ids, printed on the page."""
     a, b = same_id()
     return text(lang, "ind.live_ids", vocab=VOCAB, max=MAX_CHARS, a=a, b=b)
+
+
+def load_reader_result(path: Path | None = None) -> dict:
+    """results/induction-reader.json, committed by python -m sitebuild.results induction-reader."""
+    path = resultcache.results_dir() / READER_NAME if path is None else Path(path)
+    if not path.is_file():
+        raise ValueError(f"expected the live view's weights at {path}; "
+                         "run `python -m sitebuild.results induction-reader`")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _record(result: dict, job=SHOWN[0]) -> dict:
+    by_job = {(m["layers"], m["heads"], m["seed"]): m for m in result["data"]["models"]}
+    if job not in by_job:
+        raise ValueError(f"expected the live model {job} in the result, got {sorted(by_job)}; "
+                         "run `python -m sitebuild.results induction-reader`")
+    return by_job[job]
+
+
+@torch.no_grad()
+def bench_scores(result: dict | None = None, job=SHOWN[0]) -> dict:
+    """The model on the reader benchmark: per language, each text's share of the second copy's
+    predictable next characters guessed right (``texts``) and their mean (``mean``); and over all
+    its predictable positions, [right, total] where the current character's id occurs once before
+    the second copy (``once``: one place to copy from) and where it occurs several times (``several``)."""
+    model = load_reader(_record(load_reader_result() if result is None else result, job))
+    out = {}
+    for lang in readerbench.CASES:
+        shares, once, several = [], [0, 0], [0, 0]
+        for t in readerbench.texts(lang):
+            ids = text_ids(t.text)
+            guesses = model(torch.tensor([ids]))[0].argmax(-1).tolist()
+            shares.append(readerbench.score(guesses, ids, t))
+            for p in readerbench.predictable_positions(t):
+                tally = once if ids[:t.second].count(ids[p]) == 1 else several
+                tally[0] += guesses[p] == ids[p + 1]
+                tally[1] += 1
+        out[lang] = {"texts": shares, "mean": sum(shares) / len(shares), "once": once, "several": several}
+    return out
+
+
+def reader_sentence(lang: str, result: dict | None = None) -> str:
+    """How the live view's model was trained and what it measures on held-out sequences, printed on the page."""
+    result = load_reader_result() if result is None else result
+    setup, m = result["data"]["setup"], _record(result)
+    return text(lang, "ind.live_reader", min_len=setup["MIN_LEN"], max_len=setup["MAX_LEN"],
+                min_seg=setup["MIN_SEGMENT"], max_gap=setup["MAX_GAP"], steps=setup["STEPS"], batch=setup["BATCH"],
+                cpu=m["cpu_seconds"], n_eval=setup["EVAL_SIZE"], acc=m["final"]["accuracy"],
+                prev=m["final"]["prev"][0][0], prefix=m["final"]["prefix"][1][0])
+
+
+def bench_sentence(lang: str, result: dict | None = None) -> str:
+    """The benchmark's result, printed on the page."""
+    s = bench_scores(result)
+    return text(lang, "ind.live_bench", n_zh=len(s["zh"]["texts"]), n_en=len(s["en"]["texts"]),
+                short=readerbench.SHORTEST, long=readerbench.LONGEST,
+                zh=s["zh"]["mean"], en=s["en"]["mean"], lo=min(s["zh"]["texts"] + s["en"]["texts"]),
+                zh_once=s["zh"]["once"][0] / s["zh"]["once"][1], en_once=s["en"]["once"][0] / s["en"]["once"][1],
+                zh_sev=s["zh"]["several"][0] / s["zh"]["several"][1],
+                en_sev=s["en"]["several"][0] / s["en"]["several"][1],
+                zh_share=s["zh"]["several"][1] / (s["zh"]["once"][1] + s["zh"]["several"][1]),
+                en_share=s["en"]["several"][1] / (s["en"]["once"][1] + s["en"]["several"][1]))
 
 
 def roles(final: dict) -> dict:
@@ -90,13 +159,13 @@ def load_live(path: Path | None = None) -> dict:
 
 
 def live_data(result: dict | None = None, shown=SHOWN) -> list[dict]:
-    """The models the view offers (shown, of LIVE): sizes, head scores, roles, weights (float32 base64)."""
-    result = load_live() if result is None else result
+    """The models the view offers (shown, of LIVE): sizes, head scores, roles, weights (float16 base64)."""
+    result = load_reader_result() if result is None else result
     by_job = {(m["layers"], m["heads"], m["seed"]): m for m in result["data"]["models"]}
     missing = [job for job in shown if job not in by_job or job not in LIVE]
     if missing:
         raise ValueError(f"expected the live models {tuple(shown)} in the result, missing {missing}; "
-                         "run `python -m sitebuild.results induction-live`")
+                         "run `python -m sitebuild.results induction-reader`")
     out = []
     for job in shown:
         m = by_job[job]
@@ -110,6 +179,7 @@ def live_html(lang: str, result: dict | None = None) -> str:
     """A <div> holding the view's words and data as JSON; induction-live.js builds the view inside it."""
     ui = texts(lang, "live")
     payload = {"ui": ui, "vocab": VOCAB, "max_chars": MAX_CHARS,
+               "start": f"example_{lang}",  # the view opens on the page's language
                "labels": [text(lang, f"ind.setting_{layers}_{heads}") for layers, heads, _ in SHOWN],
                "models": live_data(result)}
     data = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
