@@ -70,22 +70,22 @@ def factor_run(config: tuple, seed: int, measures: tuple[str, ...]) -> None:
 
 def real_model() -> None:
     """The real-model page's measurements: attention maps, the check against transformers."""
-    from snippets.bert.analysis import TEXTS, attention_maps
+    from snippets.bert.analysis import TEXTS, bert_attention_maps
     from snippets.bert.logdata import LONG_LOG
     from snippets.bert.reference import compare_with_reference
     from snippets.bert.viewer import VIEW_TEXTS
     from snippets.exercises.s4 import NEW_SENTENCE
 
     for text in dict.fromkeys((*TEXTS, *VIEW_TEXTS, NEW_SENTENCE, LONG_LOG)):
-        attention_maps(text)
+        bert_attention_maps(text)
     compare_with_reference(TEXTS)
 
 
 def real_model_ablation(layer: int) -> None:
     """The real-model page's head ablation for one layer: every head removed, all paraphrase texts at once."""
-    from snippets.bert.retrieval import full_embeddings, layer_ablation
+    from snippets.bert.retrieval import full_embeddings, bert_layer_ablation
 
-    layer_ablation(layer)
+    bert_layer_ablation(layer)
     if layer == 0:
         full_embeddings()  # the full model's embeddings, once
 

@@ -458,7 +458,7 @@ def measure_induction_reader(workers: int = 1) -> Path:
 
     prov = provenance("induction-reader", 1) | {"workers": workers}
     start, runs, models = _train_pool(
-        "induction-reader", list(reader.LIVE), reader.train_kept,
+        "induction-reader", list(reader.LIVE), reader.train_reader,
         lambda r: f"{r['layers']} layers x {r['heads']} heads seed {r['seed']}: "
                   f"{r['final']['accuracy']:.3f} of the predictable ids right", workers)
     record = {k: getattr(reader, k) for k in ("VOCAB", "MAX_LEN", "MIN_LEN", "MIN_SEGMENT", "MAX_GAP", "MIN_ALPHABET",

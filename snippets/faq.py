@@ -37,7 +37,7 @@ __all__ = [
     "nan_rows", "default_weight_shapes", "patch_sequence_rows", "token_counts", "permutation_check",
     "permutation_sentence",
     "MODEL_CONFIGS", "config_rows", "gqa_rows", "kv_cache_rows", "flop_sentence", "similarity_sentence",
-    "entropy_sentence", "real_model_width", "attention_ops", "fast_path_rows", "fast_path_sentence",
+    "entropy_sentence", "real_model_width", "attention_ops", "faq_fast_path_rows", "fast_path_sentence",
     "FAST_PATH_CASES",
 ]
 
@@ -677,7 +677,7 @@ def _fast_path_facts(d_model: int, num_heads: int, L: int) -> dict[str, tuple[bo
     return facts
 
 
-def fast_path_rows(lang: str = "zh", d_model: int = 64, num_heads: int = 4, L: int = 8) -> list[tuple]:
+def faq_fast_path_rows(lang: str = "zh", d_model: int = 64, num_heads: int = 4, L: int = 8) -> list[tuple]:
     """Per call in FAST_PATH_CASES, as the profiler saw it: did the fast path run, which attention
     kernel ran, and was the (N, h, L, S) weights tensor built (a softmax op recorded)."""
     check_lang(lang)

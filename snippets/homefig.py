@@ -22,13 +22,13 @@ def home_heads(threshold: float = 0.2):
     tokens look farthest (mean over tokens of the largest weight on a key two or more places away,
     [CLS] and [SEP] left out). For each head, each token's strongest other key (not [CLS] or [SEP])
     when its weight is at least threshold: (layer, head, category, [(query, key, weight)]), and the tokens."""
-    from .bert.analysis import attention_maps, strongest_heads
+    from .bert.analysis import bert_attention_maps, strongest_heads
 
     if not 0 < threshold < 1:
         raise ValueError(f"threshold must be between 0 and 1, got {threshold!r}")
     from .logline import LOG_LINE
 
-    maps, tokens = attention_maps(LOG_LINE)  # (n, h, T, T)
+    maps, tokens = bert_attention_maps(LOG_LINE)  # (n, h, T, T)
     special = torch.tensor([t in ("[CLS]", "[SEP]") for t in tokens])
     T = len(tokens)
     idx = torch.arange(T)

@@ -5,7 +5,7 @@ Python writes numbers for code: a hyphen for minus, ``-0.00`` for a small negati
 ``format`` produced: the minus sign U+2212, no sign on a value that rounds to zero, and powers of ten
 written out (``1.2×10⁻⁷``; a zero is ``0``). ``snippets.i18n.fill`` applies it to every number field
 of a Chinese template, so text(...) and the pages' sentence(...) get it without each call site
-remembering; tables built with f-strings call ``typeset`` (or ``signed`` / ``interval``) themselves.
+remembering; tables built with f-strings call ``typeset`` (or ``signed`` / ``zh_interval``) themselves.
 
 >>> typeset("-16.2"), typeset("+0.056"), typeset("-0.00"), typeset("+0.0")
 ('−16.2', '+0.056', '0.00', '0.0')
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MINUS", "typeset", "signed", "interval", "paired", "spread"]
+__all__ = ["MINUS", "typeset", "signed", "zh_interval", "paired", "spread"]
 
 MINUS = "\u2212"
 _SUPER = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
@@ -49,10 +49,10 @@ def signed(value: float, digits: int = 2) -> str:
     return typeset(f"{value:+.{digits}f}")
 
 
-def interval(lo: float, hi: float, digits: int = 2, sign: bool = True) -> str:
+def zh_interval(lo: float, hi: float, digits: int = 2, sign: bool = True) -> str:
     """An interval as the pages write it: [lo, hi], signed when `sign`.
 
-    >>> interval(-27.63, -4.81, 1), interval(-0.004, 0.18), interval(0.48, 0.62, sign=False)
+    >>> zh_interval(-27.63, -4.81, 1), zh_interval(-0.004, 0.18), zh_interval(0.48, 0.62, sign=False)
     ('[−27.6, −4.8]', '[0.00, +0.18]', '[0.48, 0.62]')
     """
     fmt = (lambda v: signed(v, digits)) if sign else (lambda v: typeset(f"{v:.{digits}f}"))

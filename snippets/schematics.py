@@ -36,7 +36,7 @@ from .i18n import check_lang, text
 __all__ = ["Sketch", "PHONE_FIGURE_PX", "NARROW_PT", "WIDTH", "layer_sketch", "layer_figure", "wo_sum_sketch", "wo_sum_figure",
            "inproj_sketch", "inproj_figure", "reshape_shapes", "reshape_sketch", "reshape_figure",
            "average_sketch", "average_figure", "kv_groups", "kv_groups_sketch", "kv_groups_figure",
-           "cache_rows", "kv_cache_sketch", "kv_cache_figure", "mla_forms", "mla_sketch", "mla_figure",
+           "cache_schematic_rows", "kv_cache_sketch", "kv_cache_figure", "mla_forms", "mla_sketch", "mla_figure",
            "task_sketch", "task_figure"]
 
 LABEL = MIN_FONT_PT
@@ -452,7 +452,7 @@ def kv_groups_figure(lang: str, num_heads: int = 8, groups: tuple[int, ...] = (8
 
 
 @torch.no_grad()
-def cache_rows(d_model: int = 64, num_heads: int = 8, num_kv_heads: int = 2, steps: int = 5,
+def cache_schematic_rows(d_model: int = 64, num_heads: int = 8, num_kv_heads: int = 2, steps: int = 5,
                seed: int = 0) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
     """Decode steps positions one at a time through GroupedQueryAttention with a KVCache; after each
     step, (the query's shape, the cached keys' shape (N, g, S, d_k))."""
@@ -479,7 +479,7 @@ def kv_cache_sketch(lang: str, d_model: int = 64, num_heads: int = 8, num_kv_hea
     """A column per decode step: the query (computed, used, dropped), then the cached keys and
     values, one row per position; the row this step added is coloured, the rows read again are grey."""
     check_lang(lang)
-    seen = cache_rows(d_model, num_heads, num_kv_heads, steps, seed)
+    seen = cache_schematic_rows(d_model, num_heads, num_kv_heads, steps, seed)
     g = num_kv_heads
     W = WIDTH
     x0 = 104.0
@@ -523,7 +523,7 @@ def kv_cache_figure(lang: str, d_model: int = 64, num_heads: int = 8, num_kv_hea
                     steps: int = 5, seed: int = 0) -> str:
     """kv_cache_sketch as the page's inline SVG figure; the caption names the shapes it recorded."""
     sk = kv_cache_sketch(lang, d_model, num_heads, num_kv_heads, steps, seed)
-    seen = cache_rows(d_model, num_heads, num_kv_heads, steps, seed)
+    seen = cache_schematic_rows(d_model, num_heads, num_kv_heads, steps, seed)
     return _draw(lang, "cache", sk, h=num_heads, g=num_kv_heads, steps=steps, q=_shape(seen[-1][0]),
                  k=_shape(seen[-1][1]))
 

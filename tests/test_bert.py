@@ -13,7 +13,7 @@ import torch
 from torch.testing import assert_close
 
 from snippets.bert.report import broad_vs_clark, category_rows, neighbour_heads, special_tokens, stats_table
-from snippets.bert.analysis import SENTENCES, TEXTS, all_stats, attention_maps, wordpiece_rows
+from snippets.bert.analysis import SENTENCES, TEXTS, all_stats, bert_attention_maps, wordpiece_rows
 from snippets.bert.encoder import BertConfig, BertEncoder, load_bert_weights
 from snippets.bert.headstats import THRESHOLDS, classify, head_stats, row_entropy
 from snippets.bert.loader import encode, load_config, load_model, load_tokenizer, model_dir
@@ -219,7 +219,7 @@ def test_statistic_errors():
 
 
 def test_real_model_statistics_are_consistent():
-    maps, tokens = attention_maps(LOG_LINE)
+    maps, tokens = bert_attention_maps(LOG_LINE)
     assert maps.shape == (6, 12, len(tokens), len(tokens))
     assert_close(maps.sum(-1), torch.ones(6, 12, len(tokens)))
     rows = category_rows("en")
@@ -249,7 +249,7 @@ def test_viewer_data_round_trips_the_weights():
     assert (data["layers"], data["heads"], data["scale"]) == (6, 12, SCALE)
     assert [e["label"] for e in data["texts"]] == list(VIEW_TEXTS)
     for entry in data["texts"]:
-        maps, tokens = attention_maps(entry["label"])
+        maps, tokens = bert_attention_maps(entry["label"])
         assert entry["tokens"] == tokens
         decoded = decode_weights(entry)
         assert decoded.shape == tuple(maps.shape)

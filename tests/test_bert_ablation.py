@@ -16,7 +16,7 @@ from snippets.bert.ablation import head_mask, length_baseline
 from snippets.bert.logdata import LONG_LOG, PAIRS
 from snippets.bert.loader import encode, load_model
 from snippets.bert.effects import head_effects, retrieval_effects
-from snippets.bert.retrieval import (CORPUS, ablation_results, angle_deg, full_embeddings, layer_ablation, pair_scores,
+from snippets.bert.retrieval import (CORPUS, ablation_results, angle_deg, full_embeddings, bert_layer_ablation, pair_scores,
                                      pooled_embedding)
 from snippets.multihead import MultiHeadAttention, merge_heads, split_heads
 
@@ -117,7 +117,7 @@ def test_batched_embeddings_match_one_text_at_a_time():
 
 def test_layer_ablation_matches_a_direct_ablation():
     model = load_model()
-    ablated = layer_ablation(5)
+    ablated = bert_layer_ablation(5)
     assert tuple(ablated.shape) == (12, len(CORPUS), 384)
     ids = encode(CORPUS[3]).ids
     with head_mask(model.layers[5].attn, 7):
@@ -125,7 +125,7 @@ def test_layer_ablation_matches_a_direct_ablation():
     assert_close(ablated[7, 3], direct, atol=1e-5, rtol=1e-5)
     assert_close(one_text(model, ids)[0], full_embeddings()[3], atol=1e-5, rtol=1e-5)  # hook removed
     with pytest.raises(ValueError, match=r"layer must be in 0 … 5, got 6"):
-        layer_ablation(6)
+        bert_layer_ablation(6)
 
 
 def test_pair_scores():

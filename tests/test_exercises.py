@@ -287,7 +287,7 @@ def test_printed_rows_say_what_the_solutions_found():
     assert ("头 3 的查询", (2, 10, 64), (2, 10, 32)) in s2.shape_rows(512, (8, 16), "zh")
     real, sliced = s2.split_rows(("a", "b"))
     assert real[0] == "a" and float(real[1]) > 0 and sliced[1] == "0"
-    assert s3.shape_rows(N=1, L=3, d_model=8, num_heads=2)[3] == ("`w_heads`", (1, 2, 3, 3))
+    assert s3.official_shape_rows(N=1, L=3, d_model=8, num_heads=2)[3] == ("`w_heads`", (1, 2, 3, 3))
     assert s3.transposed_strides(2, 8, 10, 64) == ((5120, 64, 640, 1), False)
     assert all(float(r[3]) <= 1e-6 for r in s3.unbatched_rows())
     assert [r[0] for r in s3.unbatched_rows("zh")] == ["输出", "权重"]
@@ -366,7 +366,7 @@ def test_only_collapsed_solutions_are_hidden_in_notebooks():
 
 
 def test_threshold_stats_and_looks_at_line():
-    s = s4.threshold_stats([0.3, 0.9], heads=(4,))
+    s = s4.exercise_threshold_stats([0.3, 0.9], heads=(4,))
     assert (s["lowest"], s["highest"], s["all_4"]) == (0.3, 0.9, 20)
     assert s["last_4"] <= s["first_4"] and 0 < s["weakest_4"] <= 1
     assert s4.looks_at_line({"looks_at": [("a", "b"), ("c", "a")]}) == "a→b · c→a"

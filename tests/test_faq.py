@@ -421,7 +421,7 @@ def test_faq_links_to_the_one_list_of_fast_path_conditions():
 
 
 def test_fast_path_rows_as_the_profiler_sees_them():
-    rows = dict((r[0], r[1:]) for r in faq.fast_path_rows("en"))
+    rows = dict((r[0], r[1:]) for r in faq.faq_fast_path_rows("en"))
     flash = "`_scaled_dot_product_flash_attention_for_cpu`"
     explicit = "`bmm` + `softmax`"
     # the DEFAULT layer (batch_first=False) never takes the fast path: eval + no_grad + need_weights=False is flash
@@ -435,4 +435,4 @@ def test_fast_path_rows_as_the_profiler_sees_them():
     assert "the default layer (`batch_first=False`) does not take the fast path" in en
     assert "the same self-attention call takes the fast path" in en
     assert "默认层（`batch_first=False`）不走快速路径" in faq.fast_path_sentence("zh")
-    assert faq.fast_path_rows("zh")[0][1:] == ("否", flash, "否")
+    assert faq.faq_fast_path_rows("zh")[0][1:] == ("否", flash, "否")

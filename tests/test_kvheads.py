@@ -204,7 +204,7 @@ def test_cache_table_is_read_from_the_tensors_and_matches_the_formula():
     assert [r[3] for r in rows] == ["512", "128", "16", "32"]  # KiB over 32 layers
     assert rows[0][1] == "2 × 32 × 128 = 8192" and rows[-1][1] == "d_c = 512"
     assert [r[4] for r in report.cache_rows("en", kv_heads=(32,), d_latent=4)][0] == "16.0"  # GiB at 32,768 tokens
-    assert all(r[-1].startswith("✅") for r in report.check_rows("en"))
+    assert all(r[-1].startswith("✅") for r in report.cache_check_rows("en"))
 
 
 def _result(acc: dict) -> dict:

@@ -168,7 +168,7 @@ def test_decoder_rows_and_step_flops():
     model = report._tiny(report.DECODER_KINDS["MHA"])
     tokens = torch.randint(64, (1, 20), generator=torch.Generator().manual_seed(0))
     for t in (5, 20):  # without the cache: all t positions again, and t × t scores, exactly t times the work
-        cached, full = report.step_flops(model, tokens[:, :t])
+        cached, full = report.decoder_step_flops(model, tokens[:, :t])
         assert full == t * cached
     lines = report.step_flops_lines("en", lengths=(8, 16)).splitlines()
     assert lines[0] == "8 tokens so far, the next one: 22,528 FLOPs with the cache, 180,224 without, 8.0 times as many"

@@ -94,4 +94,4 @@ def test_exercise_only_the_square_root_keeps_the_row_entropy_flat():
     assert raw == sorted(raw, reverse=True) and raw[-1] < 0.2  # saturates
     assert max(sqrt) - min(sqrt) <= 0.02  # flat
     assert full == sorted(full) and full[-1] > math.log(8) - 0.01  # drifts to uniform: nothing is chosen
-    assert s3.row_entropy(64, 0.5) == pytest.approx(scaling.softmax_row_stats(64, True).entropy, rel=1e-12)
+    assert s3.scaled_row_entropy(64, 0.5) == pytest.approx(scaling.softmax_row_stats(64, True).entropy, rel=1e-12)

@@ -81,8 +81,8 @@ def test_ablation_sentence_says_unaffected_when_nothing_drops():
 def test_one_head_models_bet_on_their_heaviest_place():
     """§1 (#demo) and §4 (#one-head) say, without numbers, that every trained one-head model weights the four
     places unequally and answers best the direction it weights most; if a retrain changed that, this fails."""
-    from snippets.whatif.report import one_head_stats
+    from snippets.whatif.report import first_round_one_head_stats
 
-    s = one_head_stats(sweep(heads=[1]))
+    s = first_round_one_head_stats(sweep(heads=[1]))
     assert s["match"] == s["n_seeds"] >= 5
     assert s["w1"] > s["w4"] + 0.02 and s["w1"] + s["w2"] + s["w3"] + s["w4"] + s["w_rest"] == pytest.approx(1)

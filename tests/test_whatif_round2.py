@@ -61,7 +61,7 @@ def test_phase_and_regime_and_protocol():
     assert round2.phase_grid(d, 0).shape == (4, 4, 10)
     s = round2.phase_stats(d)
     assert s["cells"] == 16 and s["ffn_none"] == 16 and s["all_learned_no"] == 4 * 1  # only 4 heads per layer
-    r = round2.regime_stats(d)
+    r = round2.round2_regime_stats(d)
     assert r["n_seeds"] == 10 and r["verdict"] == "none" and r["diff_pts"] == pytest.approx(0.0)  # both at 100%
     p = round2.protocol_stats(d)
     assert (p["n_models"], p["unconverged"], p["max_steps"]) == (660, 1, protocol.MAX_STEPS)
@@ -157,7 +157,7 @@ def test_the_pages_words_hold_on_the_committed_result():
     assert len(unfinished) >= 5 and ph["ffn_1x1_learned"] == 0  # 1 x 1 with FFN: no seed reaches 95%
     assert ph["ffn_1x2_learned"] >= 9  # "rescues most of the shapes with too few heads"
     assert lk["below_learned_6"] >= 9 and lk["below_h_6"] == lk["fewest_6"] - 1  # "4 heads come close" at 6
-    rg = round2.regime_stats(d)
+    rg = round2.round2_regime_stats(d)
     assert rg["verdict"] == "lower" and rg["train_4"] > 0.99 and rg["train_8"] > 0.99  # both overfit; 8 worse
     one = round2.groups(d, "fixed_dk")
     assert np.mean([r["accuracy"] for r in one[0]]) > 1 / 16 * 3  # one head: well above chance

@@ -53,7 +53,7 @@ def broad_heads_vs_clark(texts: Sequence[str] = TEXTS) -> dict[str, float | int]
     Returns the number of broad heads, the smallest and largest mean share they put on [CLS], and
     the mean fraction of their query rows whose most-attended token gets more than 10%.
     """
-    from .analysis import attention_maps
+    from .analysis import bert_attention_maps
 
     stats, cats = all_stats(texts)
     broad = [(layer, head) for layer, row in enumerate(cats) for head, c in enumerate(row) if c == "broad"]
@@ -61,7 +61,7 @@ def broad_heads_vs_clark(texts: Sequence[str] = TEXTS) -> dict[str, float | int]
         raise ValueError("no head is in the broad category; nothing to compare")
     rows_max = []  # over broad heads: share of query rows whose largest weight exceeds 10%
     for text in texts:
-        maps, _ = attention_maps(text)  # (n, h, T, T)
+        maps, _ = bert_attention_maps(text)  # (n, h, T, T)
         for layer, head in broad:
             rows_max.append((maps[layer, head].max(dim=-1).values > 0.1).double().mean().item())
     cls = [stats["cls"][lh].item() for lh in broad]
@@ -71,7 +71,7 @@ def broad_heads_vs_clark(texts: Sequence[str] = TEXTS) -> dict[str, float | int]
 def length_baseline(texts: Sequence[str] = (*TEXTS, LONG_LOG)) -> list[dict[str, float | int | str]]:
     """Per text: its length T, a uniform row's weight per token (1/T), and the fraction of the broad heads'
     query rows whose largest weight exceeds 10%. Broad heads are the categories measured on ``TEXTS``."""
-    from .analysis import attention_maps
+    from .analysis import bert_attention_maps
 
     _, cats = all_stats(TEXTS)
     broad = [(layer, head) for layer, row in enumerate(cats) for head, c in enumerate(row) if c == "broad"]
@@ -79,7 +79,7 @@ def length_baseline(texts: Sequence[str] = (*TEXTS, LONG_LOG)) -> list[dict[str,
         raise ValueError("no head is in the broad category; nothing to compare")
     out = []
     for text in texts:
-        maps, tokens = attention_maps(text)  # (n, h, T, T)
+        maps, tokens = bert_attention_maps(text)  # (n, h, T, T)
         over = torch.stack([(maps[layer, head].max(dim=-1).values > 0.1).double().mean() for layer, head in broad])
         out.append({"text": text, "tokens": len(tokens), "uniform": 1 / len(tokens), "over_10": over.mean().item()})
     return out

@@ -19,7 +19,7 @@ from ..logline import LOG_LINE
 from .headstats import CATEGORIES, STAT_OF, classify, head_stats
 from .loader import encode, load_model, one_thread, source_hash
 
-__all__ = ["SENTENCES", "TEXTS", "attention_maps", "wordpiece_rows", "all_stats", "strongest_heads"]
+__all__ = ["SENTENCES", "TEXTS", "bert_attention_maps", "wordpiece_rows", "all_stats", "strongest_heads"]
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +40,7 @@ def _maps(text: str, code: str) -> tuple[Tensor, list[str]]:
     return torch.stack([m[0] for m in maps]), enc.tokens  # (n, h, T, T)
 
 
-def attention_maps(text: str) -> tuple[Tensor, list[str]]:
+def bert_attention_maps(text: str) -> tuple[Tensor, list[str]]:
     """All attention maps of the pretrained model on one text: (n, h, T, T), and the T tokens (cached on disk)."""
     if not isinstance(text, str) or not text.strip():
         raise ValueError(f"text must be a non-empty string, got {text!r}")
@@ -61,7 +61,7 @@ def wordpiece_rows(line: str = LOG_LINE) -> list[tuple[str, str]]:
 
 def all_stats(texts=TEXTS) -> tuple[dict[str, Tensor], list[list[str]]]:
     """Pooled per-head statistics over the texts, and each head's category."""
-    stats = head_stats([attention_maps(t) for t in texts])
+    stats = head_stats([bert_attention_maps(t) for t in texts])
     return stats, classify(stats)
 
 

@@ -7,7 +7,7 @@ import numpy as np
 
 from .. import i18n
 from ..figures import CMAP, MIN_FONT_PT, Figure, heatmap_grid, svg_figure
-from .analysis import TEXTS, attention_maps, strongest_heads
+from .analysis import TEXTS, bert_attention_maps, strongest_heads
 
 __all__ = ["all_heads_figure", "example_heads_figure"]
 
@@ -20,7 +20,7 @@ def all_heads_figure(text: str, lang: str, alt: str, caption: str, gap: int = 3)
     if not isinstance(gap, int) or gap < 0:
         raise ValueError(f"gap must be a non-negative integer, got {gap!r}")
     lab = i18n.texts(lang, "bert")
-    maps, _ = attention_maps(text)
+    maps, _ = bert_attention_maps(text)
     w = maps.numpy()  # (n, h, T, T)
     n, h, T, _ = w.shape
     step = T + gap
@@ -50,7 +50,7 @@ def example_heads_figure(text: str, lang: str, alt: str, caption: str, texts=TEX
     """Labelled heatmaps of the strongest head in each category (categories measured over texts)."""
     lab = i18n.texts(lang, "bert")
     best = strongest_heads(texts)
-    maps, tokens = attention_maps(text)
+    maps, tokens = bert_attention_maps(text)
     picked = maps[[layer for _, layer, _ in best], [head for _, _, head in best]]  # (k, T, T)
     titles = [f"{lab['layer'].format(layer)} · {lab['head'].format(head)} · {lab[cat]}" for cat, layer, head in best]
     return heatmap_grid(picked, tokens, titles=titles, alt=alt, caption=caption, ncols=2)

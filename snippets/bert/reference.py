@@ -15,7 +15,7 @@ from .loader import encode, load_model, model_dir, one_thread, source_hash
 
 log = logging.getLogger(__name__)
 
-__all__ = ["TOLERANCE", "reference_outputs", "compare_with_reference", "equivalence_rows", "equivalence_summary"]
+__all__ = ["TOLERANCE", "reference_outputs", "compare_with_reference", "bert_equivalence_rows", "equivalence_summary"]
 
 TOLERANCE = 1e-4  # max abs difference allowed on hidden states (float32, 6 layers, LayerNorm eps 1e-12)
 
@@ -61,7 +61,7 @@ def compare_with_reference(texts: list[str] | tuple[str, ...]) -> list[tuple[int
     return _compare(tuple(texts), source_hash())
 
 
-def equivalence_rows(texts: list[str] | tuple[str, ...], labels: tuple[str, str] = ("embeddings", "layer {}"),
+def bert_equivalence_rows(texts: list[str] | tuple[str, ...], labels: tuple[str, str] = ("embeddings", "layer {}"),
                      tol: float = TOLERANCE) -> list[tuple[str, str, str, str]]:
     """Table rows: layer name, max |Δ hidden|, max |Δ attention|, within tolerance (✅/❌).
 

@@ -32,7 +32,7 @@ from .ablation import head_mask
 from .loader import BERT_PACKAGES, encode, load_model, one_thread
 from .logdata import PAIRS
 
-__all__ = ["CORPUS", "encode_batch", "pooled_embedding", "angle_deg", "pair_scores", "layer_ablation",
+__all__ = ["CORPUS", "encode_batch", "pooled_embedding", "angle_deg", "pair_scores", "bert_layer_ablation",
            "full_embeddings", "ablation_embeddings", "ablation_results"]
 
 CORPUS = tuple(m for m, _ in PAIRS) + tuple(r for _, r in PAIRS)  # P messages, then their P rewordings
@@ -114,7 +114,7 @@ def _check_texts(texts) -> tuple[str, ...]:
     return tuple(texts)
 
 
-def layer_ablation(layer: int, texts=CORPUS) -> Tensor:
+def bert_layer_ablation(layer: int, texts=CORPUS) -> Tensor:
     """Embeddings with each head of one layer removed: (h, N, E) (cached on disk)."""
     n = load_model().cfg.num_layers
     if not isinstance(layer, int) or not 0 <= layer < n:
@@ -130,7 +130,7 @@ def full_embeddings(texts=CORPUS) -> Tensor:
 def ablation_embeddings(texts=CORPUS) -> tuple[Tensor, Tensor]:
     """The full model's embeddings (N, E) and, for every layer and head removed, (n, h, N, E)."""
     n = load_model().cfg.num_layers
-    return full_embeddings(texts), torch.stack([layer_ablation(layer, texts) for layer in range(n)])
+    return full_embeddings(texts), torch.stack([bert_layer_ablation(layer, texts) for layer in range(n)])
 
 
 def ablation_results(texts=CORPUS) -> dict[str, Tensor | float]:

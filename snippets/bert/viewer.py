@@ -21,7 +21,7 @@ import numpy as np
 
 from .. import i18n
 from ..logline import LOG_LINE
-from .analysis import SENTENCES, attention_maps
+from .analysis import SENTENCES, bert_attention_maps
 
 __all__ = ["VIEW_TEXTS", "SCALE", "viewer_data", "decode_weights", "headview_html"]
 
@@ -34,7 +34,7 @@ def viewer_data(texts: Sequence[str] = VIEW_TEXTS) -> dict:
         raise ValueError(f"texts must be a non-empty list of strings, got {texts!r}")
     entries, shape = [], None
     for text in texts:
-        maps, tokens = attention_maps(text)  # (n, h, T, T)
+        maps, tokens = bert_attention_maps(text)  # (n, h, T, T)
         shape = maps.shape[:2]
         q = np.rint(maps.numpy() * SCALE).clip(0, SCALE).astype(np.uint8)  # (n, h, T, T)
         entries.append({"label": text, "tokens": tokens, "weights": base64.b64encode(q.tobytes()).decode("ascii")})

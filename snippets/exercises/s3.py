@@ -20,8 +20,8 @@ from ..i18n import check_lang, text
 from ..official import run_official
 
 __all__ = ["official_shapes", "merge_heads_no_contiguous", "try_merge", "UnbatchedMultiHeadAttention",
-           "unbatched_report", "wrong_convention_weights", "shape_rows", "transposed_strides", "unbatched_rows",
-           "wrong_convention_rows", "wrong_convention_training", "wrong_convention_sentence", "row_entropy",
+           "unbatched_report", "wrong_convention_weights", "official_shape_rows", "transposed_strides", "unbatched_rows",
+           "wrong_convention_rows", "wrong_convention_training", "wrong_convention_sentence", "scaled_row_entropy",
            "SCALE_POWERS", "scale_power_rows"]
 
 
@@ -154,7 +154,7 @@ def wrong_convention_training(L=5, d_model=8, num_heads=2, seed=0):
 
 
 
-def shape_rows(**kwargs) -> list[tuple[str, tuple[int, ...]]]:
+def official_shape_rows(**kwargs) -> list[tuple[str, tuple[int, ...]]]:
     """official_shapes as printable rows: (`name`, shape)."""
     return [(f"`{k}`", v) for k, v in official_shapes(**kwargs).items()]
 
@@ -197,7 +197,7 @@ def wrong_convention_sentence(lang: str, L: int = 5) -> str:
 
 
 # --8<-- [start:scale_power]
-def row_entropy(d_k, power, keys=8, rows=2000, seed=0):
+def scaled_row_entropy(d_k, power, keys=8, rows=2000, seed=0):
     """Mean entropy of softmax(q·k / d_k**power) over random rows."""
     g = torch.Generator().manual_seed(seed)
     q = torch.randn(rows, 1, d_k, generator=g, dtype=torch.float64)
@@ -217,4 +217,4 @@ def scale_power_rows(d_ks: tuple[int, ...] = (8, 64, 512), keys: int = 8) -> lis
         check_positive_int(d_k, "d_k")
     if isinstance(keys, bool) or not isinstance(keys, int) or keys < 2:
         raise ValueError(f"keys must be an integer >= 2, got {keys!r}")
-    return [(d_k, *(f"{row_entropy(d_k, p, keys):.2f}" for p in SCALE_POWERS)) for d_k in d_ks]
+    return [(d_k, *(f"{scaled_row_entropy(d_k, p, keys):.2f}" for p in SCALE_POWERS)) for d_k in d_ks]

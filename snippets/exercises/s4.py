@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import torch
 
-from ..bert.analysis import TEXTS, all_stats, attention_maps
+from ..bert.analysis import TEXTS, all_stats, bert_attention_maps
 from ..bert.headstats import head_stats
 from ..whatif.analysis import SEEDS, head_roles, sweep, specialisation
 from ..whatif.report import SAMPLE_SEED
@@ -19,7 +19,7 @@ from ..whatif.task import make_batch
 from ..whatif.train import load_model, train_run
 
 __all__ = ["per_offset", "recovered", "roles_by_threshold", "favourite_keys", "NEW_SENTENCE", "prev_token_head", "per_offset_rows",
-           "threshold_rows", "favourite_key_rows", "threshold_stats", "looks_at_line"]
+           "threshold_rows", "favourite_key_rows", "exercise_threshold_stats", "looks_at_line"]
 
 
 def _check_good(good: float) -> None:
@@ -93,7 +93,7 @@ def prev_token_head(text=NEW_SENTENCE):
     """The (layer, head) whose mean weight on the previous token is
     highest on this text; what each token looks at most in that head;
     and the head that wins on the lab page's texts."""
-    maps, tokens = attention_maps(text)  # (n, h, T, T), T tokens
+    maps, tokens = bert_attention_maps(text)  # (n, h, T, T), T tokens
     prev = head_stats([(maps, tokens)])["prev"]  # (n, h)
     layer, head = divmod(int(prev.argmax()), prev.size(1))
     top = maps[layer, head].argmax(dim=-1)  # (T,): each query's key
@@ -125,7 +125,7 @@ def favourite_key_rows(heads: Sequence[int] = (32, 16, 4), seed: int = 0) -> lis
     return rows
 
 
-def threshold_stats(thresholds: Sequence[float], heads: Sequence[int] = (4, 8)) -> dict:
+def exercise_threshold_stats(thresholds: Sequence[float], heads: Sequence[int] = (4, 8)) -> dict:
     """For the sentence under the threshold table: lowest / highest threshold, and per head count h the heads with
     a role at the lowest (first_<h>) and highest (last_<h>) threshold, all_<h> (heads over all seeds), and
     weakest_<h> (the smallest share any head puts on its favourite offset)."""

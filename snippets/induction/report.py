@@ -30,7 +30,7 @@ from . import protocol as P
 from .task import MIN_SEGMENT, SEQ_LEN, VOCAB, make_repeat_batch
 
 __all__ = ["RESULT_NAME", "load_induction", "depth_family", "depth_header", "depth_rows", "depth_sentence",
-           "cause_family", "cause_header", "cause_rows", "cause_sentence", "one_layer_sentence", "phase_figure",
+           "cause_family", "cause_header", "cause_rows", "cause_sentence", "one_layer_sentence", "induction_phase_figure",
            "pilot_header", "pilot_rows", "show_repeat_sequence", "task_sentence", "protocol_sentence", "heads_sentence",
            "spread_sentence", "uniform_prev_score"]
 
@@ -286,7 +286,7 @@ def show_repeat_sequence(seq_len: int = 20, seed: int = 3) -> str:
     return "\n".join([" ".join(f"{t:>2}" for t in x[0].tolist()), " ".join(f"{m:>2}" for m in marks)])
 
 
-def phase_figure(lang: str, result: dict | None = None) -> str:
+def induction_phase_figure(lang: str, result: dict | None = None) -> str:
     """Over training, every seed: the loss on the predictable tokens (top) and, for the 2-layer settings,
     the best layer-0 previous-token score and the best layer-1 prefix-matching score (bottom)."""
     result = _result(result)

@@ -27,8 +27,8 @@ from ..i18n import text
 from . import protocol as P
 from .mqar import IGNORE, KEYS, VALUES, MQARModel, make_mqar_batch, mqar_accuracy, train_mqar
 
-__all__ = ["RESULT_NAME", "PILOT", "pilot_run", "pilot_header", "pilot_rows", "show_mqar_sequence", "load_mqar", "mqar_family", "mqar_rows", "mqar_header", "mqar_figure", "mqar_sentences", "params_sentence",
-           "learned_sentence", "curve_sentence", "protocol_sentence", "cost_sentence", "equal_cache_sentence",
+__all__ = ["RESULT_NAME", "PILOT", "pilot_run", "mqar_pilot_header", "mqar_pilot_rows", "show_mqar_sequence", "load_mqar", "mqar_family", "mqar_rows", "mqar_header", "mqar_figure", "mqar_sentences", "params_sentence",
+           "mqar_learned_sentence", "curve_sentence", "mqar_protocol_sentence", "mqar_cost_sentence", "equal_cache_sentence",
            "FOLLOWUP_NAME", "load_followup", "followup_family", "followup_header", "followup_rows",
            "followup_sentence", "mla_copy_of_mha", "holds_sentence", "still_rising", "CLEARLY_RISING"]
 
@@ -57,11 +57,11 @@ def pilot_run(num_pairs: int, seq_len: int, batch_size: int, steps: int, seed: i
     return round(mqar_accuracy(model, num_pairs, seq_len, 1000), 4)
 
 
-def pilot_header(lang: str) -> list[str]:
+def mqar_pilot_header(lang: str) -> list[str]:
     return text(lang, "mqar.pilot_head")
 
 
-def pilot_rows(lang: str) -> list[list[str]]:
+def mqar_pilot_rows(lang: str) -> list[list[str]]:
     """The pilot's runs in the order they ran; the last column says whether the model learned the task."""
     yes, no = text(lang, "mqar.yes"), text(lang, "mqar.no")
     return [[str(n), str(T), str(b), f"{steps:,}", str(seed), f"{a:.1%}", yes if a >= P.LEARNED else no]
@@ -194,7 +194,7 @@ def mqar_sentences(lang: str, result: dict | None = None) -> str:
                 found=found, parts=text(lang, "kvheads.sep").join(parts))
 
 
-def learned_sentence(lang: str, result: dict | None = None) -> str:
+def mqar_learned_sentence(lang: str, result: dict | None = None) -> str:
     """How many seeds of each setting learned the task, against MHA (Fisher's exact test, Holm over the six),
     and the accuracy among the seeds that learned."""
     result = _result(result)
@@ -291,7 +291,7 @@ def curve_sentence(lang: str, result: dict | None = None) -> str:
                                                      for s, n in zip(names, counts, strict=True)))
 
 
-def protocol_sentence(lang: str, result: dict | None = None) -> str:
+def mqar_protocol_sentence(lang: str, result: dict | None = None) -> str:
     """The protocol as the results record it: level, grid, seeds, steps, threshold."""
     result = _result(result)
     p = result["data"]["protocol"]
@@ -301,7 +301,7 @@ def protocol_sentence(lang: str, result: dict | None = None) -> str:
                 commit=prov.get("commit", "?")[:7])
 
 
-def cost_sentence(lang: str, result: dict | None = None) -> str:
+def mqar_cost_sentence(lang: str, result: dict | None = None) -> str:
     result = _result(result)
     secs = [m["cpu_seconds"] for m in result["data"]["models"]]
     return text(lang, "mqar.cost", models=len(secs), lo=min(secs), hi=max(secs), total=sum(secs) / 60)

@@ -31,11 +31,11 @@ from .decoder import TinyDecoder, generate
 from .mla import LatentAttention, LatentCache
 from .recall import D_MODEL, IGNORE, KEYS, RecallModel, make_recall_batch
 
-__all__ = ["decode_demo", "show_sequence", "cache_rows", "cache_header", "check_rows", "load_recall", "recall_header",
+__all__ = ["decode_demo", "show_sequence", "cache_rows", "cache_header", "cache_check_rows", "load_recall", "recall_header",
            "recall_rows", "recall_figure", "recall_family", "verdict_sentences", "family_sentence", "learned_sentence",
            "history_rows", "parameter_count", "cost_sentence", "recall_intro", "load_decode", "decode_row",
            "decode_header", "decode_rows", "growth", "decode_sentences", "decode_figure", "stored_rows", "stored_header",
-           "decoder_rows", "row_difference", "step_flops", "step_flops_lines", "flops_header", "flops_check_rows",
+           "decoder_rows", "row_difference", "decoder_step_flops", "step_flops_lines", "flops_header", "flops_check_rows",
            "false_positive_sentence", "summary_sentence", "decode_family", "decode_flops_rows",
            "decode_flops_header", "mla_row", "mla_header", "mla_rows", "mla_flops_header", "mla_flops_rows",
            "mla_family", "mla_sentences"]
@@ -146,7 +146,7 @@ def cache_header(lang: str, num_layers: int = 32, context: int = 32_768) -> list
             text(lang, "kvheads.cache_context", layers=num_layers, context=context)]
 
 
-def check_rows(lang: str, seed: int = 0) -> list[list[str]]:
+def cache_check_rows(lang: str, seed: int = 0) -> list[list[str]]:
     """The page's equivalence checks on random inputs (float64): what, the largest difference, the tolerance."""
     check_lang(lang)
     torch.manual_seed(seed)
@@ -781,7 +781,7 @@ def decoder_rows(lang: str, prompt_len: int = 6, steps: int = 30, seed: int = 0)
 
 
 @torch.no_grad()
-def step_flops(model: TinyDecoder, tokens: Tensor) -> tuple[int, int]:
+def decoder_step_flops(model: TinyDecoder, tokens: Tensor) -> tuple[int, int]:
     """FLOPs of the next token after tokens (N, t): with a cache holding the t - 1 earlier positions (one
     position through every layer), and without one (all t positions through every layer again)."""
     caches = model.new_caches(tokens.shape[0])
@@ -794,12 +794,12 @@ def step_flops(model: TinyDecoder, tokens: Tensor) -> tuple[int, int]:
 
 
 def step_flops_lines(lang: str, lengths: Sequence[int] = (8, 16, 32, 48), seed: int = 0) -> str:
-    """step_flops of the MHA TinyDecoder at several lengths, one line each."""
+    """decoder_step_flops of the MHA TinyDecoder at several lengths, one line each."""
     model = _tiny(DECODER_KINDS["MHA"], seed)
     tokens = torch.randint(64, (1, max(lengths)), generator=torch.Generator().manual_seed(seed))
     lines = []
     for t in lengths:
-        with_cache, without = step_flops(model, tokens[:, :t])
+        with_cache, without = decoder_step_flops(model, tokens[:, :t])
         lines.append(text(lang, "kvheads.step_flops", t=t, cached=with_cache, full=without,
                           ratio=without / with_cache))
     return "\n".join(lines)

@@ -23,8 +23,8 @@ from .task import OFFSETS
 from .train import build_model
 
 __all__ = [
-    "parameters", "steps_to_target", "depth_rows", "compare_stats", "comparison_sentences",
-    "layer_rows", "layer_stats", "curve_figure", "layer_figure", "sweep_by_heads", "layer_tables", "LAB_SEED", "lab_stats",
+    "parameters", "steps_to_target", "factor_depth_rows", "compare_stats", "comparison_sentences",
+    "layer_rows", "layer_stats", "curve_figure", "factor_layer_figure", "sweep_by_heads", "layer_tables", "LAB_SEED", "lab_stats",
 ]
 
 LAB_SEED = 0  # the one seed of each stack that §4's browser lab offers: the seed of the per-layer table and figure
@@ -88,7 +88,7 @@ def _steps_cell(runs: list[dict], none: str) -> str:
     return f"{int(np.median(steps))} ({min(steps)}–{max(steps)})"
 
 
-def depth_rows(configs: Sequence[dict], groups: list[list[dict]], none: str = "—") -> list[list[object]]:
+def factor_depth_rows(configs: Sequence[dict], groups: list[list[dict]], none: str = "—") -> list[list[object]]:
     """Stacks: layers × heads, parameters, mean held-out accuracy, mean accuracy per offset,
     median steps to TARGET (lowest–highest, seeds that reach it), seeds below TARGET at the end."""
     _check_groups(groups)
@@ -231,7 +231,7 @@ def curve_figure(groups: list[list[dict]], labels: dict[str, str], alt: str, cap
     return svg_figure(draw, alt=alt, caption=caption)
 
 
-def layer_figure(runs: Sequence[dict], labels: dict[str, str], alt: str, caption: str | None = None) -> str:
+def factor_layer_figure(runs: Sequence[dict], labels: dict[str, str], alt: str, caption: str | None = None) -> str:
     """For each given single-head stack run: a layer × target-offset heatmap of the held-out accuracy lost when that
     block's head is zeroed (points, written in each cell). labels: 'title' (with {label}), 'layer' (with {}),
     'offset', 'drop'."""

@@ -22,7 +22,7 @@ __all__ = [
     "SAMPLE_SEED", "VASWANI_TABLE3A", "fmt_offset", "sweep_rows", "sweep_stats", "sweep_figure", "width_rows",
     "vaswani_rows", "share_rows", "role_rows", "sample_heatmaps", "ablation_rows", "ablation_stats",
     "pruning_rows", "pruning_stats", "share_stats", "role_stats", "roleless_stats", "sentence", "timeline_rows",
-    "ablation_sentence", "pruning_interval_stats", "role_drop_stats", "specialisation_rows", "one_head_stats", "role_split_stats",
+    "ablation_sentence", "pruning_interval_stats", "role_drop_stats", "specialisation_rows", "first_round_one_head_stats", "role_split_stats",
 ]
 
 SAMPLE_SEED = 7  # the stream drawn in the heatmaps
@@ -109,7 +109,7 @@ def sweep_stats(runs: list[dict]) -> dict:
     return stats
 
 
-def one_head_stats(runs: list[dict]) -> dict:
+def first_round_one_head_stats(runs: list[dict]) -> dict:
     """How the one-head models (h = 1 in runs) spend their single attention distribution: the mean share on the
     four target offsets, sorted largest first (w1 ... w4, averaged over seeds), the share left for the rest of
     the stream (w_rest), and in how many seeds (match of n_seeds) the direction answered best is the one the head

@@ -25,8 +25,8 @@ from .report import fmt_offset
 
 __all__ = ["RESULT_NAME", "load_sweeps", "groups", "config_of", "heads_rows", "fewest_learned", "heads_family",
            "family_sentences", "lookups_stats", "width_stats", "one_head_stats", "phase_grid", "phase_rows",
-           "phase_stats", "regime_stats", "protocol_stats", "unconverged", "heads_figure", "phase_figure",
-           "width_figure2", "verdict_word", "false_positive_stats", "regime_rows",
+           "phase_stats", "round2_regime_stats", "protocol_stats", "unconverged", "heads_figure", "phase_figure",
+           "width_figure2", "verdict_word", "false_positive_stats", "round2_regime_rows",
            "family_rows", "evidence_stats", "heads_tables", "threshold_stats", "ffn_enough_stats",
            "sign_flip_stats", "history_stats"]
 
@@ -393,7 +393,7 @@ def evidence_stats(data: dict) -> dict:
     return {**lookups_stats(data), **phase_stats(data), "acc_dk1": width_stats(data)["acc_1"]}
 
 
-def regime_stats(data: dict, words: dict[str, str] | None = None) -> dict:
+def round2_regime_stats(data: dict, words: dict[str, str] | None = None) -> dict:
     """The source's regime, 10 seeds: 8 heads (d_k = 8) minus 4 heads (d_k = 16), held-out accuracy, paired.
     words (keys higher, lower, none, negligible; {n} the seeds): the page's words for the verdict, as verdict."""
     few, many = groups(data, "regime")
@@ -408,7 +408,7 @@ def regime_stats(data: dict, words: dict[str, str] | None = None) -> dict:
             "train_4": tr(few), "train_8": tr(many), "verdict": verdict, "d_model": few[0]["d_model"]}
 
 
-def regime_rows(data: dict) -> list[list[object]]:
+def round2_regime_rows(data: dict) -> list[list[object]]:
     """Per head count of the regime sweep: h, d_k, training-set accuracy (mean), held-out accuracy (mean [95%
     interval]), held-out lowest – highest."""
     rows = []
