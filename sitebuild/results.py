@@ -17,6 +17,7 @@ matches, ``tests/test_results.py`` fails, and the same command measures again::
     python -m sitebuild.results induction    # retrain results/induction.json (~40 CPU minutes)
     python -m sitebuild.results induction-live  # retrain results/induction-live.json (~7 CPU minutes)
     python -m sitebuild.results induction-circuits  # retrain results/induction-circuits.json (~33 CPU minutes)
+    python -m sitebuild.results decoder-heads  # score SmolLM2-135M's heads, results/decoder-heads.json (~5 min)
     python -m sitebuild.results stale        # re-measure every stale result
 
 How busy the machine was is measured, not declared: the load average before and after the whole
@@ -100,6 +101,10 @@ SPECS: dict[str, Spec] = {
     # Its follow-up, fixed before its runs: which path a four-head model's induction takes (snippets.induction.circuits).
     "induction-circuits": Spec(("snippets.induction.circuits",), (), "python -m sitebuild.results induction-circuits",
                                exclude=("snippets/i18n.py",)),
+    # The real decoder page: SmolLM2-135M's cache sizes and head scores (snippets.decoder.heads and the model,
+    # loader and layers it imports). The model file is not code: its SHA-256 is in the data.
+    "decoder-heads": Spec(("snippets.decoder.heads",), (), "python -m sitebuild.results decoder-heads",
+                          exclude=("snippets/i18n.py",)),
 }
 
 
@@ -469,12 +474,24 @@ def measure_decode() -> Path:
     return save("kvheads-decode", prov, data, start, runs)
 
 
+def measure_decoder_heads() -> Path:
+    """Score every head of SmolLM2-135M and compute its cache sizes (snippets.decoder.heads.measure), each text
+    a recorded run; write results/decoder-heads.json. No timing: nothing here depends on how busy the machine is."""
+    from snippets.decoder.heads import measure
+
+    prov = provenance("decoder-heads", 1)
+    start, runs = snapshot(), []
+    data = measure(record=lambda run: recording(runs, run))
+    return save("decoder-heads", prov, data, start, runs)
+
+
 MEASURE: dict[str, Callable[[], Path]] = {"bench-full": measure_bench, "buildbench": measure_build,
                                          "kvheads-recall": measure_recall, "kvheads-decode": measure_decode,
                                          "whatif-sweeps": measure_whatif, "kvheads-mqar": measure_mqar,
                                          "kvheads-mqar-followup": measure_mqar_followup,
                                          "induction": measure_induction, "induction-live": measure_induction_live,
-                                         "induction-circuits": measure_induction_circuits}
+                                         "induction-circuits": measure_induction_circuits,
+                                         "decoder-heads": measure_decoder_heads}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -483,14 +500,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Committed measurements: check them, or measure again.")
     parser.add_argument("what", nargs="?", choices=["check", "bench", "build", "recall", "decode", "whatif", "mqar",
                                                      "mqar-followup", "induction", "induction-live", "induction-circuits",
-                                                     "stale"],
+                                                     "decoder-heads", "stale"],
                         default="check")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     names = {"bench": ["bench-full"], "build": ["buildbench"], "recall": ["kvheads-recall"],
              "decode": ["kvheads-decode"], "whatif": ["whatif-sweeps"], "mqar": ["kvheads-mqar"],
              "mqar-followup": ["kvheads-mqar-followup"], "induction": ["induction"],
-             "induction-live": ["induction-live"], "induction-circuits": ["induction-circuits"], "check": [],
+             "induction-live": ["induction-live"], "induction-circuits": ["induction-circuits"],
+             "decoder-heads": ["decoder-heads"], "check": [],
              "stale": []}[args.what]
     if args.what in ("check", "stale"):
         for name in SPECS:

@@ -14,7 +14,7 @@ heads, d_k = E // h, F feed-forward width, V vocabulary.
 >>> torch.manual_seed(0)  # doctest: +ELLIPSIS
 <torch._C.Generator object at ...>
 >>> from .._checks import check_positive_int
-from .weights import LlamaConfig, load_weights, read_config
+from .weights import LlamaConfig, file_hash, load_weights, read_config
 >>> cfg = LlamaConfig(vocab=50, d_model=32, num_layers=2, num_heads=4, num_kv_heads=2,
 ...                   d_ff=48, context=16, rope_base=10000.0, eps=1e-5)
 >>> model = LlamaDecoder(cfg).double().eval()
@@ -27,6 +27,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 
 import torch
@@ -35,10 +36,10 @@ from torch import Tensor, nn
 
 from ..kvheads.attention import GroupedQueryAttention, KVCache
 from .._checks import check_positive_int
-from .weights import LlamaConfig, load_weights, read_config
+from .weights import LlamaConfig, file_hash, load_weights, read_config
 
 __all__ = ["RMSNorm", "rope_angles", "apply_rope", "SwiGLU", "RotaryGQA", "LlamaBlock", "LlamaDecoder",
-           "generate", "load_state", "load_model", "check_tokens"]
+           "generate", "load_state", "load_model", "shared_model", "check_tokens"]
 
 
 # --8<-- [start:norm]
@@ -245,6 +246,16 @@ def load_model(path=None) -> LlamaDecoder:
         model = LlamaDecoder(cfg)
     return load_state(model, load_weights(path))
 # --8<-- [end:load]
+
+
+def shared_model(path=None) -> LlamaDecoder:
+    """load_model, once per process and file (by hash): read-only use."""
+    return _shared(str(path), file_hash(path))
+
+
+@functools.lru_cache(maxsize=1)
+def _shared(path: str, digest: str) -> LlamaDecoder:
+    return load_model(None if path == "None" else path)
 
 
 def _check_state(tensors: object, model: LlamaDecoder) -> None:

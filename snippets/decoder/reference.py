@@ -11,7 +11,7 @@ import functools
 
 import torch
 
-from .model import LlamaDecoder, load_model
+from .model import LlamaDecoder, shared_model
 from .weights import gguf_path, load_tokenizer
 
 __all__ = ["TEXTS", "reference_model", "reference_tokenizer", "encode", "compare_logits"]
@@ -49,7 +49,7 @@ def encode(text: str, model: LlamaDecoder | None = None) -> torch.Tensor:
     if not isinstance(text, str) or not text:
         raise ValueError(f"text must be a non-empty string, got {text!r}")
     ids = load_tokenizer().encode(text).ids
-    context = (model or load_model()).cfg.context
+    context = (model or shared_model()).cfg.context
     if len(ids) > context:
         raise ValueError(f"text is {len(ids)} tokens long; the model's context is {context} tokens")
     return torch.tensor([ids])
@@ -59,7 +59,7 @@ def encode(text: str, model: LlamaDecoder | None = None) -> torch.Tensor:
 def compare_logits(text: str) -> dict:
     """Our logits and the reference's on one text: largest absolute difference, the logits' scale,
     and whether the next-token choice (argmax) agrees at every position."""
-    ours_model = load_model()
+    ours_model = shared_model()
     ids = encode(text, ours_model)
     ours = ours_model(ids)[0]  # (T, V)
     ref = reference_model()(ids).logits[0]  # (T, V)
