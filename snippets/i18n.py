@@ -1063,10 +1063,9 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "decoder.fig.alt": "SmolLM2-135M 的 {layers} 层 × {heads} 个头在三种分数上的热力图",
         "decoder.fig.caption": ("每格一个头（行是层，列是头）。左和右：中英两段正文上的平均；"
                                 "中：{n} 条写两遍的随机词元（每遍 {T} 个）上的前缀匹配分数。颜色刻度相同，0 到 1。"),
-        "decoder.group.q": "查询",
-        "decoder.group.kv": "键/值",
-        "decoder.group.title": "一层里：{h} 个查询头，{g} 个键/值头，每 {per} 个查询头读同一组（d_k = {d_k}）",
-        "decoder.group.note": "{layers} 层都这样分组；缓存里只存下面这 3 组",
+        "decoder.group.q": "一层里的 {h} 个查询头",
+        "decoder.group.kv": "{g} 个键/值头，每个服务 {per} 个查询头（d_k = {d_k}）",
+        "decoder.group.note": "{layers} 层都这样分组；缓存里只存键/值头",
         "decoder.group.alt": "{h} 个查询头分成 {g} 组，每组 {per} 个头连到同一个键/值头",
     },
     "en": {
@@ -2247,10 +2246,9 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "decoder.fig.caption": ("One cell per head (rows: layers, columns: heads). Left and right: averaged over the "
                                 "zh and en passages; middle: prefix matching on {n} random sequences shown twice "
                                 "({T} tokens per copy). One colour scale, 0 to 1."),
-        "decoder.group.q": "query",
-        "decoder.group.kv": "key/value",
-        "decoder.group.title": "One layer: {h} query heads, {g} key/value heads, {per} query heads per group (d_k = {d_k})",
-        "decoder.group.note": "All {layers} layers are grouped this way; the cache keeps only the 3 groups below",
+        "decoder.group.q": "the {h} query heads of one layer",
+        "decoder.group.kv": "{g} key/value heads, each serving {per} query heads (d_k = {d_k})",
+        "decoder.group.note": "all {layers} layers are grouped this way; the cache keeps only the key/value heads",
         "decoder.group.alt": "{h} query heads in {g} groups, each group of {per} reading the same key/value head",
     },
 }

@@ -144,6 +144,8 @@ def score_figure(lang: str, r: dict | None = None) -> str:
             ax.set_yticks(range(0, n_layers, 5), [str(L) for L in range(0, n_layers, 5)] if k == 0 else [],
                           fontsize=MIN_FONT_PT)
             ax.tick_params(length=2)
+            if k > 0:
+                ax.tick_params(axis="y", length=0)
             if k == 1:
                 ax.set_xlabel(t["heads"], fontsize=MIN_FONT_PT)
             if k == 0:
@@ -169,31 +171,30 @@ def grouping_figure(lang: str, r: dict | None = None) -> str:
     colours = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860"]
 
     def draw():
-        W, H = 5.6, 2.3
+        qw, gap, group_gap, margin = 0.4, 0.06, 0.2, 0.1
+        kw = per * qw + (per - 1) * gap
+        qx = [margin + i * (qw + gap) + (i // per) * group_gap for i in range(h)]
+        W, H = qx[-1] + qw + margin, 2.3
         fig = Figure(figsize=(W, H))
         ax = fig.add_axes((0, 0, 1, 1))
         ax.set_xlim(0, W)
         ax.set_ylim(0, H)
         ax.axis("off")
-        qw, kw = 0.46, 0.46 * per + 0.08 * (per - 1)
-        x0 = 0.45
-        qx = [x0 + i * (qw + 0.08) + (i // per) * 0.22 for i in range(h)]
         for i in range(h):
             col = colours[(i // per) % len(colours)]
-            ax.add_patch(_box(qx[i], 1.55, qw, 0.42, col))
-            ax.text(qx[i] + qw / 2, 1.76, f"Q{i}", ha="center", va="center", fontsize=MIN_FONT_PT, color="white")
+            ax.add_patch(_box(qx[i], 1.4, qw, 0.4, col))
+            ax.text(qx[i] + qw / 2, 1.6, f"Q{i}", ha="center", va="center", fontsize=MIN_FONT_PT, color="white")
         for j in range(g):
             col = colours[j % len(colours)]
             x = qx[j * per]
-            ax.add_patch(_box(x, 0.35, kw, 0.42, col))
-            ax.text(x + kw / 2, 0.56, f"K{j} V{j}", ha="center", va="center", fontsize=MIN_FONT_PT, color="white")
+            ax.add_patch(_box(x, 0.6, kw, 0.4, col))
+            ax.text(x + kw / 2, 0.8, f"K{j} V{j}", ha="center", va="center", fontsize=MIN_FONT_PT, color="white")
             for i in range(j * per, (j + 1) * per):
-                ax.plot([qx[i] + qw / 2, x + kw / 2], [1.55, 0.77], color=col, lw=1.2)
-        ax.text(0.05, 1.76, t["q"], ha="left", va="center", fontsize=MIN_FONT_PT, color=FG, rotation=90)
-        ax.text(0.05, 0.56, t["kv"], ha="left", va="center", fontsize=MIN_FONT_PT, color=FG, rotation=90)
-        ax.text(W / 2, 2.18, t["title"].format(h=h, g=g, per=per, d_k=d_k), ha="center", va="center",
+                ax.plot([qx[i] + qw / 2, x + kw / 2], [1.4, 1.0], color=col, lw=1.2)
+        ax.text(W / 2, 2.05, t["q"].format(h=h), ha="center", va="center", fontsize=MIN_FONT_PT, color=FG)
+        ax.text(W / 2, 0.38, t["kv"].format(g=g, per=per, d_k=d_k), ha="center", va="center",
                 fontsize=MIN_FONT_PT, color=FG)
-        ax.text(W / 2, 0.12, t["note"].format(layers=c["num_layers"]), ha="center", va="center",
+        ax.text(W / 2, 0.1, t["note"].format(layers=c["num_layers"]), ha="center", va="center",
                 fontsize=MIN_FONT_PT, color=FG)
         return fig
 
