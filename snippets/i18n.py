@@ -1042,7 +1042,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                                 "平均把 {score:.0%} 的注意力给了前一个位置。"),
         "decoder.bullet.induction": ("在写两遍的随机词元上（每遍 {T} 个），{total} 个头里有 {n} 个的前缀匹配分数超过 {thr}，"
                                      "分布在第 {first} 到第 {last} 层；最高的是第 {layer} 层的头 {head}（{score:.2f}）。"),
-        "decoder.bullet.sink": ("大多数注意力落在第一个词元上：在两段正文上，各头给第 0 个位置的平均份额是 {mean:.0%}，"
+        "decoder.bullet.sink": ("第一个词元拿走相当一部分注意力：在两段正文上，各头给第 0 个位置的平均份额是 {mean:.0%}，"
                                 "{total} 个头里有 {n} 个超过一半。"),
         "decoder.layers": ("前缀匹配分数超过 {thr} 的头，按层计数（层:个数）：{listed}。{layers} 层里有 {n_layers} 层至少有一个。"),
         "decoder.top_head": ["名次", "前一个词元（两段正文）", "前缀匹配（写两遍的随机词元）", "第一个词元（两段正文）"],
@@ -2222,7 +2222,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "decoder.bullet.induction": ("On random tokens shown twice ({T} per copy), {n} of the {total} heads score above "
                                      "{thr} on prefix matching, in layers {first} to {last}; the highest is layer "
                                      "{layer} head {head} ({score:.2f})."),
-        "decoder.bullet.sink": ("Most attention lands on the first token: on the two passages the heads give "
+        "decoder.bullet.sink": ("The first token draws a sizeable share of attention: on the two passages the heads give "
                                 "position 0 a {mean:.0%} share on average, and {n} of the {total} heads more than half."),
         "decoder.layers": ("Heads scoring above {thr} on prefix matching, counted per layer (layer:count): {listed}. "
                            "{n_layers} of the {layers} layers have at least one."),
