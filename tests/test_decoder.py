@@ -178,8 +178,19 @@ def test_text_longer_than_the_context(model):
     long = "attention " * (model.cfg.context + 10)
     with pytest.raises(ValueError, match=r"text is \d+ tokens long; the model's context is 8192 tokens"):
         encode(long, model)
-    with pytest.raises(ValueError, match=r"the model's context is 8192 tokens; 8190 cached \+ 5 new = 8195"):
-        generate(model, torch.zeros(1, 8190, dtype=torch.long), 6)
+    with pytest.raises(ValueError, match=r"the model's context is 8192 tokens; a 8190-token prompt and 4 new "
+                                         r"tokens need 8193 positions"):
+        generate(model, torch.zeros(1, 8190, dtype=torch.long), 4)
+    with pytest.raises(ValueError, match=r"the model's context is 8192 tokens; 8190 cached \+ 5 new = 8195 do not fit"):
+        model(torch.zeros(1, 5, dtype=torch.long), [_FakeCache(8190)] * model.cfg.num_layers)
+
+
+class _FakeCache:
+    def __init__(self, n: int):
+        self.n = n
+
+    def __len__(self) -> int:
+        return self.n
 
 
 def test_load_state_names_what_is_missing(model):

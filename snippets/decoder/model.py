@@ -195,6 +195,17 @@ def check_tokens(tokens: object, start: int, cfg: LlamaConfig) -> None:
                          f"{int(tokens.max())}")
 
 
+def _check_generate(model: object, prompt: object, steps: object) -> None:
+    if not isinstance(model, LlamaDecoder):
+        raise ValueError(f"model must be a LlamaDecoder, got {type(model).__name__}")
+    check_positive_int(steps, "steps")
+    check_tokens(prompt, 0, model.cfg)
+    need, context = prompt.shape[1] + steps - 1, model.cfg.context  # the last new token is never fed back
+    if need > context:
+        raise ValueError(f"the model's context is {context} tokens; a {prompt.shape[1]}-token prompt and {steps} "
+                         f"new tokens need {need} positions")
+
+
 # --8<-- [start:generate]
 @torch.no_grad()
 def generate(model: LlamaDecoder, prompt: Tensor, steps: int,
@@ -202,8 +213,7 @@ def generate(model: LlamaDecoder, prompt: Tensor, steps: int,
     """Greedy decoding: prompt (N, P) -> (N, P + steps). With the
     cache: prefill once, then one position per step; without: the
     whole sequence again at every step."""
-    check_positive_int(steps, "steps")
-    check_tokens(prompt, steps - 1, model.cfg)
+    _check_generate(model, prompt, steps)
     tokens, caches = prompt, model.new_caches() if cache else None
     logits = model(prompt, caches)  # (N, P, V)
     for step in range(steps):
