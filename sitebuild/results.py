@@ -102,8 +102,9 @@ SPECS: dict[str, Spec] = {
     "induction-circuits": Spec(("snippets.induction.circuits",), (), "python -m sitebuild.results induction-circuits",
                                exclude=("snippets/i18n.py",)),
     # The real decoder page: SmolLM2-135M's cache sizes and head scores (snippets.decoder.heads and the model,
-    # loader and layers it imports). The model file is not code: its SHA-256 is in the data.
-    "decoder-heads": Spec(("snippets.decoder.heads",), (), "python -m sitebuild.results decoder-heads",
+    # loader and layers it imports), and the texts it runs on. The model file is not code: its SHA-256 is in the data.
+    "decoder-heads": Spec(("snippets.decoder.heads",), ("snippets/decoder/texts.json",),
+                          "python -m sitebuild.results decoder-heads",
                           exclude=("snippets/i18n.py",)),
 }
 

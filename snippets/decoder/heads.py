@@ -19,31 +19,13 @@ from torch import Tensor
 
 from ..kvheads.attention import cache_bytes_per_token, formula_bytes_per_token
 from .model import LlamaDecoder, shared_model
-from .reference import encode
+from .reference import TEXTS_FILE, encode
 from .weights import file_hash, read_config
 
 __all__ = ["ZH_TEXT", "EN_TEXT", "REPEAT", "repeated_tokens", "previous_token", "prefix_matching", "sink_share",
            "text_scores", "cache_sizes", "measure"]
 
-ZH_TEXT = (
-    "上一篇讲的自注意力，让序列里任意两个位置都能直接“对上话”，隔得再远也不要紧。既然一个注意力头已经能看到整条"
-    "序列，Transformer 为什么还要同时开好几个头？这一篇就来回答这个问题。有经验的 SRE 扫一眼就能把事情拼出来："
-    "级别是 ERROR，出事的是 order-api，它连 database 超时，等了 5000 毫秒，重试计数是 3。留意这个“拼”的过程。"
-    "读到 ERROR 时，你会同时去找两样东西：哪个服务出了事，问题有多严重。这两条线索分处行里的不同位置，关系也完全"
-    "不同，一个回答“谁”，一个回答“多少”。对每个查询位置，一个注意力头做的事都一样：先给所有位置打分，再用 "
-    "softmax 把分数变成一组和为 1 的权重，最后按这组权重对各位置的值向量求加权平均。"
-)
-EN_TEXT = (
-    "The previous article covered self-attention: any two positions in a sequence can exchange information "
-    "directly, however far apart they are. If one attention head can already see the whole sequence, why do "
-    "Transformers run several side by side? That is the question for this article. An experienced SRE reads "
-    "the whole story at a glance: it is an ERROR; order-api is the service in trouble; its connection to "
-    "database timed out after 5000 ms, and the retry counter stands at 3. Notice how you put that together. "
-    "When you hit ERROR, you look for which service and how bad at the same time. Those clues sit in different "
-    "places in the line, and they are different kinds of relation: one is about who, the other about how much. "
-    "For every query position a head does the same thing: it scores every position, turns the scores into "
-    "weights with a softmax, so that the weights sum to 1, and returns the weighted average of the value vectors."
-)
+ZH_TEXT, EN_TEXT = TEXTS_FILE["passages"]["zh"], TEXTS_FILE["passages"]["en"]
 # Random tokens shown twice: N sequences of T tokens, drawn from ordinary vocabulary ids (past the
 # special and byte tokens), seeded.
 REPEAT = {"sequences": 4, "length": 50, "low": 1000, "high": 40000, "seed": 0}

@@ -8,6 +8,8 @@ remains between them is float32 rounding in a different order of operations thro
 from __future__ import annotations
 
 import functools
+import json
+from pathlib import Path
 
 import torch
 
@@ -16,14 +18,10 @@ from .weights import gguf_path, load_tokenizer
 
 __all__ = ["TEXTS", "reference_model", "reference_tokenizer", "encode", "compare_logits"]
 
-# Short zh and en texts for the logit check: prose, code-ish text and a log line.
-TEXTS = {
-    "zh": "多头注意力让模型同时从几个角度看同一句话：一个头盯着前一个词元，另一个头去找重复出现的模式。",
-    "zh-log": "告警：订单服务响应超时，数据库连接池已满，请检查慢查询。",
-    "en": "Grouped-query attention lets nine query heads share three key/value heads, "
-          "so the cache is three times smaller.",
-    "en-log": "ERROR 2024-03-01 12:00:03 payment-service timeout after 30s (db pool exhausted)",
-}
+# The texts (data, in texts.json: the same on both languages' pages). For the logit check: short zh and en
+# texts, prose and a log line.
+TEXTS_FILE = json.loads((Path(__file__).with_name("texts.json")).read_text(encoding="utf-8"))
+TEXTS = TEXTS_FILE["reference"]
 
 
 @functools.lru_cache(maxsize=1)
