@@ -1028,7 +1028,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
                          "合计 {total:.0f} CPU 分钟。"),
         # snippets.decoder.report: the real decoder page (SmolLM2-135M)
         "decoder.config": ("{num_layers} 层，每层 {num_heads} 个查询头、{num_kv_heads} 个键/值头（每 {group} 个查询头共用一个），"
-                           "d_model = {d_model}，d_k = {d_k}，前馈层宽 {d_ff}，词表 {vocab:,}，上下文 {context:,} 个词元，"
+                           "`d_model` = {d_model}，`d_k` = {d_k}，前馈网络宽 {d_ff}，词表 {vocab:,}，上下文 {context:,} 个词元，"
                            "RoPE 基数 {rope_base:,.0f}"),
         "decoder.tolerance": ("测试要求：在同一批中英文文本上，两边 logits 的最大绝对误差小于 {tol:g}，"
                               "每个位置预测的下一个词元（argmax）完全一致；一批中英文提示用贪心解码各生成 {steps} 个新词元，"
@@ -2205,7 +2205,7 @@ TEXT: dict[str, dict[str, str | list[str]]] = {
         "kvheads.cost": ("Each of these {models} models takes {lo:.0f} to {hi:.0f} CPU seconds to train on one thread, "
                          "{total:.0f} CPU minutes in all."),
         "decoder.config": ("{num_layers} layers, each with {num_heads} query heads and {num_kv_heads} key/value heads "
-                           "(one shared by every {group} query heads), d_model = {d_model}, d_k = {d_k}, feed-forward "
+                           "(one shared by every {group} query heads), `d_model` = {d_model}, `d_k` = {d_k}, feed-forward "
                            "width {d_ff}, vocabulary {vocab:,}, context {context:,} tokens, RoPE base {rope_base:,.0f}"),
         "decoder.tolerance": ("The test requires, on the same zh and en texts, a largest absolute logit difference "
                               "below {tol:g} and the same next-token choice (argmax) at every position; and greedy decoding of "
