@@ -19,6 +19,7 @@ matches, ``tests/test_results.py`` fails, and the same command measures again::
     python -m sitebuild.results induction-reader  # retrain results/induction-reader.json (the live view's model)
     python -m sitebuild.results induction-circuits  # retrain results/induction-circuits.json (~33 CPU minutes)
     python -m sitebuild.results integrity-drift  # how far those runs move across CPU paths (~25 CPU minutes)
+    python -m sitebuild.results decoder-heads  # score SmolLM2-135M's heads, results/decoder-heads.json (~5 min)
     python -m sitebuild.results stale        # re-measure every stale result
 
 How busy the machine was is measured, not declared: the load average before and after the whole
@@ -110,6 +111,11 @@ SPECS: dict[str, Spec] = {
                              "snippets.kvheads.followup", "snippets.induction.protocol",
                              "snippets.induction.circuits"), (), "python -m sitebuild.results integrity-drift",
                             exclude=("snippets/i18n.py",)),
+    # The real decoder page: SmolLM2-135M's cache sizes and head scores (snippets.decoder.heads and the model,
+    # loader and layers it imports), and the texts it runs on. The model file is not code: its SHA-256 is in the data.
+    "decoder-heads": Spec(("snippets.decoder.heads",), ("snippets/decoder/texts.json",),
+                          "python -m sitebuild.results decoder-heads",
+                          exclude=("snippets/i18n.py",)),
 }
 
 
@@ -502,6 +508,16 @@ def _measure_drift() -> Path:
 
     return measure()
 
+def measure_decoder_heads() -> Path:
+    """Score every head of SmolLM2-135M and compute its cache sizes (snippets.decoder.heads.measure), each text
+    a recorded run; write results/decoder-heads.json. No timing: nothing here depends on how busy the machine is."""
+    from snippets.decoder.heads import measure
+
+    prov = provenance("decoder-heads", 1)
+    start, runs = snapshot(), []
+    data = measure(record=lambda run: recording(runs, run))
+    return save("decoder-heads", prov, data, start, runs)
+
 
 MEASURE: dict[str, Callable[[], Path]] = {"bench-full": measure_bench, "buildbench": measure_build,
                                          "kvheads-recall": measure_recall, "kvheads-decode": measure_decode,
@@ -510,7 +526,8 @@ MEASURE: dict[str, Callable[[], Path]] = {"bench-full": measure_bench, "buildben
                                          "induction": measure_induction, "induction-live": measure_induction_live,
                                          "induction-reader": measure_induction_reader,
                                          "induction-circuits": measure_induction_circuits,
-                                         "integrity-drift": _measure_drift}
+                                         "integrity-drift": _measure_drift,
+                                         "decoder-heads": measure_decoder_heads}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -519,7 +536,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Committed measurements: check them, or measure again.")
     parser.add_argument("what", nargs="?", choices=["check", "bench", "build", "recall", "decode", "whatif", "mqar",
                                                      "mqar-followup", "induction", "induction-live", "induction-reader",
-                                                     "induction-circuits", "integrity-drift", "stale"],
+                                                     "induction-circuits", "integrity-drift", "decoder-heads", "stale"],
                         default="check")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
@@ -527,7 +544,8 @@ def main(argv: list[str] | None = None) -> int:
              "decode": ["kvheads-decode"], "whatif": ["whatif-sweeps"], "mqar": ["kvheads-mqar"],
              "mqar-followup": ["kvheads-mqar-followup"], "induction": ["induction"],
              "induction-live": ["induction-live"], "induction-reader": ["induction-reader"],
-             "induction-circuits": ["induction-circuits"], "integrity-drift": ["integrity-drift"], "check": [],
+             "induction-circuits": ["induction-circuits"], "integrity-drift": ["integrity-drift"],
+             "decoder-heads": ["decoder-heads"], "check": [],
              "stale": []}[args.what]
     if args.what in ("check", "stale"):
         for name in SPECS:

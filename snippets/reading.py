@@ -150,6 +150,7 @@ CORE_PATH = (
 DEEP_DIVES = (
     ("lab/kv-heads", ("article/3-pytorch",), "kv"),
     ("lab/real-model", ("article/3-pytorch",), "real"),
+    ("lab/real-decoder", ("article/3-pytorch", "lab/induction-heads"), "decoder"),
     ("lab/performance", ("article/3-pytorch",), "perf"),
     ("faq", ("article/2-divide-and-conquer",), "faq"),
     ("roadmap", (), "roadmap"),

@@ -1,0 +1,207 @@
+"""What the real decoder page prints, read from the committed results/decoder-heads.json.
+
+Nothing here loads the model: the page and its notebook read the result, so a build stays as fast
+as before. The result comes from ``python -m sitebuild.results decoder-heads``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..benchreport import load
+from ..figures import FG, MIN_FONT_PT, Figure, svg_figure
+from ..i18n import text, texts
+
+__all__ = ["RESULT", "LOGIT_ATOL", "NEW_TOKENS", "result", "config_line", "summary_bullets", "score_figure", "grouping_figure",
+           "cache_rows", "cache_header", "cache_sentence", "top_heads", "top_header", "layer_sentence",
+           "tolerance_sentence"]
+
+RESULT = "decoder-heads"
+# Our logits against transformers' on the same file (tests/test_decoder.py): both multiply the same float32
+# weights, so only the order of float32 operations differs through 30 layers (measured there: ~1e-4 on
+# logits of size ~36). 1e-3 leaves room for other BLAS kernels; a real error moves logits by more than 1.
+LOGIT_ATOL = 1e-3
+NEW_TOKENS = 32  # greedy decoding with the cache must equal decoding without it for this many new tokens
+SCORES = ("prev", "prefix", "sink")  # the three maps: previous token, induction, sink
+INDUCTION = 0.3  # a head "is" an induction head when its prefix-matching score exceeds this (chance ~ 1/T)
+
+
+def result() -> dict:
+    return load(RESULT)
+
+
+def _maps(r: dict) -> dict[str, np.ndarray]:
+    """(layers, heads) arrays: previous-token and sink averaged over the zh and en texts, prefix on repeats."""
+    s = r["data"]["scores"]
+    return {"prev": (np.array(s["zh"]["prev"]) + np.array(s["en"]["prev"])) / 2,
+            "prefix": np.array(s["repeated"]["prefix"]),
+            "sink": (np.array(s["zh"]["sink"]) + np.array(s["en"]["sink"])) / 2}
+
+
+def config_line(lang: str, r: dict | None = None) -> str:
+    c = (r or result())["data"]["config"]
+    return text(lang, "decoder.config", **c, d_k=c["d_model"] // c["num_heads"],
+                group=c["num_heads"] // c["num_kv_heads"])
+
+
+def tolerance_sentence(lang: str) -> str:
+    return text(lang, "decoder.tolerance", tol=LOGIT_ATOL, steps=NEW_TOKENS)
+
+
+def _top(m: np.ndarray, k: int) -> list[tuple[int, int, float]]:
+    flat = np.argsort(-m, axis=None)[:k]
+    return [(int(i // m.shape[1]), int(i % m.shape[1]), float(m.flat[i])) for i in flat]
+
+
+def _induction_layers(m: np.ndarray) -> list[int]:
+    return sorted({L for L, _, v in _top(m, m.size) if v > INDUCTION})
+
+
+def summary_bullets(lang: str, r: dict | None = None) -> str:
+    r = r or result()
+    maps, c, d = _maps(r), r["data"]["config"], r["data"]
+    gqa = next(row for row in d["cache"]["rows"] if row["kind"] == "GQA")
+    mha = next(row for row in d["cache"]["rows"] if row["kind"] == "MHA")
+    (pl, ph, pv), (il, ih, iv) = _top(maps["prev"], 1)[0], _top(maps["prefix"], 1)[0]
+    layers = _induction_layers(maps["prefix"])
+    n_ind = int((maps["prefix"] > INDUCTION).sum())
+    sink_mean = float(maps["sink"].mean())
+    sink_half = int((maps["sink"] > 0.5).sum())
+    items = [
+        text(lang, "decoder.bullet.same", tol=LOGIT_ATOL),
+        text(lang, "decoder.bullet.cache", h=c["num_heads"], g=c["num_kv_heads"],
+             kib=gqa["bytes_per_token"]["bfloat16"] / 1024, mib=gqa["bytes_at_context"]["bfloat16"] / 2**20,
+             context=c["context"], mha_mib=mha["bytes_at_context"]["bfloat16"] / 2**20),
+        text(lang, "decoder.bullet.prev", layer=pl, head=ph, score=pv),
+        text(lang, "decoder.bullet.induction", n=n_ind, total=maps["prefix"].size, thr=INDUCTION,
+             first=layers[0] if layers else -1, last=layers[-1] if layers else -1, layer=il, head=ih, score=iv,
+             T=d["repeat"]["length"]),
+        text(lang, "decoder.bullet.sink", mean=sink_mean, n=sink_half, total=maps["sink"].size),
+    ]
+    return "\n".join(f"- {item}" for item in items)
+
+
+def layer_sentence(lang: str, r: dict | None = None) -> str:
+    """Where the induction heads sit, layer by layer: count per layer over the threshold."""
+    maps = _maps(r or result())
+    per = (maps["prefix"] > INDUCTION).sum(axis=1)
+    listed = [f"{i}:{int(n)}" for i, n in enumerate(per) if n]
+    return text(lang, "decoder.layers", thr=INDUCTION, listed=", ".join(listed) or "-",
+                n_layers=int((per > 0).sum()), layers=len(per))
+
+
+def top_header(lang: str) -> list[str]:
+    return text(lang, "decoder.top_head")
+
+
+def top_heads(lang: str, k: int = 5, r: dict | None = None) -> list[list[str]]:
+    """The k heads with the highest score of each kind: rank, then (layer, head, score) per kind."""
+    maps = _maps(r or result())
+    cols = [_top(maps[s], k) for s in SCORES]
+    return [[str(i + 1)] + [f"L{L} H{h}: {v:.2f}" for L, h, v in (col[i] for col in cols)] for i in range(k)]
+
+
+def cache_header(lang: str) -> list[str]:
+    return text(lang, "decoder.cache_head")
+
+
+def cache_rows(lang: str, r: dict | None = None) -> list[list[str]]:
+    d = (r or result())["data"]["cache"]
+    t = texts(lang, "decoder.kind")
+    return [[t[row["kind"]], str(row["kv_heads"]), f"{row['bytes_per_token']['float32']:,}",
+             f"{row['bytes_per_token']['bfloat16']:,}", f"{row['bytes_at_context']['bfloat16'] / 2**20:,.0f}"]
+            for row in d["rows"]]
+
+
+def cache_sentence(lang: str, r: dict | None = None) -> str:
+    d = (r or result())["data"]["cache"]
+    gqa = next(row for row in d["rows"] if row["kind"] == "GQA")
+    return text(lang, "decoder.cache_check", read=d["read_off_cache_float32"],
+                formula=gqa["bytes_per_token"]["float32"],
+                same=text(lang, "decoder.same" if d["read_off_cache_float32"] == gqa["bytes_per_token"]["float32"]
+                          else "decoder.differs"))
+
+
+def score_figure(lang: str, r: dict | None = None) -> str:
+    """Three heatmaps, layers (rows) x heads (columns): previous token, induction, sink; one colour scale."""
+    r = r or result()
+    maps = _maps(r)
+    t = texts(lang, "decoder.fig")
+    titles = [t["prev"], t["prefix"], t["sink"]]
+    n_layers, n_heads = maps["prev"].shape
+
+    def draw():
+        cell = 0.135  # inches: 9 heads x 3 maps stay within a phone column at 10 pt labels
+        left, gap, top, bottom, bar = 0.45, 0.22, 0.5, 0.5, 0.75
+        pw, ph = n_heads * cell, n_layers * cell
+        W, H = left + 3 * pw + 2 * gap + bar, top + ph + bottom
+        fig = Figure(figsize=(W, H))
+        for k, (name, title) in enumerate(zip(SCORES, titles)):
+            ax = fig.add_axes(((left + k * (pw + gap)) / W, bottom / H, pw / W, ph / H))
+            im = ax.imshow(maps[name], cmap="viridis", vmin=0, vmax=1, aspect="auto")
+            ax.set_title(title, fontsize=MIN_FONT_PT)
+            ax.set_xticks(range(0, n_heads, 4), [str(h) for h in range(0, n_heads, 4)], fontsize=MIN_FONT_PT)
+            ax.set_yticks(range(0, n_layers, 5), [str(L) for L in range(0, n_layers, 5)] if k == 0 else [],
+                          fontsize=MIN_FONT_PT)
+            ax.tick_params(length=2)
+            if k > 0:
+                ax.tick_params(axis="y", length=0)
+            if k == 1:
+                ax.set_xlabel(t["heads"], fontsize=MIN_FONT_PT)
+            if k == 0:
+                ax.set_ylabel(t["layers"], fontsize=MIN_FONT_PT)
+        cax = fig.add_axes(((left + 3 * pw + 2 * gap + 0.12) / W, bottom / H, 0.1 / W, ph / H))
+        fig.colorbar(im, cax=cax, ticks=[0, 0.5, 1])
+        cax.tick_params(labelsize=MIN_FONT_PT)
+        return fig
+
+    c = r["data"]["config"]
+    return svg_figure(draw, alt=text(lang, "decoder.fig.alt", layers=n_layers, heads=n_heads),
+                      caption=text(lang, "decoder.fig.caption", T=r["data"]["repeat"]["length"],
+                                   n=r["data"]["repeat"]["sequences"], context=c["context"]))
+
+
+def grouping_figure(lang: str, r: dict | None = None) -> str:
+    """The h query heads of one layer and the g key/value heads they read, drawn from the config."""
+    c = (r or result())["data"]["config"]
+    h, g = c["num_heads"], c["num_kv_heads"]
+    per = h // g
+    d_k = c["d_model"] // h
+    t = texts(lang, "decoder.group")
+    colours = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860"]
+
+    def draw():
+        qw, gap, group_gap, margin = 0.4, 0.06, 0.2, 0.1
+        kw = per * qw + (per - 1) * gap
+        qx = [margin + i * (qw + gap) + (i // per) * group_gap for i in range(h)]
+        W, H = qx[-1] + qw + margin, 2.3
+        fig = Figure(figsize=(W, H))
+        ax = fig.add_axes((0, 0, 1, 1))
+        ax.set_xlim(0, W)
+        ax.set_ylim(0, H)
+        ax.axis("off")
+        for i in range(h):
+            col = colours[(i // per) % len(colours)]
+            ax.add_patch(_box(qx[i], 1.4, qw, 0.4, col))
+            ax.text(qx[i] + qw / 2, 1.6, f"Q{i}", ha="center", va="center", fontsize=MIN_FONT_PT, color="white")
+        for j in range(g):
+            col = colours[j % len(colours)]
+            x = qx[j * per]
+            ax.add_patch(_box(x, 0.6, kw, 0.4, col))
+            ax.text(x + kw / 2, 0.8, f"K{j} V{j}", ha="center", va="center", fontsize=MIN_FONT_PT, color="white")
+            for i in range(j * per, (j + 1) * per):
+                ax.plot([qx[i] + qw / 2, x + kw / 2], [1.4, 1.0], color=col, lw=1.2)
+        ax.text(W / 2, 2.05, t["q"].format(h=h), ha="center", va="center", fontsize=MIN_FONT_PT, color=FG)
+        ax.text(W / 2, 0.38, t["kv"].format(g=g, per=per, d_k=d_k), ha="center", va="center",
+                fontsize=MIN_FONT_PT, color=FG)
+        ax.text(W / 2, 0.1, t["note"].format(layers=c["num_layers"]), ha="center", va="center",
+                fontsize=MIN_FONT_PT, color=FG)
+        return fig
+
+    return svg_figure(draw, alt=text(lang, "decoder.group.alt", h=h, g=g, per=per))
+
+
+def _box(x: float, y: float, w: float, hgt: float, colour: str):
+    from matplotlib.patches import FancyBboxPatch
+
+    return FancyBboxPatch((x, y), w, hgt, boxstyle="round,pad=0,rounding_size=0.06", fc=colour, ec="none")

@@ -1,0 +1,85 @@
+"""The real decoder page's printing: it reads results/decoder-heads.json and never the model, and what it
+prints agrees with the model's config and file. Fast: no forward pass."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from resultcache import module_files
+from snippets.decoder import report
+from snippets.decoder.weights import file_hash, read_config
+from snippets.figures import MIN_FONT_PT, PHONE_COLUMN_PX
+
+
+@pytest.fixture(scope="module")
+def result() -> dict:
+    return report.result()
+
+
+def test_the_page_code_does_not_load_the_model():
+    files = module_files(["snippets.decoder.report"])
+    loaded = [f for f in files if f.startswith("snippets/decoder/")]
+    assert loaded == ["snippets/decoder/__init__.py", "snippets/decoder/report.py"], loaded  # no model, no loader
+
+
+def test_result_is_of_this_file_and_config(result):
+    d = result["data"]
+    assert d["file_sha256"] == file_hash()
+    assert d["config"] == read_config().as_dict()
+
+
+def test_scores_cover_every_head_and_are_shares(result):
+    s = result["data"]["scores"]
+    c = result["data"]["config"]
+    for name, keys in (("zh", ("prev", "sink")), ("en", ("prev", "sink")), ("repeated", ("prev", "sink", "prefix"))):
+        for k in keys:
+            m = np.array(s[name][k])
+            assert m.shape == (c["num_layers"], c["num_heads"]) and (m >= 0).all() and (m <= 1).all(), (name, k)
+    assert s["repeated"]["tokens"] == 2 * result["data"]["repeat"]["length"]
+
+
+def test_cache_sizes_follow_the_config(result):
+    c, cache = result["data"]["config"], result["data"]["cache"]
+    per = {row["kind"]: row for row in cache["rows"]}
+    d_k = c["d_model"] // c["num_heads"]
+    assert per["GQA"]["bytes_per_token"]["float32"] == 2 * c["num_layers"] * c["num_kv_heads"] * d_k * 4
+    assert per["MHA"]["bytes_per_token"]["bfloat16"] == 3 * per["GQA"]["bytes_per_token"]["bfloat16"]
+    assert per["GQA"]["bytes_per_token"]["bfloat16"] == 3 * per["MQA"]["bytes_per_token"]["bfloat16"]
+    assert per["GQA"]["bytes_at_context"]["bfloat16"] == per["GQA"]["bytes_per_token"]["bfloat16"] * 8192
+    assert cache["read_off_cache_float32"] == per["GQA"]["bytes_per_token"]["float32"]  # a real cache, read off
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_two_minute_version_has_five_bullets_with_the_results_numbers(lang, result):
+    bullets = report.summary_bullets(lang, result).splitlines()
+    assert len(bullets) == 5 and all(b.startswith("- ") for b in bullets)
+    top = report._top(report._maps(result)["prefix"], 1)[0]
+    assert f"{top[2]:.2f}" in bullets[3]
+
+
+def test_top_heads_are_sorted(result):
+    rows = report.top_heads("en", 5, result)
+    for col in range(1, 4):
+        values = [float(r[col].rsplit(": ", 1)[1]) for r in rows]
+        assert values == sorted(values, reverse=True)
+
+
+@pytest.mark.parametrize("figure", [report.score_figure, report.grouping_figure])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_figures_fit_a_phone_and_keep_their_text_readable(figure, lang, result):
+    svg = figure(lang, result)
+    min_px = int(re.search(r"min-width: (\d+)px", svg).group(1))
+    assert min_px <= PHONE_COLUMN_PX  # no sideways scrolling at 390 px
+    sizes = [float(x) for x in re.findall(r"font-size: ?([\d.]+)px", svg)]
+    assert sizes and min(sizes) >= MIN_FONT_PT
+    assert "mha-fig--wide" not in svg
+
+
+def test_grouping_is_drawn_from_the_config(result):
+    svg = report.grouping_figure("en", result)
+    c = result["data"]["config"]
+    assert f"Q{c['num_heads'] - 1}" in svg and f"Q{c['num_heads']}" not in svg
+    assert f"K{c['num_kv_heads'] - 1} V{c['num_kv_heads'] - 1}" in svg and f"K{c['num_kv_heads']} " not in svg
