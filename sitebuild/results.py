@@ -49,6 +49,9 @@ __all__ = ["RESULTS_DIR", "SPECS", "Spec", "MEASURED_LOAD", "covered_files", "cu
            "snapshot", "run_record", "save", "load", "stale", "main"]
 
 RESULTS_DIR = ROOT / "results"
+# The words code prints into pages (snippets.i18n, the modules it merges, and numfmt, which typesets their numbers):
+# no result depends on them.
+WORDS = ("snippets/i18n.py", "snippets/words/*.py", "snippets/numfmt.py")
 # Provenance fields that record how busy the machine was; a result without them must be measured again.
 MEASURED_LOAD = ("load_before", "load_after", "others_cpu", "runs")
 
@@ -73,49 +76,49 @@ def _hook_modules(root: Path) -> tuple[str, ...]:
 
 SPECS: dict[str, Spec] = {
     # The sweep's code: what is timed and how (snippets.bench and all it imports).
-    "bench-full": Spec(("snippets.bench",), (), "python -m sitebuild.results bench", exclude=("snippets/i18n.py",)),
+    "bench-full": Spec(("snippets.bench",), (), "python -m sitebuild.results bench", exclude=WORDS),
     # The build benchmark: the harness, the build hooks, the site configuration and the pins; not the
     # translations the hooks and the harness print (every branch edits those; they change no timing).
     "buildbench": Spec(("sitebuild.buildbench",) + _hook_modules(ROOT), ("mkdocs.yml", "requirements.txt"),
-                       "python -m sitebuild.results build", exclude=("snippets/i18n.py",)),
+                       "python -m sitebuild.results build", exclude=WORDS),
     # The key/value-heads page's recall sweep: the task, the model, the training (snippets.kvheads.train).
     "kvheads-recall": Spec(("snippets.kvheads.train",), (), "python -m sitebuild.results recall",
-                           exclude=("snippets/i18n.py",)),
+                           exclude=WORDS),
     # The key/value-heads page's decoding timings: what is timed (snippets.kvheads.decode_bench) and how
     # (snippets.bench.time_rounds, and what that module imports).
     "kvheads-decode": Spec(("snippets.kvheads.decode_bench",), (), "python -m sitebuild.results decode",
-                           exclude=("snippets/i18n.py",)),
+                           exclude=WORDS),
     # §4's second round: the protocol (grid, seeds, steps, stopping rule) and the training it runs.
     "whatif-sweeps": Spec(("snippets.whatif.protocol",), (), "python -m sitebuild.results whatif",
-                          exclude=("snippets/i18n.py",)),
+                          exclude=WORDS),
     # The key/value-heads page's second recall test: its protocol (snippets.kvheads.protocol) and what it runs.
     "kvheads-mqar": Spec(("snippets.kvheads.protocol",), (), "python -m sitebuild.results mqar",
-                         exclude=("snippets/i18n.py",)),
+                         exclude=WORDS),
     # Its follow-up, decided after its results: MLA with a normalised latent (snippets.kvheads.followup).
     "kvheads-mqar-followup": Spec(("snippets.kvheads.followup",), (), "python -m sitebuild.results mqar-followup",
-                                  exclude=("snippets/i18n.py",)),
+                                  exclude=WORDS),
     # The induction heads page: its protocol (snippets.induction.protocol) and the training it runs.
     "induction": Spec(("snippets.induction.protocol",), (), "python -m sitebuild.results induction",
-                      exclude=("snippets/i18n.py",)),
+                      exclude=WORDS),
     # The induction page's live view: seed 0 of that protocol trained again, weights kept (snippets.induction.weights).
     "induction-live": Spec(("snippets.induction.weights",), (), "python -m sitebuild.results induction-live",
-                           exclude=("snippets/i18n.py",)),
+                           exclude=WORDS),
     # The live view's model, trained for the reader's text (snippets.induction.reader).
     "induction-reader": Spec(("snippets.induction.reader",), (), "python -m sitebuild.results induction-reader",
-                             exclude=("snippets/i18n.py",)),
+                             exclude=WORDS),
     # Its follow-up, fixed before its runs: which path a four-head model's induction takes (snippets.induction.circuits).
     "induction-circuits": Spec(("snippets.induction.circuits",), (), "python -m sitebuild.results induction-circuits",
-                               exclude=("snippets/i18n.py",)),
+                               exclude=WORDS),
     # How far those training runs move across CPU paths (sitebuild.integrity): the protocols it retrains.
     "integrity-drift": Spec(("snippets.whatif.protocol", "snippets.kvheads.train", "snippets.kvheads.protocol",
                              "snippets.kvheads.followup", "snippets.induction.protocol",
                              "snippets.induction.circuits"), (), "python -m sitebuild.results integrity-drift",
-                            exclude=("snippets/i18n.py",)),
+                            exclude=WORDS),
     # The real decoder page: SmolLM2-135M's cache sizes and head scores (snippets.decoder.heads and the model,
     # loader and layers it imports), and the texts it runs on. The model file is not code: its SHA-256 is in the data.
     "decoder-heads": Spec(("snippets.decoder.heads",), ("snippets/decoder/texts.json",),
                           "python -m sitebuild.results decoder-heads",
-                          exclude=("snippets/i18n.py",)),
+                          exclude=WORDS),
 }
 
 
@@ -130,7 +133,10 @@ def covered_files(name: str, root: Path | None = None) -> list[str]:
     spec, root = _spec(name), ROOT if root is None else Path(root)
     modules = spec.modules if name != "buildbench" else ("sitebuild.buildbench",) + _hook_modules(root)
     files = {f for f in module_files(modules, root) if not f.startswith("resultcache/")}  # keying, not computing
-    return sorted((files - set(spec.exclude)) | set(spec.files))
+    from fnmatch import fnmatch
+
+    kept = {f for f in files if not any(fnmatch(f, pattern) for pattern in spec.exclude)}
+    return sorted(kept | set(spec.files))
 
 
 def current_fingerprint(name: str, root: Path | None = None) -> str:
@@ -464,7 +470,7 @@ def measure_induction_reader(workers: int = 1) -> Path:
 
     prov = provenance("induction-reader", 1) | {"workers": workers}
     start, runs, models = _train_pool(
-        "induction-reader", list(reader.LIVE), reader.train_reader,
+        "induction-reader", list(reader.LIVE), reader.train_kept,
         lambda r: f"{r['layers']} layers x {r['heads']} heads seed {r['seed']}: "
                   f"{r['final']['accuracy']:.3f} of the predictable ids right", workers)
     record = {k: getattr(reader, k) for k in ("VOCAB", "MAX_LEN", "MIN_LEN", "MIN_SEGMENT", "MAX_GAP", "MIN_ALPHABET",

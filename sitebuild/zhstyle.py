@@ -131,25 +131,20 @@ def math_lines(markdown: str) -> Iterator[tuple[int, str]]:
             yield number, m.group(0)
 
 
-def printed_strings(i18n_path: Path, lang: str = "zh") -> Iterator[tuple[int, str, str]]:
-    """(line number, key, string) for every string of `lang` in the TEXT table of snippets/i18n.py."""
-    tree = ast.parse(i18n_path.read_text(encoding="utf-8"))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.AnnAssign | ast.Assign) and getattr(node, "value", None) is not None:
-            targets = [node.target] if isinstance(node, ast.AnnAssign) else node.targets
-            if any(isinstance(t, ast.Name) and t.id == "TEXT" for t in targets):
-                table = node.value
-                break
-    else:
-        raise ValueError(f"{i18n_path}: expected a TEXT = {{...}} table, found none")
-    for key, value in zip(table.keys, table.values):
-        if isinstance(key, ast.Constant) and key.value == lang and isinstance(value, ast.Dict):
-            for k, v in zip(value.keys, value.values):
+def printed_strings(words_path: Path, lang: str = "zh") -> Iterator[tuple[int, str, str]]:
+    """(line number, key, string) for every string of `lang` in a words module of snippets/words/ (its ZH or EN
+    dict; snippets.i18n merges them into one table)."""
+    tree = ast.parse(words_path.read_text(encoding="utf-8"))
+    name = {"zh": "ZH", "en": "EN"}[lang]
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets) \
+                and isinstance(node.value, ast.Dict):
+            for k, v in zip(node.value.keys, node.value.values):
                 for s in ast.walk(v):
                     if isinstance(s, ast.Constant) and isinstance(s.value, str):
                         yield s.lineno, k.value if isinstance(k, ast.Constant) else "?", s.value
             return
-    raise ValueError(f"{i18n_path}: expected a {lang!r} dict in TEXT")
+    raise ValueError(f"{words_path}: expected a {name} = {{...}} dict, found none")
 
 
 def printed_prose(value: str) -> str:

@@ -117,7 +117,8 @@ def test_no_path_hacks(needle):
 # protocol.jobs() and protocol.run_one(*job) of each), and helpers inside the files the committed results'
 # fingerprints cover: renaming one there makes a committed result stale, to be retrained (hours of CPU).
 # Anything else is defined once.
-PROTOCOL_INTERFACE = {"jobs", "run_one", "setting_label", "encode_state", "decode_state", "evaluate", "measure"}
+PROTOCOL_INTERFACE = {"jobs", "run_one", "setting_label", "encode_state", "decode_state", "evaluate", "measure",
+                      "train_kept", "load_model"}
 
 
 def public_definitions(root: Path) -> dict[str, list[str]]:

@@ -129,7 +129,7 @@ def test_float16_weights_round_trip_and_bad_records():
     with pytest.raises(ValueError, match="f16"):
         reader.decode_f16({"W_Q": "abc"})
     with pytest.raises(ValueError, match="expected one of the reader's models"):
-        reader.train_reader(2, 4, 0)
+        reader.train_kept(2, 4, 0)
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ from conftest import ROOT
 from sitebuild import zhstyle
 
 DOCS = ROOT / "docs"
-I18N = ROOT / "snippets" / "i18n.py"
+WORDS = sorted(p for p in (ROOT / "snippets" / "words").glob("*.py") if p.name != "__init__.py")
 
 
 def zh_pages() -> list[Path]:
@@ -31,12 +31,14 @@ def page_problems(path: Path, check: Callable[[str], list[str]], maths: Callable
 
 
 def printed_problems(check: Callable[[str], list[str]], skip: frozenset = frozenset()) -> Iterator[str]:
-    """'snippets/i18n.py:line [key]: problem' for each problem in a Chinese string that code prints."""
-    for n, key, value in zhstyle.printed_strings(I18N, "zh"):
-        if key in skip:
-            continue
-        for p in check(zhstyle.printed_prose(value)):
-            yield f"snippets/i18n.py:{n} [{key}]: {p}"
+    """'snippets/words/<module>.py:line [key]: problem' for each problem in a Chinese string that code prints."""
+    assert WORDS, "expected the words modules in snippets/words/"
+    for path in WORDS:
+        for n, key, value in zhstyle.printed_strings(path, "zh"):
+            if key in skip:
+                continue
+            for p in check(zhstyle.printed_prose(value)):
+                yield f"snippets/words/{path.name}:{n} [{key}]: {p}"
 
 
 def report(problems: list[str]) -> str:

@@ -49,7 +49,7 @@ from .model import D_HEAD, D_MODEL
 
 __all__ = ["VOCAB", "MAX_LEN", "MIN_LEN", "STEPS", "BATCH", "LR", "EVAL_SEED", "EVAL_SIZE", "LIVE",
            "ReaderModel", "make_reader_batch", "train_reader", "evaluate_reader", "round_f16",
-           "encode_f16", "decode_f16", "load_reader", "train_reader"]
+           "encode_f16", "decode_f16", "load_reader", "train_kept"]
 
 VOCAB = 256
 MAX_LEN, MIN_LEN = 100, 12  # the longest text the page accepts; the shortest trained on
@@ -233,7 +233,7 @@ def load_reader(record: dict) -> ReaderModel:
     return model.eval()
 
 
-def train_reader(layers: int, heads: int, seed: int) -> dict:
+def train_kept(layers: int, heads: int, seed: int) -> dict:
     """Train one of LIVE; round its weights to float16; measure it on the held-out batch
     (evaluate_reader, EVAL_SIZE sequences); return the measures, the curve and the weights."""
     if (layers, heads, seed) not in LIVE:
