@@ -29,6 +29,7 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
+import json
 import importlib.util
 import os
 import platform
@@ -41,7 +42,7 @@ from joblib import Memory
 __all__ = [
     "ROOT", "PROJECT_PACKAGES", "ENV", "cache_root", "memory", "module_files", "code_imports",
     "fingerprint", "machine_facts", "mark_optional", "results_fingerprint", "in_checkout", "results_dir",
-    "download_results",
+    "download_results", "data_hash",
 ]
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -266,3 +267,15 @@ def results_fingerprint(results_dir: Path | None = None, cache: Path | None = No
     for out in sorted((cache / "optional").glob("*")):
         h.update(b"optional/" + out.name.encode() + b"\0" + out.read_bytes() + b"\0")
     return h.hexdigest()
+
+
+def data_hash(data) -> str:
+    """SHA-256 of data as canonical JSON (sorted keys, no spaces): what provenance['data_sha256'] holds.
+
+    >>> data_hash({"b": [1, 2.5], "a": "x"}) == data_hash({"a": "x", "b": [1, 2.5]})
+    True
+    >>> data_hash({"a": 1})[:12]
+    '015abd7f5cc5'
+    """
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

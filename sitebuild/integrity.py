@@ -23,7 +23,6 @@ booleans and strings (steps, counts, parameter numbers, whether a run converged)
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import math
 import os
@@ -33,9 +32,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from resultcache import ROOT
+from resultcache import ROOT, data_hash
 
-__all__ = ["FAMILIES", "MARGIN", "FLOOR", "PREFIX_STEPS", "Family", "data_hash", "draw", "committed_run", "retrain",
+__all__ = ["FAMILIES", "MARGIN", "FLOOR", "PREFIX_STEPS", "Family", "draw", "committed_run", "retrain",
            "compare", "tolerances", "worst_points", "measure", "main"]
 
 RESULTS = ROOT / "results"
@@ -43,18 +42,6 @@ DRIFT = "integrity-drift"
 MARGIN = 3.0  # tolerance = MARGIN x the largest drift measured across CPU paths
 FLOOR = 1e-5  # and never tighter than this (a field that did not move in the measurement may on another CPU)
 PREFIX_STEPS = 500  # induction runs (6,000 steps, constant learning rate) are retrained for their first steps
-
-
-def data_hash(data) -> str:
-    """SHA-256 of data as canonical JSON (sorted keys, no spaces): what provenance['data_sha256'] holds.
-
-    >>> data_hash({"b": [1, 2.5], "a": "x"}) == data_hash({"a": "x", "b": [1, 2.5]})
-    True
-    >>> data_hash({"a": 1})[:12]
-    '015abd7f5cc5'
-    """
-    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True)

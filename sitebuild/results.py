@@ -43,7 +43,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from resultcache import ROOT, fingerprint, machine_facts, module_files
+from resultcache import ROOT, data_hash, fingerprint, machine_facts, module_files
 
 __all__ = ["RESULTS_DIR", "SPECS", "Spec", "MEASURED_LOAD", "covered_files", "current_fingerprint", "provenance",
            "snapshot", "run_record", "save", "load", "stale", "main"]
@@ -258,8 +258,6 @@ def save(name: str, prov: dict, data: dict, start: dict, runs: list[dict]) -> Pa
     """Write results/<name>.json: the provenance, completed with the load after, the duration, the CPU share of
     other processes over the whole measurement and each run's record, and the data."""
     end = snapshot()
-    from .integrity import data_hash
-
     prov = prov | {"load_after": end["load"], "wall_seconds": round(end["t"] - start["t"], 1),
                    "others_cpu": _others_share(start, end), "runs": runs, "data_sha256": data_hash(data)}
     path = RESULTS_DIR / f"{name}.json"
@@ -510,9 +508,9 @@ def measure_decode() -> Path:
 
 
 def _measure_drift() -> Path:
-    from .integrity import measure
-
-    return measure()
+    """sitebuild.integrity's measurement, in its own process (it imports this module for provenance and save)."""
+    subprocess.run([sys.executable, "-m", "sitebuild.integrity", "measure"], cwd=ROOT, check=True)
+    return RESULTS_DIR / "integrity-drift.json"
 
 def measure_decoder_heads() -> Path:
     """Score every head of SmolLM2-135M and compute its cache sizes (snippets.decoder.heads.measure), each text

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MINUS", "typeset", "signed", "zh_interval", "paired", "spread"]
+__all__ = ["MINUS", "typeset", "signed", "zh_interval"]
 
 MINUS = "\u2212"
 _SUPER = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
@@ -57,27 +57,3 @@ def zh_interval(lo: float, hi: float, digits: int = 2, sign: bool = True) -> str
     """
     fmt = (lambda v: signed(v, digits)) if sign else (lambda v: typeset(f"{v:.{digits}f}"))
     return f"[{fmt(lo)}, {fmt(hi)}]"
-
-
-
-def paired(lang: str, mean: float, lo: float, hi: float) -> str:
-    """A paired difference and its interval for a table cell, two decimals (snippets.i18n "num.paired";
-    typeset on Chinese pages).
-
-    >>> paired("zh", -2.7249, -2.771, -2.668), paired("en", -2.7249, -2.771, -2.668)
-    ('−2.72 [−2.77, −2.67]', '-2.72 [-2.77, -2.67]')
-    """
-    from snippets.i18n import text
-
-    return text(lang, "num.paired", mean=float(mean), lo=float(lo), hi=float(hi))
-
-
-def spread(lang: str, mean: float, lo: float, hi: float) -> str:
-    """A mean with its lowest and highest value, in the language's brackets (snippets.i18n "num.spread").
-
-    >>> spread("zh", 3.47, 3.43, 3.531), spread("en", 3.47, 3.43, 3.531)
-    ('3.47（3.43–3.53）', '3.47 (3.43–3.53)')
-    """
-    from snippets.i18n import text
-
-    return text(lang, "num.spread", mean=float(mean), lo=float(lo), hi=float(hi))

@@ -16,7 +16,7 @@ from snippets.bert.report import broad_vs_clark, category_rows, neighbour_heads,
 from snippets.bert.analysis import SENTENCES, TEXTS, all_stats, bert_attention_maps, wordpiece_rows
 from snippets.bert.encoder import BertConfig, BertEncoder, load_bert_weights
 from snippets.bert.headstats import THRESHOLDS, classify, head_stats, row_entropy
-from snippets.bert.loader import encode, load_config, load_model, load_tokenizer, model_dir
+from snippets.bert.loader import encode_text, load_config, load_model, load_bert_tokenizer, model_dir
 from snippets.bert.reference import TOLERANCE, compare_with_reference, reference_outputs
 from snippets.bert.viewer import SCALE, VIEW_TEXTS, decode_weights, headview_html, viewer_data
 from snippets.logline import LOG_LINE
@@ -58,11 +58,11 @@ def test_weights_are_the_checkpoint_values():
 
 
 def test_tokenizer_does_not_pad_and_adds_special_tokens():
-    enc = encode(LOG_LINE)
+    enc = encode_text(LOG_LINE)
     assert enc.tokens[0] == "[CLS]" and enc.tokens[-1] == "[SEP]"
     assert "[PAD]" not in enc.tokens
     assert enc.ids.shape == (1, len(enc.tokens)) and enc.ids.dtype == torch.long
-    assert load_tokenizer().padding is None
+    assert load_bert_tokenizer().padding is None
 
 
 def test_wordpieces_rebuild_each_log_field():
@@ -76,9 +76,9 @@ def test_loader_errors(tmp_path):
     with pytest.raises(ValueError, match=r"lacks model\.safetensors, tokenizer\.json"):
         load_model(tmp_path)
     with pytest.raises(ValueError, match="text must be a non-empty string, got ''"):
-        encode("")
+        encode_text("")
     with pytest.raises(ValueError, match="text is 1002 tokens long; the model takes at most 512"):
-        encode("word " * 1000)
+        encode_text("word " * 1000)
     with pytest.raises(ValueError, match="expected a config with model_type 'bert', got 'gpt2'"):
         BertConfig.from_hf({"model_type": "gpt2"})
     with pytest.raises(ValueError, match="hidden_size must be divisible by num_heads, got 10 and 4"):
@@ -107,7 +107,7 @@ def test_load_weights_refuses_an_incomplete_checkpoint():
 
 @pytest.mark.parametrize("text", [LOG_LINE, SENTENCES[0]])
 def test_hidden_states_and_attention_match_transformers(text):
-    hidden, maps = load_model()(encode(text).ids)
+    hidden, maps = load_model()(encode_text(text).ids)
     ref_hidden, ref_maps = reference_outputs(text)
     assert len(hidden) == len(ref_hidden) == 7 and len(maps) == len(ref_maps) == 6
     for ours, theirs in zip(hidden, ref_hidden, strict=True):
@@ -118,7 +118,7 @@ def test_hidden_states_and_attention_match_transformers(text):
 
 def test_padding_mask_gives_the_same_states_as_separate_texts():
     model = load_model()
-    a, b = encode(SENTENCES[0]).ids, encode(SENTENCES[1]).ids
+    a, b = encode_text(SENTENCES[0]).ids, encode_text(SENTENCES[1]).ids
     T = max(a.size(1), b.size(1))
     ids = torch.zeros(2, T, dtype=torch.long)
     mask = torch.zeros(2, T, dtype=torch.long)

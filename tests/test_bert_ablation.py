@@ -14,7 +14,7 @@ from snippets.bert import report
 from snippets.bert import ablation, retrieval
 from snippets.bert.ablation import head_mask, length_baseline
 from snippets.bert.logdata import LONG_LOG, PAIRS
-from snippets.bert.loader import encode, load_model
+from snippets.bert.loader import encode_text, load_model
 from snippets.bert.effects import head_effects, retrieval_effects
 from snippets.bert.retrieval import (CORPUS, ablation_results, angle_deg, full_embeddings, bert_layer_ablation, pair_scores,
                                      pooled_embedding)
@@ -112,14 +112,14 @@ def test_batched_embeddings_match_one_text_at_a_time():
     full = full_embeddings()
     assert tuple(full.shape) == (2 * len(PAIRS), 384)
     for i in (0, len(CORPUS) - 1):  # padding changes nothing
-        assert_close(full[i], one_text(model, encode(CORPUS[i]).ids)[0], atol=1e-5, rtol=1e-5)
+        assert_close(full[i], one_text(model, encode_text(CORPUS[i]).ids)[0], atol=1e-5, rtol=1e-5)
 
 
 def test_layer_ablation_matches_a_direct_ablation():
     model = load_model()
     ablated = bert_layer_ablation(5)
     assert tuple(ablated.shape) == (12, len(CORPUS), 384)
-    ids = encode(CORPUS[3]).ids
+    ids = encode_text(CORPUS[3]).ids
     with head_mask(model.layers[5].attn, 7):
         direct = one_text(model, ids)[0]
     assert_close(ablated[7, 3], direct, atol=1e-5, rtol=1e-5)

@@ -170,14 +170,14 @@ def test_the_reader_benchmark(kept_reader):
     for lang in ("zh", "en"):  # one place to copy from: nearly always right; several: about half
         once, several = s[lang]["once"], s[lang]["several"]
         assert once[0] >= 0.95 * once[1] and several[0] <= 0.7 * several[1], (lang, once, several)
-        n = sum(len(readerbench.predictable_positions(t)) for t in readerbench.texts(lang))
+        n = sum(len(readerbench.predictable_positions(t)) for t in readerbench.bench_texts(lang))
         assert once[1] + several[1] == n
     assert s["en"]["several"][1] > 2 * s["en"]["once"][1] and s["zh"]["several"][1] < s["zh"]["once"][1] / 3
     # The protocol's own seed-0 model, run the same way on what it can read (48 characters, code point
     # modulo 64, learned positions): the benchmark's short texts are what it fails on.
     old = weights.load_kept(next(m for m in live.load_live()["data"]["models"] if m["heads"] == 1))
     shares = []
-    for t in readerbench.texts("en"):
+    for t in readerbench.bench_texts("en"):
         if len(t.text) <= 48:
             ids = [ord(c) % 64 for c in t.text]
             with torch.no_grad():

@@ -10,7 +10,7 @@ from torch.testing import assert_close
 
 from snippets.kvheads import cost, report
 from snippets.kvheads.attention import KVCache, cache_bytes_per_token
-from snippets.kvheads.decoder import PreallocatedKVCache, PreallocatedLatentCache, TinyDecoder, generate
+from snippets.kvheads.decoder import PreallocatedKVCache, PreallocatedLatentCache, TinyDecoder, generate_tokens
 from snippets.kvheads.mla import LatentCache
 
 KINDS = {"MHA": {"num_kv_heads": 4}, "GQA": {"num_kv_heads": 2}, "MQA": {"num_kv_heads": 1},
@@ -27,10 +27,10 @@ def _model(kw, seed=0, dtype=torch.float64, max_len=40, layers=2):
 def test_cached_generation_equals_uncached_token_for_token(kind, seed):
     model = _model(KINDS[kind], seed)
     prompt = torch.randint(48, (3, 5), generator=torch.Generator().manual_seed(seed))
-    plain = generate(model, prompt, 25, cache=None)
+    plain = generate_tokens(model, prompt, 25, cache=None)
     assert plain.shape == (3, 30) and torch.equal(plain[:, :5], prompt)
-    assert torch.equal(generate(model, prompt, 25, cache="preallocated"), plain)
-    assert torch.equal(generate(model, prompt, 25, cache="cat"), plain)
+    assert torch.equal(generate_tokens(model, prompt, 25, cache="preallocated"), plain)
+    assert torch.equal(generate_tokens(model, prompt, 25, cache="cat"), plain)
     assert len(set(plain[:, 5:].flatten().tolist())) > 5  # not one token repeated: a real test of equality
 
 
@@ -38,7 +38,7 @@ def test_cached_generation_equals_uncached_token_for_token(kind, seed):
 def test_cached_generation_equals_uncached_in_float32(kind):
     model = _model(KINDS[kind], 3, dtype=torch.float32)
     prompt = torch.randint(48, (2, 4), generator=torch.Generator().manual_seed(3))
-    assert torch.equal(generate(model, prompt, 20), generate(model, prompt, 20, cache=None))
+    assert torch.equal(generate_tokens(model, prompt, 20), generate_tokens(model, prompt, 20, cache=None))
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -103,13 +103,13 @@ def test_new_caches_fit_the_attention():
     (lambda: TinyDecoder(48, 32, 4, num_kv_heads=2, d_latent=8), r"give exactly one of num_kv_heads"),
     (lambda: TinyDecoder(48, 32, 4, num_kv_heads=3), r"num_kv_heads must divide num_heads"),
     (lambda: TinyDecoder(0, 32, 4, num_kv_heads=2), r"vocab must be a positive integer, got 0"),
-    (lambda: generate(_model(KINDS["MHA"]), torch.zeros(1, 30, dtype=torch.long), 12),
+    (lambda: generate_tokens(_model(KINDS["MHA"]), torch.zeros(1, 30, dtype=torch.long), 12),
      r"positions 0 to 40 do not fit the 40 learned positions \(max_len=40\)"),
-    (lambda: generate(_model(KINDS["MHA"]), torch.zeros(1, 3), 2), r"prompt must be a \(N, P >= 1\) tensor of token ids"),
-    (lambda: generate(_model(KINDS["MHA"]), torch.zeros(1, 3, dtype=torch.long), 2, cache="paged"),
+    (lambda: generate_tokens(_model(KINDS["MHA"]), torch.zeros(1, 3), 2), r"prompt must be a \(N, P >= 1\) tensor of token ids"),
+    (lambda: generate_tokens(_model(KINDS["MHA"]), torch.zeros(1, 3, dtype=torch.long), 2, cache="paged"),
      r"cache must be one of \('preallocated', 'cat', None\), got 'paged'"),
-    (lambda: generate(torch.nn.Linear(2, 2), torch.zeros(1, 3, dtype=torch.long), 2), "model must be a TinyDecoder"),
-    (lambda: generate(_model(KINDS["MHA"]), torch.zeros(1, 3, dtype=torch.long), 0),
+    (lambda: generate_tokens(torch.nn.Linear(2, 2), torch.zeros(1, 3, dtype=torch.long), 2), "model must be a TinyDecoder"),
+    (lambda: generate_tokens(_model(KINDS["MHA"]), torch.zeros(1, 3, dtype=torch.long), 0),
      "steps must be a positive integer, got 0"),
 ])
 def test_argument_errors(call, message):

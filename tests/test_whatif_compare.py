@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from snippets.whatif.analysis import sweep
-from snippets.whatif.compare import diff_interval, verdict
+from snippets.whatif.compare import diff_interval, interval_verdict
 from snippets.whatif.report import (
     ablation_sentence, pruning_interval_stats, role_drop_stats, roleless_stats,
     specialisation_rows, sweep_stats,
@@ -23,7 +23,7 @@ def test_paired_interval_on_known_values():
     diff, lo, hi = diff_interval([0.85, 0.85, 0.99], [0.90, 0.91, 0.57])
     assert diff == pytest.approx(-0.1033, abs=1e-4)
     assert lo == pytest.approx(-0.42) and hi == pytest.approx(0.06)
-    assert verdict(lo, hi, WORDS) == "no measurable difference"
+    assert interval_verdict(lo, hi, WORDS) == "no measurable difference"
 
 
 def test_interval_is_deterministic_and_unpaired_works():
@@ -34,9 +34,9 @@ def test_interval_is_deterministic_and_unpaired_works():
 
 
 def test_verdict_needs_the_whole_interval_on_one_side():
-    assert verdict(-0.3, -0.01, WORDS) == "lower"
-    assert verdict(0.01, 0.3, WORDS) == "higher"
-    assert verdict(-0.01, 0.3, WORDS) == "no measurable difference"
+    assert interval_verdict(-0.3, -0.01, WORDS) == "lower"
+    assert interval_verdict(0.01, 0.3, WORDS) == "higher"
+    assert interval_verdict(-0.01, 0.3, WORDS) == "no measurable difference"
 
 
 def test_interval_rejects_bad_input():

@@ -17,7 +17,7 @@ from resultcache import memory
 
 from ..logline import LOG_LINE
 from .headstats import CATEGORIES, STAT_OF, classify, head_stats
-from .loader import encode, load_model, one_thread, source_hash
+from .loader import encode_text, load_model, one_thread, source_hash
 
 __all__ = ["SENTENCES", "TEXTS", "bert_attention_maps", "wordpiece_rows", "all_stats", "strongest_heads"]
 
@@ -34,7 +34,7 @@ TEXTS = (LOG_LINE, *SENTENCES)
 @one_thread
 def _maps(text: str, code: str) -> tuple[Tensor, list[str]]:
     log.info("real model: attention maps of %r", text[:40])
-    enc = encode(text)
+    enc = encode_text(text)
     with torch.no_grad():
         _, maps = load_model()(enc.ids)
     return torch.stack([m[0] for m in maps]), enc.tokens  # (n, h, T, T)
@@ -49,7 +49,7 @@ def bert_attention_maps(text: str) -> tuple[Tensor, list[str]]:
 
 def wordpiece_rows(line: str = LOG_LINE) -> list[tuple[str, str]]:
     """For each whitespace field of the line: the WordPieces that cover it."""
-    enc = encode(line)
+    enc = encode_text(line)
     rows, start = [], 0
     for field in line.split():
         begin = line.index(field, start)

@@ -4,7 +4,7 @@ Nothing is downloaded: the files lie in site-packages.
 
 >>> sorted(p.name for p in model_dir().glob("*.json"))[:2]
 ['config.json', 'config_sentence_transformers.json']
->>> encode("Hello, world!").tokens
+>>> encode_text("Hello, world!").tokens
 ['[CLS]', 'hello', ',', 'world', '!', '[SEP]']
 """
 
@@ -24,7 +24,7 @@ from resultcache import fingerprint
 
 from .encoder import BertConfig, BertEncoder, load_bert_weights
 
-__all__ = ["BERT_PACKAGES", "MODEL_PACKAGE", "model_dir", "load_config", "load_tokenizer", "load_model", "encode", "Encoded", "source_hash", "one_thread"]
+__all__ = ["BERT_PACKAGES", "MODEL_PACKAGE", "model_dir", "load_config", "load_bert_tokenizer", "load_model", "encode_text", "Encoded", "source_hash", "one_thread"]
 
 
 def one_thread(fn):
@@ -72,7 +72,7 @@ def _tokenizer(path: str) -> Tokenizer:
     return tok
 
 
-def load_tokenizer(path: str | Path | None = None) -> Tokenizer:
+def load_bert_tokenizer(path: str | Path | None = None) -> Tokenizer:
     return _tokenizer(str(_dir(path).resolve()))
 
 
@@ -102,11 +102,11 @@ class Encoded:
     offsets: list[tuple[int, int]]  # character span of each token in text; (0, 0) for [CLS] / [SEP]
 
 
-def encode(text: str, path: str | Path | None = None) -> Encoded:
+def encode_text(text: str, path: str | Path | None = None) -> Encoded:
     """WordPiece tokens of one text, with [CLS] in front and [SEP] at the end."""
     if not isinstance(text, str) or not text.strip():
         raise ValueError(f"text must be a non-empty string, got {text!r}")
-    tok = load_tokenizer(path)
+    tok = load_bert_tokenizer(path)
     enc = tok.encode(text)
     limit = load_config(path).max_positions
     if len(enc.ids) > limit:

@@ -11,7 +11,7 @@ import logging
 import torch
 
 from resultcache import memory
-from .loader import encode, load_model, model_dir, one_thread, source_hash
+from .loader import encode_text, load_model, model_dir, one_thread, source_hash
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +32,7 @@ def _reference_model(folder: str):
 def reference_outputs(text: str, path: str | None = None) -> tuple[list[torch.Tensor], list[torch.Tensor]]:
     """Hidden states (n + 1 of (1, T, E)) and attention maps (n of (1, h, T, T)) from transformers' BertModel."""
     ref = _reference_model(str(model_dir() if path is None else path))
-    out = ref(encode(text, path).ids, output_hidden_states=True, output_attentions=True)
+    out = ref(encode_text(text, path).ids, output_hidden_states=True, output_attentions=True)
     return list(out.hidden_states), list(out.attentions)
 
 
@@ -43,7 +43,7 @@ def _compare(texts: tuple[str, ...], code: str) -> list[tuple[int, float, float]
     model = load_model()
     worst = None
     for text in texts:
-        ids = encode(text).ids
+        ids = encode_text(text).ids
         with torch.no_grad():
             hidden, maps = model(ids)
         ref_hidden, ref_maps = reference_outputs(text)

@@ -17,7 +17,7 @@ from .ablation import broad_heads_vs_clark, length_baseline
 from .analysis import TEXTS, all_stats, wordpiece_rows
 from .effects import retrieval_effects
 from .headstats import CATEGORIES, STAT_OF, THRESHOLDS
-from .loader import encode
+from .loader import encode_text
 from .logdata import PAIRS
 from .retrieval import ablation_results
 
@@ -50,7 +50,7 @@ def pair_examples(k: int = 3) -> str:
 def text_table(lang: str, texts=TEXTS) -> str:
     """Per text: the text, its whitespace word count and its token count (with [CLS] and [SEP])."""
     lab = i18n.texts(lang, "bert")
-    rows = [(t, len(t.split()), len(encode(t).tokens)) for t in texts]
+    rows = [(t, len(t.split()), len(encode_text(t).tokens)) for t in texts]
     return md_table([lab["text"], lab["words"], lab["pieces"]], rows, align="lrr")
 
 

@@ -29,7 +29,7 @@ from torch import Tensor, nn
 from resultcache import fingerprint, memory
 
 from .ablation import head_mask
-from .loader import BERT_PACKAGES, encode, load_model, one_thread
+from .loader import BERT_PACKAGES, encode_text, load_model, one_thread
 from .logdata import PAIRS
 
 __all__ = ["CORPUS", "encode_batch", "pooled_embedding", "angle_deg", "pair_scores", "bert_layer_ablation",
@@ -44,7 +44,7 @@ def _code() -> str:
 
 def encode_batch(texts) -> tuple[Tensor, Tensor]:
     """Token ids (N, T), padded with 0 ([PAD]), and the mask (N, T): 1 for real tokens."""
-    ids = [encode(t).ids[0] for t in texts]
+    ids = [encode_text(t).ids[0] for t in texts]
     T = max(len(i) for i in ids)
     out = torch.zeros(len(ids), T, dtype=torch.long)
     mask = torch.zeros(len(ids), T, dtype=torch.long)

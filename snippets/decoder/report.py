@@ -13,7 +13,7 @@ from ..figures import FG, MIN_FONT_PT, Figure, svg_figure
 from ..i18n import text, texts
 
 __all__ = ["RESULT", "LOGIT_ATOL", "NEW_TOKENS", "result", "config_line", "summary_bullets", "score_figure", "grouping_figure",
-           "cache_rows", "cache_header", "cache_sentence", "top_heads", "top_header", "layer_sentence",
+           "decoder_cache_rows", "decoder_cache_header", "cache_sentence", "top_heads", "top_header", "layer_sentence",
            "tolerance_sentence"]
 
 RESULT = "decoder-heads"
@@ -101,11 +101,11 @@ def top_heads(lang: str, k: int = 5, r: dict | None = None) -> list[list[str]]:
     return [[str(i + 1)] + [f"L{L} H{h}: {v:.2f}" for L, h, v in (col[i] for col in cols)] for i in range(k)]
 
 
-def cache_header(lang: str) -> list[str]:
+def decoder_cache_header(lang: str) -> list[str]:
     return text(lang, "decoder.cache_head")
 
 
-def cache_rows(lang: str, r: dict | None = None) -> list[list[str]]:
+def decoder_cache_rows(lang: str, r: dict | None = None) -> list[list[str]]:
     d = (r or result())["data"]["cache"]
     t = texts(lang, "decoder.kind")
     return [[t[row["kind"]], str(row["kv_heads"]), f"{row['bytes_per_token']['float32']:,}",

@@ -19,7 +19,7 @@ import numpy as np
 from .. import stats
 from ..benchreport import load
 from ..figures import FG, Figure, svg_figure
-from ..numfmt import paired
+from ..numtext import paired
 from ..i18n import text
 from .circuits import PARTS
 

@@ -26,7 +26,7 @@ import json
 from pathlib import Path
 from typing import NamedTuple
 
-__all__ = ["SHORTEST", "LONGEST", "CASES", "Text", "layout", "texts", "predictable_positions", "score"]
+__all__ = ["SHORTEST", "LONGEST", "CASES", "Text", "layout", "bench_texts", "predictable_positions", "score"]
 
 SHORTEST, LONGEST = 12, 48  # characters in a sentence
 
@@ -50,7 +50,7 @@ def layout(prefix: str, sentence: str, sep: str) -> Text:
     return Text(prefix + sentence + sep + sentence, second, len(sentence))
 
 
-def texts(lang: str) -> list[Text]:
+def bench_texts(lang: str) -> list[Text]:
     if lang not in CASES:
         raise ValueError(f"expected a language of {sorted(CASES)}, got {lang!r}")
     return [layout(*c) for c in CASES[lang]]

@@ -24,7 +24,7 @@ import numpy as np
 from .. import stats
 from ..benchreport import load
 from ..figures import Figure, svg_figure
-from ..numfmt import paired, spread
+from ..numtext import paired, spread
 from ..i18n import text
 from . import protocol as P
 from .task import MIN_SEGMENT, SEQ_LEN, VOCAB, make_repeat_batch

@@ -34,7 +34,7 @@ from .._checks import check_divisible, check_positive_int
 from .attention import GroupedQueryAttention, KVCache, check_kv_heads
 from .mla import LatentAttention, LatentCache
 
-__all__ = ["CACHES", "PreallocatedKVCache", "PreallocatedLatentCache", "TinyDecoder", "generate", "kind_name"]
+__all__ = ["CACHES", "PreallocatedKVCache", "PreallocatedLatentCache", "TinyDecoder", "generate_tokens", "kind_name"]
 
 CACHES = ("preallocated", "cat", None)  # how generate keeps the past; None: no cache, recompute everything
 
@@ -148,7 +148,7 @@ class TinyDecoder(nn.Module):
 
 # --8<-- [start:generate]
 @torch.no_grad()
-def generate(model: TinyDecoder, prompt: Tensor, steps: int,
+def generate_tokens(model: TinyDecoder, prompt: Tensor, steps: int,
              cache: str | None = "preallocated") -> Tensor:
     """Greedy decoding: prompt (N, P) -> (N, P + steps) tokens.
     With a cache: one prefill over the prompt, then one position per step.

@@ -23,11 +23,11 @@ import resultcache
 from .. import benchreport, stats
 from ..figures import Figure, svg_figure
 from ..i18n import check_lang, text
-from ..whatif.compare import diff_interval, verdict  # the page's old method, for its history table
+from ..whatif.compare import diff_interval, interval_verdict  # the page's old method, for its history table
 from .attention import GroupedQueryAttention, KVCache, cache_bytes_per_token, decode, formula_bytes_per_token
 from . import cost
 from .decode_bench import METHODS, MLA_METHODS
-from .decoder import TinyDecoder, generate
+from .decoder import TinyDecoder, generate_tokens
 from .mla import LatentAttention, LatentCache
 from .recall import D_MODEL, IGNORE, KEYS, RecallModel, make_recall_batch
 
@@ -372,7 +372,7 @@ def history_rows(lang: str, result: dict | None = None) -> list[list[str]]:
     rows = []
     for (n, g), c in family.items():
         d, lo, hi = diff_interval(acc[n, h], acc[n, g], paired=True)
-        old = verdict(lo, hi, old_words)
+        old = interval_verdict(lo, hi, old_words)
         old = text(lang, "kvheads.v_none", seeds=len(acc[n, h])) if old == "none" else old
         rows.append([text(lang, "kvheads.pairs", n=n), _kv_label(lang, h, g),
                      "[{:+.2f}, {:+.2f}]".format(*_points(lo, hi)), old,
@@ -491,7 +491,7 @@ def decode_family(data: dict) -> dict[tuple[str, int, str], benchreport.Ratio]:
 def _judged(lang: str, r: benchreport.Ratio) -> str:
     return text(lang, "kvheads.decode_judged", ratio=_ratio_text(lang, r.ratio, 2),
                 level=benchreport.level_text(r.level),
-                verdict=text(lang, f"bench.verdict_{r.verdict}", minimum=f"{benchreport.MINIMUM - 1:.0%}"))
+                interval_verdict=text(lang, f"bench.verdict_{r.verdict}", minimum=f"{benchreport.MINIMUM - 1:.0%}"))
 
 
 def decode_sentences(lang: str, result: dict | None = None) -> str:
@@ -767,10 +767,10 @@ def decoder_rows(lang: str, prompt_len: int = 6, steps: int = 30, seed: int = 0)
     for name, kw in DECODER_KINDS.items():
         model = _tiny(kw, seed)
         prompt = torch.randint(64, (2, prompt_len), generator=torch.Generator().manual_seed(seed))
-        plain = generate(model, prompt, steps, cache=None)
+        plain = generate_tokens(model, prompt, steps, cache=None)
         same = []
         for how in ("preallocated", "cat"):
-            got = generate(model, prompt, steps, cache=how)
+            got = generate_tokens(model, prompt, steps, cache=how)
             new = got[:, prompt_len:] == plain[:, prompt_len:]
             same.append(text(lang, "kvheads.dec_same", k=int(new.sum()), n=new.numel()))
         t = prompt_len + steps // 2

@@ -3,7 +3,7 @@
 >>> diff, lo, hi = diff_interval([0.80, 0.82, 0.81], [0.90, 0.91, 0.93])
 >>> round(diff, 3), lo > 0
 (0.103, True)
->>> verdict(-0.4, 0.06, ("lower", "higher", "no measurable difference"))
+>>> interval_verdict(-0.4, 0.06, ("lower", "higher", "no measurable difference"))
 'no measurable difference'
 """
 
@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["LEVEL", "diff_interval", "verdict"]
+__all__ = ["LEVEL", "diff_interval", "interval_verdict"]
 
 LEVEL = 0.95
 
@@ -37,7 +37,7 @@ def diff_interval(a, b, paired=True, level=LEVEL, n_boot=10_000, seed=0):
     return float(b.mean() - a.mean()), float(lo), float(hi)
 
 
-def verdict(lo, hi, words):
+def interval_verdict(lo, hi, words):
     """words: (b lower, b higher, no measurable difference)."""
     if hi < 0:
         return words[0]
