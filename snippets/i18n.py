@@ -1,7 +1,8 @@
-"""Every word that code prints into a page, in both languages: one table, one way to look it up.
+"""Every word that code prints into a page, in both languages: one table, one way to look it up. The table is
+merged from snippets/words/, one module per page or topic, each with a ZH and an EN dict.
 
 Prose lives in the pages; but table headers, row labels, verdicts and sentences with measured
-numbers are printed by code, so they live here, keyed by ``area.name``. Both wings read it:
+numbers are printed by code, so they live in the words modules, keyed by ``area.name``. Both wings read them:
 lesson code (``snippets``) and the site machinery (``sitebuild``). tests/test_parity.py checks
 that every key exists in both languages with the same placeholders, and that Chinese entries
 are written in Chinese (except the few listed in ``SAME_IN_BOTH``, such as code names).
