@@ -31,7 +31,7 @@ import resultcache
 
 import torch
 
-from ..i18n import text, bench_texts
+from ..i18n import text, texts
 from . import readerbench
 from .reader import LIVE, MAX_LEN, VOCAB, load_reader
 
@@ -177,7 +177,7 @@ def live_data(result: dict | None = None, shown=SHOWN) -> list[dict]:
 
 def live_html(lang: str, result: dict | None = None) -> str:
     """A <div> holding the view's words and data as JSON; induction-live.js builds the view inside it."""
-    ui = bench_texts(lang, "live")
+    ui = texts(lang, "live")
     payload = {"ui": ui, "vocab": VOCAB, "max_chars": MAX_CHARS,
                "start": f"example_{lang}",  # the view opens on the page's language
                "labels": [text(lang, f"ind.setting_{layers}_{heads}") for layers, heads, _ in SHOWN],

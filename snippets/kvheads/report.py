@@ -491,7 +491,7 @@ def decode_family(data: dict) -> dict[tuple[str, int, str], benchreport.Ratio]:
 def _judged(lang: str, r: benchreport.Ratio) -> str:
     return text(lang, "kvheads.decode_judged", ratio=_ratio_text(lang, r.ratio, 2),
                 level=benchreport.level_text(r.level),
-                interval_verdict=text(lang, f"bench.verdict_{r.verdict}", minimum=f"{benchreport.MINIMUM - 1:.0%}"))
+                verdict=text(lang, f"bench.verdict_{r.verdict}", minimum=f"{benchreport.MINIMUM - 1:.0%}"))
 
 
 def decode_sentences(lang: str, result: dict | None = None) -> str:
