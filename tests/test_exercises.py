@@ -262,7 +262,7 @@ def test_s4_heads_with_d_k_one_favour_at_most_two_keys():
 
 def test_s4_previous_token_head_on_a_new_sentence():
     r = s4.prev_token_head(s4.NEW_SENTENCE)
-    maps, tokens = s4.attention_maps(s4.NEW_SENTENCE)
+    maps, tokens = s4.bert_attention_maps(s4.NEW_SENTENCE)
     prev = s4.head_stats([(maps, tokens)])["prev"]
     assert r["prev"] == pytest.approx(prev.max().item()) and r["prev"] > 0.5
     assert s4.NEW_SENTENCE not in s4.TEXTS

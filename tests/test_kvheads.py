@@ -199,11 +199,11 @@ def test_recall_argument_errors(call, message):
 
 
 def test_cache_table_is_read_from_the_tensors_and_matches_the_formula():
-    rows = report.decoder_cache_rows("en", kv_heads=(32, 8, 1), d_latent=512)
+    rows = report.cache_rows("en", kv_heads=(32, 8, 1), d_latent=512)
     assert [r[2] for r in rows] == ["16,384", "4,096", "512", "1,024"]  # 2·g·128·2 bytes; MLA 512·2
     assert [r[3] for r in rows] == ["512", "128", "16", "32"]  # KiB over 32 layers
     assert rows[0][1] == "2 × 32 × 128 = 8192" and rows[-1][1] == "d_c = 512"
-    assert [r[4] for r in report.decoder_cache_rows("en", kv_heads=(32,), d_latent=4)][0] == "16.0"  # GiB at 32,768 tokens
+    assert [r[4] for r in report.cache_rows("en", kv_heads=(32,), d_latent=4)][0] == "16.0"  # GiB at 32,768 tokens
     assert all(r[-1].startswith("✅") for r in report.cache_check_rows("en"))
 
 

@@ -116,7 +116,7 @@ def test_the_report_finds_the_setting_that_failed_and_only_it():
         ("mla", 16): "none", ("mla", 32): "none", ("mla", 64): "none"}
     assert all(c.family == 6 for c in fam.values())
     assert "Comparisons that show a difference: 1." in R.mqar_sentences("en", r)
-    assert "MQA g=1 2 of 10 (p < 0.001 against MHA)" in R.learned_sentence("en", r)
+    assert "MQA g=1 2 of 10 (p < 0.001 against MHA)" in R.mqar_learned_sentence("en", r)
     assert "MLA d_c=16 against MQA g=1 (both cache 64 bytes per position)" in R.equal_cache_sentence("en", r)
     assert R.mqar_rows("en", r)[3][:4] == ["MQA g=1", "64", "1,000", "2/10"]
 

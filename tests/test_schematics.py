@@ -160,7 +160,7 @@ def test_kv_groups_sketch_follows_its_configuration(h, groups):
 
 @pytest.mark.parametrize(("g", "steps"), [(2, 5), (1, 3)])
 def test_kv_cache_sketch_grows_one_row_per_step(g, steps):
-    seen = S.cache_rows(num_kv_heads=g, steps=steps)
+    seen = S.cache_schematic_rows(num_kv_heads=g, steps=steps)
     assert [k[2] for _, k in seen] == list(range(1, steps + 1))  # S after each step
     assert all(q == (1, 1, 64) and k[:2] == (1, g) for q, k in seen)
     sk = S.kv_cache_sketch("en", num_kv_heads=g, steps=steps)

@@ -6,6 +6,12 @@ import pytest
 from conftest import LANGS
 
 from snippets import twominute as T
+from snippets.numfmt import typeset
+
+
+def _as_printed(lang: str, number: str) -> str:
+    """A formatted number as the page prints it: Chinese pages typeset the minus sign."""
+    return typeset(number) if lang == "zh" else number
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -19,7 +25,7 @@ def test_kv_heads_numbers_match_the_detail(lang):
     assert s["gib_mha"] > s["gib_mqa"] > 0
     assert f"{s['speedup']:,.0f}" in R.decode_sentences(lang)
     assert f"{s['mqa_time']:.2f}" in R.decode_sentences(lang)
-    assert f"{s['diff_mqa']:.1f}" in M.mqar_sentences(lang) and f"{s['acc_mha']:.1%}" in M.mqar_sentences(lang)
+    assert _as_printed(lang, f"{s['diff_mqa']:.1f}") in M.mqar_sentences(lang) and f"{s['acc_mha']:.1%}" in M.mqar_sentences(lang)
     assert s["verdict_mqa"] in M.mqar_sentences(lang)
     assert 0 <= s["learned_mqa"] <= s["seeds"] and 0 <= s["mla_lower"] <= s["mla_n"]
 
@@ -31,9 +37,12 @@ def test_induction_numbers_match_the_detail(lang):
     s = T.induction_stats(lang)
     depth = R.depth_sentence(lang)
     assert f"{s['base_loss']:.2f}" in depth and f"{s['small_loss']:.2f}" in depth
-    assert f"{s['diff']:+.2f}" in depth and f"[{s['lo']:+.2f}, {s['hi']:+.2f}]" in depth
+    t = lambda x: _as_printed(lang, x)  # noqa: E731
+    assert t(f"{s['diff']:+.2f}") in depth
+    lo, hi = t(f"{s['lo']:+.2f}"), t(f"{s['hi']:+.2f}")
+    assert f"[{lo}, {hi}]" in depth
     causes = R.cause_sentence(lang, R.MINIMAL)
-    assert f"{s['cut_k']:+.2f}" in causes and f"{s['cut_q']:+.2f}" in causes and s["cut_k_verdict"] in causes
+    assert t(f"{s['cut_k']:+.2f}") in causes and t(f"{s['cut_q']:+.2f}") in causes and s["cut_k_verdict"] in causes
     assert 0 <= s["formed"] <= s["seeds"] and s["chance"] == pytest.approx(4.1589, abs=1e-4)
 
 

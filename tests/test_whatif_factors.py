@@ -227,10 +227,10 @@ def test_comparison_sentences_one_paragraph_each():
 
 def test_rows_from_small_runs():
     stack = [fake(s, 1.0, [(25, 0.5), (50 + 25 * s, 0.97)], layers=2) for s in range(3)]
-    rows = fr.depth_rows([{"layers": 2, "num_heads": 1, "d_k": 8}], [stack])
+    rows = fr.factor_depth_rows([{"layers": 2, "num_heads": 1, "d_k": 8}], [stack])
     assert rows[0][:3] == ["2 × 1", "5,488", "100.0%"] and rows[0][-2:] == ["75 (50–100)", "0/3"]
     with pytest.raises(ValueError, match="one non-empty list"):
-        fr.depth_rows([{"layers": 2, "num_heads": 1, "d_k": 8}], [[]])
+        fr.factor_depth_rows([{"layers": 2, "num_heads": 1, "d_k": 8}], [[]])
 
 
 def test_layer_rows_and_stats(monkeypatch):
@@ -265,8 +265,8 @@ def test_new_figures_are_deterministic_readable_svg(monkeypatch):
     monkeypatch.setattr(fr, "layer_ablation", lambda run: drops[2 if run["layers"] == 2 else 1])
     runs = [fake(0, 1.0, layers=4), fake(0, 1.0, layers=2)]
     flabels = {"title": "{label}, seed 0", "layer": "layer {}", "offset": "target offset", "drop": "points lost"}
-    b = fr.layer_figure(runs, flabels, alt="two heatmaps")
-    assert b == fr.layer_figure(runs, flabels, alt="two heatmaps")
+    b = fr.factor_layer_figure(runs, flabels, alt="two heatmaps")
+    assert b == fr.factor_layer_figure(runs, flabels, alt="two heatmaps")
     for svg, alt in ((a, "四张学习曲线"), (b, "two heatmaps")):
         assert f'aria-label="{alt}"' in svg
         width = float(re.search(r'viewBox="[\d.]+ [\d.]+ ([\d.]+) [\d.]+"', svg).group(1))
@@ -274,7 +274,7 @@ def test_new_figures_are_deterministic_readable_svg(monkeypatch):
         assert width <= WIDTH_PT and min(fonts) >= MIN_FONT_PT
     assert ">50<" in b and ">90<" in b  # the points are written in the cells
     with pytest.raises(ValueError, match="labels must have keys"):
-        fr.layer_figure(runs, {"title": "x"}, alt="x")
+        fr.factor_layer_figure(runs, {"title": "x"}, alt="x")
 
 
 def test_a_negligible_difference_is_named_as_such():

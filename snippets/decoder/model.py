@@ -13,8 +13,6 @@ heads, d_k = E // h, F feed-forward width, V vocabulary.
 
 >>> torch.manual_seed(0)  # doctest: +ELLIPSIS
 <torch._C.Generator object at ...>
->>> from .._checks import check_positive_int
-from .weights import LlamaConfig, file_hash, load_weights, read_config
 >>> cfg = LlamaConfig(vocab=50, d_model=32, num_layers=2, num_heads=4, num_kv_heads=2,
 ...                   d_ff=48, context=16, rope_base=10000.0, eps=1e-5)
 >>> model = LlamaDecoder(cfg).double().eval()

@@ -20,8 +20,8 @@ Shape letters: N batch, L new positions, P cached positions, S = P + L, E = d_mo
 <torch._C.Generator object at ...>
 >>> model = TinyDecoder(vocab=32, d_model=32, num_heads=4, num_kv_heads=2, max_len=16).double().eval()
 >>> prompt = torch.randint(32, (2, 5))
->>> cached = generate(model, prompt, steps=6)
->>> torch.equal(cached, generate(model, prompt, steps=6, cache=None)), cached.shape
+>>> cached = generate_tokens(model, prompt, steps=6)
+>>> torch.equal(cached, generate_tokens(model, prompt, steps=6, cache=None)), cached.shape
 (True, torch.Size([2, 11]))
 """
 

@@ -22,7 +22,7 @@ ZH = {
     "reading.after.two": "写出多头注意力的公式，指出每个头的投影在哪里，说明参数量为什么不随头数变",
     "reading.after.three": "看懂 `nn.MultiheadAttention` 算了什么，自己写一遍，并验证两者只差舍入误差",
     "reading.after.four": "在小任务上训练不同头数的模型，读出每个头学到了什么，去掉一个头看哪个目标受影响",
-    "reading.after.induction": "讲清两层注意力怎样学会“上次 A 后面是 B”，并用清零和切断路径找出起作用的两个头",
+    "reading.after.induction": "讲清两层注意力怎样学会“上次 A 后面是 B”，并用置零和切断路径找出起作用的两个头",
     "reading.for.kv": "为什么共享的是键和值、KV 缓存省下多少内存和时间、共享要不要付出准确率",
     "reading.for.real": "一个预训练模型的头实际在看哪里",
     "reading.for.decoder": "本站的分组查询注意力和 KV 缓存装进一个真实的语言模型，它的每个头各在做什么",
