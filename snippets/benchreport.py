@@ -311,7 +311,7 @@ def load_sentence(lang: str, p: dict, timed: bool = True) -> str:
 # "2 layers x 4 heads seed 20: 0.346 nats", "MLA+norm d_c=64 seed 1"): its parts, which i18n words.
 _ROUNDS = re.compile(r"rounds (\d+)-(\d+)")
 _STACK = re.compile(r"(\d+) layers? x (\d+) heads?")
-_SEEDED = re.compile(r"(?P<setting>.+?) seed (?P<seed>\d+)(?:: (?P<loss>[\d.]+) nats)?")
+_SEEDED = re.compile(r"(?P<setting>.+?) seed (?P<seed>\d+)(?:: (?:(?P<loss>[\d.]+) nats|(?P<acc>[\d.]+) of the predictable ids right))?")
 
 
 def run_label(lang: str, label: str) -> str:
@@ -325,6 +325,8 @@ def run_label(lang: str, label: str) -> str:
     '2 layers × 1 head, seed 0 (final loss 0.750 nats)'
     >>> run_label("zh", "h=8 g=4 n=12 seed 1"), run_label("zh", "MLA+norm d_c=64 seed 1")
     ('h=8，g=4，n=12，种子 1', 'MLA+norm，d_c=64，种子 1')
+    >>> run_label("zh", "2 layers x 1 heads seed 0: 0.762 of the predictable ids right")
+    '2 层 × 1 个头，种子 0（可预测的编号猜中 0.762）'
     >>> run_label("zh", "L=128")
     'L=128'
     """
@@ -345,6 +347,8 @@ def run_label(lang: str, label: str) -> str:
     out = setting + t["run_sep"] + text(lang, "provenance.run_seed", seed=int(m["seed"]))
     if m["loss"]:
         out += text(lang, "provenance.run_loss", loss=m["loss"])
+    if m["acc"]:
+        out += text(lang, "provenance.run_accuracy", acc=m["acc"])
     return out
 
 

@@ -163,7 +163,10 @@ def _minutes(m: float) -> int:
 
 
 def _link(stem: str, lang: str, anchor: str = "") -> str:
-    return f"[{text(lang, 'reading.title.' + stem)}]({stem}.md{anchor})"
+    """A link from the home page to a page's built address (directory URLs): the build does not rewrite links in
+    what a code block prints, so a link to the Markdown source would be a 404."""
+    url = "./" if stem == "index" else f"{stem}/"
+    return f"[{text(lang, 'reading.title.' + stem)}]({url}{anchor})"
 
 
 def core_path_table(lang: str, docs: Path | None = None) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from conftest import LANGS, ROOT
 
@@ -106,3 +108,13 @@ def test_the_home_page_prints_the_tables():
         reading = [b for b, nxt in zip(home.splitlines(), home.splitlines()[1:], strict=False)
                    if b.startswith("```python exec=") and "snippets.reading" in nxt]
         assert len(reading) == 2 and all('session="reading-times"' in b for b in reading), blocks
+
+
+def test_the_tables_link_built_pages_not_markdown_sources():
+    """The build does not rewrite links in printed output: a link to page.md would be a 404 on the site."""
+    from snippets.reading import core_path_table, deep_dive_table
+
+    for lang in ("zh", "en"):
+        for table in (core_path_table(lang), deep_dive_table(lang)):
+            links = re.findall(r"\]\(([^)]+)\)", table)
+            assert links and not [u for u in links if ".md" in u], links

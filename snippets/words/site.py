@@ -34,6 +34,7 @@ ZH = {
     "provenance.run_heads": "个头",
     "provenance.run_seed": "种子 {seed}",
     "provenance.run_loss": "（最终损失 {loss} 奈特）",
+    "provenance.run_accuracy": "（可预测的编号猜中 {acc}）",
     "provenance.run_sep": "，",
     # snippets.numfmt: a paired difference with its interval, a mean with its range
     "num.paired": "{mean:+.2f} [{lo:+.2f}, {hi:+.2f}]",
@@ -120,6 +121,7 @@ EN = {
     "provenance.run_heads": "heads",
     "provenance.run_seed": "seed {seed}",
     "provenance.run_loss": " (final loss {loss} nats)",
+    "provenance.run_accuracy": " ({acc} of the predictable ids right)",
     "provenance.run_sep": ", ",
     "num.paired": "{mean:+.2f} [{lo:+.2f}, {hi:+.2f}]",
     "num.spread": "{mean:.2f} ({lo:.2f}–{hi:.2f})",
