@@ -1,8 +1,9 @@
 """The numbers of the two-minute versions that open the long pages, taken from the report functions each
 page already prints further down, so the summary and the detail cannot disagree.
 
-Each function returns a dict of numbers (and verdict words in the page's language) for a template that the
-page fills with ``snippets.whatif.report.sentence``.
+Each ``*_stats`` function returns a dict of numbers (and verdict words in the page's language); each
+``*_bullets`` function fills the page's templates (snippets/words/twominute.py) with them, and a page's box
+prints ``bullets(lang, page)``.
 """
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ import inspect
 import numpy as np
 
 from . import benchreport
-from .i18n import check_lang, text
+from .i18n import check_lang, fill, text
 
-__all__ = ["kv_heads_stats", "induction_stats", "performance_stats"]
+__all__ = ["PAGES", "bullets", "whatif_stats", "kv_heads_stats", "induction_stats", "performance_stats",
+           "whatif_bullets", "kv_heads_bullets", "induction_bullets", "performance_bullets"]
 
 
 def kv_heads_stats(lang: str) -> dict:
@@ -111,3 +113,55 @@ def performance_stats(lang: str) -> dict:
             "memory_verdict": text(lang, f"bench.{memory['verdict']}"), "L": L,
             "mib_scratch": B.measurement(data, "scratch", L)["peak_bytes"] / 2**20,
             "mib_fast": B.measurement(data, "fast", L)["peak_bytes"] / 2**20}
+
+
+def whatif_stats(lang: str) -> dict:
+    """§4 (what if): one head against chance, the heads each number of lookups needs, the source's regime of
+    many narrow heads (with the page's verdict words), and the residual stacks with and without a feed-forward
+    layer."""
+    from .whatif.round2 import evidence_stats, load_sweeps, one_head_stats, round2_regime_stats, threshold_stats
+    from .whatif.task import OFFSETS
+
+    check_lang(lang)
+    d = load_sweeps()
+    words = {w: text(lang, f"twomin.whatif.{w}") for w in ("lower", "higher", "none", "negligible")}
+    return {**evidence_stats(d), **one_head_stats(d), **threshold_stats(d),
+            **round2_regime_stats(d, words=words), "lookups": len(OFFSETS)}
+
+
+def _bullets(lang: str, page: str, stats: dict) -> str:
+    """The page's two-minute templates filled with stats, one Markdown bullet a line."""
+    return "\n".join("- " + fill(template, **stats) for template in text(lang, f"twomin.{page}"))
+
+
+def whatif_bullets(lang: str) -> str:
+    """The two-minute version of §4 (what if), as Markdown bullets."""
+    return _bullets(lang, "whatif", whatif_stats(lang))
+
+
+def induction_bullets(lang: str) -> str:
+    """The two-minute version of the induction-heads page, as Markdown bullets."""
+    return _bullets(lang, "induction", induction_stats(lang))
+
+
+def kv_heads_bullets(lang: str) -> str:
+    """The two-minute version of the key/value-heads page, as Markdown bullets."""
+    return _bullets(lang, "kvheads", kv_heads_stats(lang))
+
+
+def performance_bullets(lang: str) -> str:
+    """The two-minute version of the performance page, as Markdown bullets."""
+    return _bullets(lang, "performance", performance_stats(lang))
+
+
+PAGES = {"whatif": whatif_bullets, "induction": induction_bullets, "kvheads": kv_heads_bullets,
+         "performance": performance_bullets}
+"""The pages with a two-minute version, by the name a page passes to bullets."""
+
+
+def bullets(lang: str, page: str) -> str:
+    """The two-minute version of one page (a key of PAGES) in lang, as Markdown bullets."""
+    check_lang(lang)
+    if page not in PAGES:
+        raise ValueError(f"page must be one of {sorted(PAGES)}, got {page!r}")
+    return PAGES[page](lang)

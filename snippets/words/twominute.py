@@ -1,0 +1,150 @@
+"""Words printed into pages: the two-minute versions that open the long pages (see snippets.i18n and
+snippets.twominute). Each page's entry is its list of bullets, filled with snippets.i18n.fill."""
+
+ZH = {
+    # docs/article/4-what-if: the §4 two-minute version
+    "twomin.whatif": [
+        "**一个头不够**：每个位置要同时取 {lookups} 处，单层单头（d_k = "
+        "{d_model_1}）在留出集上只有 {acc_1:.1%}，随机猜是 {chance:.1%}："
+        "一个头的权重加起来是 1，给不了 {lookups} 处各自的全部权重。",
+        "**查找处数越多，头数越多，但不总是一处一个头**：d_k = 8 时，要让 {n_seeds} "
+        "个种子都超过 95%，2 处查找要 {all_2} 个头，4 处要 {all_4} 个，6 处要 "
+        "{all_6} 个；按“平均准确率离最好的设置不到 1 个百分点”算，分别是 "
+        "{near_2}、{near_4}、{near_6} 个。头数少于处数的情形：按前一种算法是 "
+        "{fewer_bar} 处，按后一种只有 {fewer_near} 处。",
+        "**头太多、太窄也不行**：4 个 d_k = 1 的头只有 {acc_dk1:.1%}。"
+        "原文担心的情形（d_k = 8，只有 {pool} 条训练序列）里，8 个头减 4 个头"
+        "是 {diff_pts:+.1f} 个百分点，{level_pct:.0f}% 区间 "
+        "[{lo_pts:+.1f}, {hi_pts:+.1f}]：{verdict}。",
+        "**加层、加前馈网络会改变答案**：残差模型的 {cells} 种头数 × 层数组合里，"
+        "只有注意力时 {all_learned_no} 种每个种子都超过 95%，加前馈网络时 "
+        "{all_learned_ffn} 种；但单层单头加前馈网络也只有 {ffn_1x1:.1%}。",
+    ],
+    # the verdict on the source's regime (snippets.whatif.round2.round2_regime_stats; {n}: the seeds)
+    "twomin.whatif.lower": "8 个窄头在留出集上更差",
+    "twomin.whatif.higher": "8 个窄头在留出集上更好",
+    "twomin.whatif.none": "在 {n} 个种子下测不出差别",
+    "twomin.whatif.negligible": "差别不到 1 个百分点，可以忽略",
+    # docs/lab/induction-heads
+    "twomin.induction": [
+        "**任务**：一段随机词元写两遍，第二遍的每个词元都能照着第一遍猜出来；"
+        "纯靠瞎猜，损失是 ln {vocab} = {chance:.2f} 奈特。",
+        "**一层不够**：{base}在可预测的词元上平均 {base_loss:.2f} 奈特，"
+        "离瞎猜不远。",
+        "**两层各一个头就够**：{small}平均 {small_loss:.2f} 奈特，与一层相比差 "
+        "{diff:+.2f} 奈特 [{lo:+.2f}, {hi:+.2f}]，{verdict}；{seeds} 个种子"
+        "{formed:里有 # 个形成了这条回路|里没有一个形成这条回路|全部形成了这条回路=seeds}，"
+        "损失骤降的中位数在第 {phase_median:,} 步。",
+        "**因果证据**：只把前一词元头从第二层的键里切掉，损失变化 {cut_k:+.2f} "
+        "奈特 [{cut_k_lo:+.2f}, {cut_k_hi:+.2f}]，{cut_k_verdict}；只从查询里"
+        "切掉（对照），变化 {cut_q:+.2f} 奈特 [{cut_q_lo:+.2f}, {cut_q_hi:+.2f}]，"
+        "{cut_q_verdict}。",
+    ],
+    # docs/lab/kv-heads
+    "twomin.kvheads": [
+        "**要缓存的是键和值**：查询只用一次，过去每个词元的键和值却每一步都要重读，"
+        "所以存下来。`d_model` = {d_model}、{heads} 个头、bfloat16、{layers} 层、"
+        "{context:,} 个词元时，每个查询头各有键/值头要缓存 {gib_mha:.1f} GiB，"
+        "全部共用一个（MQA）只要 {gib_mqa:.1f} GiB。",
+        "**缓存与解码速度**：L = {L:,} 时，有缓存生成下一个词元比不用缓存快 "
+        "{speedup:,.0f} 倍（MHA g={h}，本站的 CPU）。",
+        "**共用与解码速度**：有缓存、L = {L:,} 时，MQA（g={g_small}）每个词元"
+        "的用时是 MHA 的 {mqa_time:.2f} 倍，{mqa_time_verdict}。",
+        "**共用与准确率**（每种 {seeds} 个种子）：在联想回忆上，MHA 平均答对 "
+        "{acc_mha:.1%}，MQA {acc_mqa:.1%}；差 {diff_mqa:+.1f} 个百分点 "
+        "[{lo_mqa:+.1f}, {hi_mqa:+.1f}]，{verdict_mqa}。MHA 的 {seeds} 个种子"
+        "{learned_mha:里有 # 个学会了任务|里没有一个学会任务|全部学会了任务=seeds}，"
+        "MQA 的 {seeds} 个种子{learned_mqa:里有 # 个|里没有一个|全部学会了=seeds}。",
+        "**MLA**：这里训练的 {mla_n} 种潜向量大小"
+        "{mla_lower:里有 # 种准确率低于 MHA|里没有一种准确率低于 MHA|，准确率都低于 MHA=mla_n}。",
+    ],
+    # docs/lab/performance
+    "twomin.performance": [
+        "**慢在内存**：L = {L:,} 时，{scratch}的峰值内存是 {mib_scratch:,.0f} MiB，"
+        "{fast}只要 {mib_fast:,.0f} MiB；峰值随 L 增长的指数，{scratch}是 "
+        "{slope_scratch:.2f}，{fast}是 {slope_fast:.2f}（{memory_verdict}）。",
+        "**融合投影 + SDPA 快多少**：L = {speedup_at:,} 时，{scratch}的用时是"
+        "{fast}的 {speedup:.2f} 倍（目标至少 {speedup_goal}：{speedup_verdict}）。",
+        "**和官方实现比**：{fast}的用时除以{official}的用时，各长度里最不利的"
+        "一处（L = {time_at:,}）是 {time:.3f}（目标不超过 {time_goal}："
+        "{time_verdict}）。",
+    ],
+}
+
+EN = {
+    "twomin.whatif": [
+        "**One head is not enough**: each position must fetch {lookups} events "
+        "at once, and one layer with one head of d_k = {d_model_1} gets "
+        "{acc_1:.1%} on held-out streams, where chance is {chance:.1%}. Its "
+        "weights sum to 1, so it cannot give {lookups} places full weight.",
+        "**More lookups need more heads, not always one per lookup**: with "
+        "d_k = 8, every one of {n_seeds} seeds passes 95% from {all_2} heads "
+        "for 2 lookups, {all_4} for 4 and {all_6} for 6; a mean within 1 point "
+        "of the best takes {near_2}, {near_4} and {near_6}. Fewer heads than "
+        "lookups: at {fewer_bar} lookups by the first reading, {fewer_near} by "
+        "the second.",
+        "**Too many narrow heads fail too**: 4 heads of d_k = 1 get "
+        "{acc_dk1:.1%}. In the source's worry (d_k = 8, only {pool} training "
+        "streams), 8 heads minus 4 heads is {diff_pts:+.1f} points, "
+        "{level_pct:.0f}% interval [{lo_pts:+.1f}, {hi_pts:+.1f}]: {verdict}.",
+        "**Layers and a feed-forward layer change the answer**: of {cells} "
+        "heads × layers shapes of a residual stack, {all_learned_no} have every "
+        "seed past 95% with attention only and {all_learned_ffn} with a "
+        "feed-forward layer; one layer of one head with a feed-forward layer "
+        "still gets only {ffn_1x1:.1%}.",
+    ],
+    "twomin.whatif.lower": "8 narrow heads generalise worse",
+    "twomin.whatif.higher": "8 narrow heads generalise better",
+    "twomin.whatif.none": "no measurable difference at {n} seeds",
+    "twomin.whatif.negligible": "a difference under 1 point",
+    "twomin.induction": [
+        "**The task**: a run of random tokens written twice, so that every "
+        "token of the second copy can be read off the first; guessing costs "
+        "ln {vocab} = {chance:.2f} nats.",
+        "**One layer is not enough**: {base} averages {base_loss:.2f} nats on "
+        "the predictable tokens, not far from guessing.",
+        "**One head in each of two layers is**: {small} averages "
+        "{small_loss:.2f} nats, {diff:+.2f} nats [{lo:+.2f}, {hi:+.2f}] from "
+        "one layer: {verdict}. {formed} of {seeds} seeds formed the circuit, "
+        "the loss dropping at step {phase_median:,} (median).",
+        "**The causal evidence**: cutting the previous-token head from the "
+        "second layer's keys alone changes the loss by {cut_k:+.2f} nats "
+        "[{cut_k_lo:+.2f}, {cut_k_hi:+.2f}], {cut_k_verdict}; cutting it from "
+        "the queries alone (a control), by {cut_q:+.2f} nats "
+        "[{cut_q_lo:+.2f}, {cut_q_hi:+.2f}], {cut_q_verdict}.",
+    ],
+    "twomin.kvheads": [
+        "**Keys and values are what decoding keeps**: a query is used once, "
+        "but every past token's key and value are read again at every step, "
+        "so they are cached. With d_model = {d_model}, {heads} heads, "
+        "bfloat16, {layers} layers and {context:,} tokens, a key/value head "
+        "per query head caches {gib_mha:.1f} GiB; one shared head (MQA) "
+        "caches {gib_mqa:.1f} GiB.",
+        "**The cache and decoding speed**: at L = {L:,}, the next "
+        "token comes {speedup:,.0f} times faster with the cache than without "
+        "(MHA g={h}, this site's CPU).",
+        "**Sharing and decoding speed**: with the cache at L = {L:,}, MQA "
+        "(g={g_small}) takes {mqa_time:.2f} times MHA's time per token: "
+        "{mqa_time_verdict}.",
+        "**Sharing and accuracy** ({seeds} seeds each): on "
+        "associative recall MHA answers {acc_mha:.1%} on average and MQA "
+        "{acc_mqa:.1%}, {diff_mqa:+.1f} points [{lo_mqa:+.1f}, {hi_mqa:+.1f}]: "
+        "{verdict_mqa}. {learned_mha} of {seeds} MHA seeds learned the task, "
+        "{learned_mqa} of {seeds} MQA seeds.",
+        "**MLA**: {mla_lower} of the {mla_n} latent sizes trained here answer "
+        "measurably fewer queries than MHA.",
+    ],
+    "twomin.performance": [
+        "**Memory is the problem**: at L = {L:,}, the {scratch} version peaks "
+        "at {mib_scratch:,.0f} MiB and the {fast} one at {mib_fast:,.0f} MiB; "
+        "peak memory grows as L to the power {slope_scratch:.2f} for the "
+        "{scratch} version and {slope_fast:.2f} for the {fast} one "
+        "({memory_verdict}).",
+        "**What a fused projection and SDPA buy**: at L = {speedup_at:,}, the "
+        "{scratch} version takes {speedup:.2f} times as long as the {fast} one "
+        "(goal: at least {speedup_goal}; {speedup_verdict}).",
+        "**Against the official layer**: the {fast} version's time over that "
+        "of the {official}, at its least favourable length (L = {time_at:,}), "
+        "is {time:.3f} (goal: at most {time_goal}; {time_verdict}).",
+    ],
+}
