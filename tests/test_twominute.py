@@ -61,3 +61,17 @@ def test_performance_numbers_match_the_goals_table(lang):
 def test_a_wrong_language_is_refused(f):
     with pytest.raises(ValueError, match="lang must be one of"):
         f("fr")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("page", sorted(T.PAGES))
+def test_every_two_minute_version_prints_its_bullets(lang, page):
+    out = T.bullets(lang, page)
+    lines = out.splitlines()
+    assert 3 <= len(lines) <= 5 and all(line.startswith("- ") for line in lines)  # "at most five bullets"
+    assert "{" not in out and "nats" not in (out if lang == "zh" else "")
+
+
+def test_an_unknown_page_is_refused():
+    with pytest.raises(ValueError, match="page"):
+        T.bullets("en", "nowhere")
