@@ -125,7 +125,7 @@ def whatif_stats(lang: str) -> dict:
     check_lang(lang)
     d = load_sweeps()
     words = {w: text(lang, f"twomin.whatif.{w}") for w in ("lower", "higher", "none", "negligible")}
-    return {**evidence_stats(d), **one_head_stats(d), **threshold_stats(d),
+    return {**evidence_stats(d), **one_head_stats(d), **threshold_stats(d, words={"join": text(lang, "twomin.whatif.join")}),
             **round2_regime_stats(d, words=words), "lookups": len(OFFSETS)}
 
 

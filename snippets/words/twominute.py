@@ -2,15 +2,16 @@
 snippets.twominute). Each page's entry is its list of bullets, filled with snippets.i18n.fill."""
 
 ZH = {
+    "twomin.whatif.join": "、",
     # docs/article/4-what-if: the §4 two-minute version
     "twomin.whatif": [
         "**一个头不够**：每个位置要同时取 {lookups} 处，单层单头（d_k = "
         "{d_model_1}）在留出集上只有 {acc_1:.1%}，随机猜是 {chance:.1%}："
         "一个头的权重加起来是 1，给不了 {lookups} 处各自的全部权重。",
-        "**查找处数越多，头数越多，但不总是一处一个头**：d_k = 8 时，要让 {n_seeds} "
+        "**查找处数越多，需要的头数越多，但不总是一处一个头**：d_k = 8 时，要让 {n_seeds} "
         "个种子都超过 95%，2 处查找要 {all_2} 个头，4 处要 {all_4} 个，6 处要 "
         "{all_6} 个；按“平均准确率离最好的设置不到 1 个百分点”算，分别是 "
-        "{near_2}、{near_4}、{near_6} 个。头数少于处数的情形：按前一种算法是 "
+        "{near_2}、{near_4}、{near_6} 个。头数少于处数的情形：按前一种标准是 "
         "{fewer_bar} 处，按后一种只有 {fewer_near} 处。",
         "**头太多、太窄也不行**：4 个 d_k = 1 的头只有 {acc_dk1:.1%}。"
         "原文担心的情形（d_k = 8，只有 {pool} 条训练序列）里，8 个头减 4 个头"
@@ -72,6 +73,7 @@ ZH = {
 }
 
 EN = {
+    "twomin.whatif.join": ", ",
     "twomin.whatif": [
         "**One head is not enough**: each position must fetch {lookups} events "
         "at once, and one layer with one head of d_k = {d_model_1} gets "
