@@ -34,7 +34,7 @@ ZH = {
     "faq.flops_zero": "这个 0 并不是说没有计算：CPU 上 `F.scaled_dot_product_attention` 默认走 flash 内核，"
                       "FlopCounterMode 没有为它登记计数公式，所以 math 路径那一列是在 "
                       "`sdpa_kernel([SDPBackend.MATH])` 下数的。用 FlopCounterMode 数注意力时，一定要检查这一点。",
-    "faq.similarity_sentence": "从没训练过的层，不同头之间的平均相似度已经是 {random}：初始化时每个头都接近均匀分布"
+    "faq.similarity_sentence": "从没训练过的层，不同头之间的平均相似度已经是 {random}：在默认初始化和单位尺度的输入下，每个头起初都接近均匀分布"
                                "（见 Q15），头和头自然相像，而一个没训练过的层谈不上过拟合。把 8 个头都换成头 0 "
                                "的副本，相似度是 {copies}：这是彻底的冗余，8 个头只顶 1 个，同样和过拟合无关。",
     "faq.entropy_sentence": "独热行的归一化熵是 {one_hot}，均匀行是 {uniform}；刚初始化、没训练过的 8 个头的层"
@@ -107,7 +107,7 @@ EN = {
                       "under `sdpa_kernel([SDPBackend.MATH])`. Check this whenever you count attention FLOPs "
                       "with FlopCounterMode.",
     "faq.similarity_sentence": "The heads of a layer that was never trained already have a mean similarity of "
-                               "{random}: at initialisation every head is close to uniform (see Q15), so heads "
+                               "{random}: with default initialisation and unit-scale inputs every head starts close to uniform (see Q15), so heads "
                                "look alike, and an untrained layer cannot be overfitted. With every head "
                                "replaced by a copy of head 0 the similarity is {copies}: complete redundancy, "
                                "eight heads doing the work of one, and again nothing to do with overfitting.",
