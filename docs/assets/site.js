@@ -55,8 +55,10 @@
   // pass measuring every box on a long page kept a phone busy for a quarter of a second. So a
   // skipped box is made focusable without measuring (it may scroll), and measured when the browser
   // draws it (contentvisibilityautostatechange), which then takes the mark back if it fits.
+  // A box that has content-visibility itself (a figure) is not skipped: its content is, so ask a child.
   function skipped(el) {
-    return typeof el.checkVisibility === "function" && !el.checkVisibility({ contentVisibilityAuto: true });
+    var probe = el.firstElementChild || el;
+    return typeof probe.checkVisibility === "function" && !probe.checkVisibility({ contentVisibilityAuto: true });
   }
   function scrolls(el) {
     // A wide figure (one that scrolls on a phone) is always reachable: axe may measure it off screen.
