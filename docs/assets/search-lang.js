@@ -24,6 +24,30 @@
       var text = shown === 0 ? t["search.result.none"] : shown === 1 ? t["search.result.one"] : t["search.result.other"];
       if (text) meta.textContent = text.replace("#", String(shown));
     }
+    more(list);
+  }
+
+  // Material shows the first 10 results, then 4 more each time the list's scroll box reaches its end:
+  // it waits for "at the end" to turn from false to true. Hidden results do not make the list longer,
+  // so a reader at the end would wait for the next ones forever (and a short list cannot scroll at
+  // all). When the box is at its end after a batch, make it longer for a frame and take that back, so
+  // Material sees the change it waits for and adds the next batch. Once every result is in, no batch
+  // comes, the list does not change, and this stops.
+  var nudging = false;
+  function more(list) {
+    var wrap = list.closest(".md-search__scrollwrap");
+    if (!wrap || nudging || !list.children.length) return;
+    if (wrap.scrollTop + wrap.clientHeight < wrap.scrollHeight - 16) return;
+    nudging = true;
+    list.style.minHeight = (wrap.scrollHeight + wrap.clientHeight) + "px";
+    wrap.dispatchEvent(new Event("scroll"));
+    requestAnimationFrame(function () {
+      requestAnimationFrame(function () {
+        list.style.minHeight = "";
+        wrap.dispatchEvent(new Event("scroll"));
+        nudging = false;
+      });
+    });
   }
 
   function watch() {

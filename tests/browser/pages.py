@@ -117,3 +117,26 @@ OVERFLOW_JS = """
   return problems;
 }
 """
+
+
+def search_and_scroll(page, url: str, query: str, item: str = "li.md-search-result__item") -> None:
+    """Open `url`, type `query` into the search box as a reader does, and scroll the results to the end
+    until no more come. Material renders the first 10 results, then 4 more each time the list's scroll
+    box arrives at its end (a change from "not at the end" to "at the end"), so each round scrolls from
+    a little above the end down to it, as a reader's wheel does, rather than jumping there."""
+    page.goto(url, wait_until="networkidle")
+    box = page.locator("input.md-search__input")
+    box.click()
+    box.fill(query)
+    box.press("End")  # Material searches on keyup; an IME commits with a key press too
+    page.locator(item).first.wait_for(state="attached", timeout=15_000)
+    count = -1
+    for _ in range(30):
+        items = page.locator(item).count()
+        if items == count:
+            return
+        count = items
+        page.eval_on_selector(".md-search__scrollwrap", "e => e.scrollTo(0, e.scrollHeight - e.clientHeight - 100)")
+        page.wait_for_timeout(100)
+        page.eval_on_selector(".md-search__scrollwrap", "e => e.scrollTo(0, e.scrollHeight)")
+        page.wait_for_timeout(300)

@@ -13,6 +13,8 @@ import re
 
 import pytest
 
+from .pages import search_and_scroll
+
 pytestmark = pytest.mark.browser
 
 CJK = re.compile(r"[\u3400-\u9fff]")
@@ -51,20 +53,7 @@ def test_chinese_pages_keep_the_english_term_over_the_chinese_one(page, server_u
 def visible_results(page, url: str, query: str) -> tuple[list[str], list[str], str]:
     """Type `query` on `url`, scroll the results to the end; (visible result paths, hidden result paths,
     the count line)."""
-    page.goto(url, wait_until="networkidle")
-    box = page.locator("input.md-search__input")
-    box.click()
-    box.fill(query)
-    box.press("End")
-    page.locator("li.md-search-result__item").first.wait_for(state="attached", timeout=15_000)
-    count = -1
-    for _ in range(30):
-        items = page.locator("li.md-search-result__item").count()
-        if items == count:
-            break
-        count = items
-        page.eval_on_selector(".md-search__scrollwrap", "e => e.scrollTo(0, e.scrollHeight)")
-        page.wait_for_timeout(300)
+    search_and_scroll(page, url, query)
     rows = page.eval_on_selector_all(
         "li.md-search-result__item",
         "els => els.map((li) => [li.querySelector('a').href, li.hidden || li.offsetParent === null])")

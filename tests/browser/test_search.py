@@ -14,27 +14,15 @@ import re
 
 import pytest
 
+from .pages import search_and_scroll
+
 pytestmark = pytest.mark.browser
 
 
 def search(page, url: str, query: str) -> list[str]:
     """Type `query` into the search box of `url`, scroll the results to the end as a reader would, and
     return the result links (site-relative paths)."""
-    page.goto(url, wait_until="networkidle")
-    box = page.locator("input.md-search__input")
-    box.click()
-    box.fill(query)
-    box.press("End")  # Material searches on keyup; an IME commits with a key press too
-    page.locator(".md-search-result__item").first.wait_for(timeout=15_000)
-    # Material renders the first 10 results and more as the reader scrolls to the end of the list.
-    count = -1
-    for _ in range(20):
-        items = page.locator(".md-search-result__item").count()
-        if items == count:
-            break
-        count = items
-        page.eval_on_selector(".md-search__scrollwrap", "e => e.scrollTo(0, e.scrollHeight)")
-        page.wait_for_timeout(250)
+    search_and_scroll(page, url, query)
     hrefs = page.eval_on_selector_all(".md-search-result__item > a", "els => els.map(a => a.href)")
     return [re.sub(r"^https?://[^/]+/", "", re.sub(r"[?#].*$", "", h)) for h in hrefs]
 
