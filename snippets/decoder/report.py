@@ -198,7 +198,8 @@ def grouping_figure(lang: str, r: dict | None = None) -> str:
                 fontsize=MIN_FONT_PT, color=FG)
         return fig
 
-    return svg_figure(draw, alt=text(lang, "decoder.group.alt", h=h, g=g, per=per))
+    return svg_figure(draw, alt=text(lang, "decoder.group.alt", h=h, g=g, per=per),
+                      caption=text(lang, "decoder.group.caption", h=h, g=g, per=per))
 
 
 def _box(x: float, y: float, w: float, hgt: float, colour: str):

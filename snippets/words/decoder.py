@@ -42,6 +42,8 @@ ZH = {
     "decoder.group.kv": "{g} 个键/值头，每个服务 {per} 个查询头（d_k = {d_k}）",
     "decoder.group.note": "{layers} 层都这样分组；缓存里只存键/值头",
     "decoder.group.alt": "{h} 个查询头分成 {g} 组，每组 {per} 个头连到同一个键/值头",
+    "decoder.group.caption": ("SmolLM2-135M 每层的分组，按模型的配置画出：{h} 个查询头共用 {g} 个键/值头，"
+                              "缓存只有每个头各存一份时的 1/{per}。"),
 }
 
 EN = {
@@ -91,4 +93,7 @@ EN = {
     "decoder.group.kv": "{g} key/value heads, each serving {per} query heads (d_k = {d_k})",
     "decoder.group.note": "all {layers} layers are grouped this way; the cache keeps only the key/value heads",
     "decoder.group.alt": "{h} query heads in {g} groups, each group of {per} reading the same key/value head",
+    "decoder.group.caption": ("The grouping in every layer of SmolLM2-135M, drawn from the model's config: {h} query "
+                              "heads share {g} key/value heads, so the cache is 1/{per} of what one pair per head "
+                              "would take."),
 }
