@@ -313,6 +313,17 @@ def test_every_notebook_calls_the_definitions_it_shows():
         assert (stem, "en", name) in called and (stem, "zh", name) in called
 
 
+def test_no_notebook_code_line_scrolls_sideways():
+    """A notebook shows the page's exec blocks too, which the page itself may not show. At 1280 px a code cell
+    holds about 88 columns, a wide (CJK) character taking two: the §4 notebook once scrolled by 46 px."""
+    from sitebuild.code_comments import display_width
+
+    wide = [f"{stem}.{lang}: {display_width(line)} columns: {line.strip()[:50]}"
+            for (stem, lang), nb in NOTEBOOKS.items() for cell in nb.cells if cell.cell_type == "code"
+            for line in cell.source.splitlines() if display_width(line) > 88]
+    assert not wide, "\n".join(wide)
+
+
 def test_one_text_on_running_a_notebook():
     """The home page, each notebook's first cell and the README say the same, generated from one string."""
     for lang in ("zh", "en"):
