@@ -15,6 +15,12 @@ string constants only (table headers, the language passed to a lesson function),
 runs every notebook of both languages. What this test adds, running outside the repository, depends on
 the code, not on those strings.
 
+Each runs with MHA_NOTEBOOK_TRACE=1: every definition the notebook shows is installed in the lesson package
+(snippets.notebook.use_definitions) and watched, and a shown definition that no later cell calls, directly or
+through the lesson code, fails the notebook. That is the generic mutation test: making any shown function raise
+(or any shown class's methods) changes what the notebook shows exactly when a later cell calls it, and the
+named edits below check that the change is the one the edit predicts.
+
 The notebooks share the venv and the cache, as one reader's would, and run in page order. A failing
 notebook does not stop the others; the test ends
 with a table of every notebook, its time and, for each failure, the cell and the error. The whole run
@@ -25,6 +31,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
 import os
 import re
 import shutil
@@ -205,6 +212,52 @@ def run_notebook(path: Path, python: Path, env: dict[str, str], folder: Path) ->
     return True, ""
 
 
+TRACE_MARK = "MHA-TRACE "
+# Shown definitions that no cell below calls: the notebook shows what the page printed from committed
+# measurements (timings, trained runs, the real decoder's scores) and does not run the code that measured them,
+# so an edit to these changes nothing the notebook shows. Each is a gap to close by running a small sample
+# below it; the test fails when another definition joins them, and says when one of them is called again.
+NOT_RUN_BELOW = {
+    "article/4-what-if": {"snippets.whatif.regime._train_fixed"},
+    "lab/kv-heads": {"snippets.kvheads.decode_bench.grouped_attend", "snippets.kvheads.decode_bench.latent_fns",
+                     "snippets.kvheads.decode_bench.next_token_fns", "snippets.kvheads.decode_bench.step_flops",
+                     "snippets.kvheads.followup.normed_mla_model", "snippets.kvheads.mqar.train_mqar",
+                     "snippets.kvheads.train._train"},
+    "lab/performance": {"snippets.bench.make_impls", "snippets.bench.peak_bytes", "snippets.bench.time_rounds"},
+    "lab/real-decoder": {f"snippets.decoder.{n}" for n in (
+        "heads.prefix_matching", "heads.previous_token", "heads.sink_share", "model.LlamaBlock", "model.LlamaDecoder",
+        "model.RMSNorm", "model.RotaryGQA", "model.SwiGLU", "model.apply_rope", "model.generate", "model.load_model",
+        "model.load_state", "model.rope_angles")},
+    "lab/real-model": {"snippets.bert.ablation.head_mask", "snippets.bert.loader._model",
+                       "snippets.bert.retrieval.pooled_embedding"},
+}
+
+
+def page_of(book: Path, site: Path) -> str:
+    """The page a served notebook belongs to: en/notebooks/lab/kv-heads/kv-heads.en.ipynb -> 'lab/kv-heads'."""
+    return book.parent.relative_to(site).as_posix().removeprefix("en/").removeprefix("notebooks/")
+
+
+def traced_run(path: Path, python: Path, env: dict[str, str], folder: Path) -> tuple[bool, str, dict]:
+    """run_notebook with every shown definition installed in the lesson package and watched
+    (MHA_NOTEBOOK_TRACE=1, snippets.notebook): (passed, what failed, {"shown": [...], "called": [...]}), where
+    called lists the definitions a later cell called, directly or through the lesson code."""
+    from nbformat.v4 import new_code_cell
+
+    nb = nbformat.read(path, as_version=4)
+    nb.cells.append(new_code_cell(f"from snippets.notebook import trace_report\nprint({TRACE_MARK!r} + trace_report())"))
+    staged = folder.parent / f"{folder.name}-staged"
+    staged.mkdir()
+    nbformat.write(nb, staged / path.name)
+    passed, why = run_notebook(staged / path.name, python, {**env, "MHA_NOTEBOOK_TRACE": "1"}, folder)
+    report = {"shown": [], "called": []}
+    if passed:
+        last = nbformat.read(folder / path.name, as_version=4).cells[-1]
+        text = "".join(o.get("text", "") for o in last.get("outputs", []))
+        report = json.loads(text.split(TRACE_MARK, 1)[1])
+    return passed, why, report
+
+
 def test_every_downloaded_notebook_runs_in_a_fresh_venv(local_site, reader, tmp_path):
     start = time.perf_counter()
     python, env = reader
@@ -224,8 +277,16 @@ def test_every_downloaded_notebook_runs_in_a_fresh_venv(local_site, reader, tmp_
         subprocess.run([str(python), "-m", "pip", "uninstall", "-y", "-q", DIST], env=env, cwd=folder,
                        capture_output=True, check=True)
         t0 = time.perf_counter()
-        passed, why = run_notebook(book, python, env, folder)
+        passed, why, report = traced_run(book, python, env, folder)
         seconds = time.perf_counter() - t0
+        known = NOT_RUN_BELOW.get(page_of(book, local_site), set())
+        idle = sorted(set(report["shown"]) - set(report["called"]) - known)
+        if passed and idle:
+            passed, why = False, (f"no cell below calls these definitions it shows, so an edit to them changes "
+                                  f"nothing the notebook shows: {idle}")
+        called_now = sorted(known & set(report["called"]))
+        if called_now:
+            print(f"{book.name}: now called below, take them off NOT_RUN_BELOW: {called_now}")
         if passed:
             got = subprocess.run([str(python), "-c", f"import importlib.metadata as m; print(m.version({DIST!r}))"],
                                  env=env, cwd=folder, capture_output=True, text=True).stdout.strip()
@@ -362,3 +423,54 @@ def test_editing_a_definition_changes_what_the_notebook_prints(local_site, reade
     assert passed, why
     got = printed(nbformat.read(folder / served.name, as_version=4).cells[shown]).strip("\n")
     assert got == expected, f"after the edit {old!r} -> {new!r} the notebook printed\n{got}\nexpected\n{expected}"
+
+
+# --- the edits a reader is told to try: the cells below follow, through the lesson code they call ----------
+# (page, text in the definition cell, the edit, text of the output that must change, what it must then show)
+NAMED_EDITS = [
+    # §3: drop the 1/sqrt(d_k) scale, and the comparison with PyTorch fails
+    ("article/3-pytorch", "scores = q @ k.transpose(-2, -1) / math.sqrt(d_k)", "scores = q @ k.transpose(-2, -1)",
+     "our scaled_dot_product_attention vs F.scaled_dot_product_attention", "❌"),
+    # induction: every layer's head 0 writes nothing, and the model stops reading the first copy
+    ("lab/induction-heads", "(layer, h) not in ablate", "(layer, h) not in ablate and h != 0",
+     "predictable tokens right", "guesses 0 of"),
+    # key/value heads: the preallocated cache writes each new key one row too far
+    ("lab/kv-heads", "self.k_buf[:, :, self.size:S] = k", "self.k_buf[:, :, self.size + 1:S + 1] = k",
+     "preallocated cache vs no cache", "❌"),
+]
+
+
+@pytest.mark.parametrize(("stem", "old", "new", "needle", "after"), NAMED_EDITS, ids=[e[0] for e in NAMED_EDITS])
+def test_the_edits_a_reader_tries_change_what_the_notebook_shows(local_site, reader, tmp_path, stem, old, new,
+                                                                   needle, after):
+    """An edit to a definition the page shows, which the cells below reach only through the lesson code
+    they call (a report, a table): in a downloaded notebook run outside the repository, what they show
+    changes, and shows the effect."""
+    python, env = reader
+    served = local_site / "en" / "notebooks" / stem / f"{Path(stem).name}.en.ipynb"
+    nb = nbformat.read(served, as_version=4)
+    define = next(i for i, c in enumerate(nb.cells) if c.cell_type == "code" and old in c.source)
+    assert nb.cells[define].source.count(old) == 1, f"cell {define} holds {old!r} more than once"
+    shown = next(i for i, c in enumerate(nb.cells) if i > define and c.cell_type == "code"
+                 and needle in _shown_text(c))
+    before = _shown_text(nb.cells[shown])
+    assert after not in before, f"the unedited notebook already shows {after!r}"
+    nb.cells[define].source = nb.cells[define].source.replace(old, new)
+    nb.cells = nb.cells[: shown + 1]
+    edited = tmp_path / served.name
+    nbformat.write(nb, edited)
+    folder = tmp_path / "run"
+    folder.mkdir()
+    passed, why = run_notebook(edited, python, env, folder)
+    assert passed, why
+    got = _shown_text(nbformat.read(folder / served.name, as_version=4).cells[shown])
+    assert got != before and after in got, f"after the edit {old!r} -> {new!r} the notebook shows\n{got}"
+
+
+def _shown_text(cell) -> str:
+    """All a cell shows: printed text, Markdown, HTML."""
+    out = []
+    for o in cell.get("outputs", []):
+        out.append(o.get("text", "") if o.output_type == "stream" else
+                   o.get("data", {}).get("text/markdown", "") or o.get("data", {}).get("text/html", ""))
+    return "".join(out)

@@ -89,7 +89,8 @@ def test_include_cell_is_the_section_with_its_imports():
     setup, *code = [c.source for c in nb.cells if c.cell_type == "code"]
     assert setup == nbs.setup_cell("http://127.0.0.1:8000/", {"real_model": False, "computes": False, "results": False})
     section = section_lines(ROOT / "snippets/multihead.py", "split_heads")
-    assert code[0].endswith(section)
+    # the cell ends with the line that makes the lesson code use it (snippets.notebook.use_definitions)
+    assert code[0].endswith(section + "\n\n\n" + nbs_build.use_lines({"split_heads": "snippets.multihead"}, "en"))
     assert code[0].split("\n\n\n")[0] == (
         "from __future__ import annotations\nfrom torch import Tensor\nfrom snippets._checks import check_divisible, "
         "check_tensor"
@@ -626,3 +627,25 @@ def test_printed_text_is_one_output_however_the_kernel_split_it():
     fig = {"output_type": "display_data", "data": {"text/plain": "<fig>"}, "metadata": {}}
     assert nbs.merge_streams([out("a\n"), out("b\n"), fig, out("c\n")]) == [out("a\nb\n"), fig, out("c\n")]
     assert nbs.merge_streams([]) == []
+
+
+def test_the_first_edit_a_notebook_suggests_is_in_its_code():
+    """The edit each notebook's first cell suggests names code the notebook holds (in both languages), and it
+    is one of the edits the download test makes and checks (tests/test_notebook_download.py NAMED_EDITS)."""
+    from test_notebook_download import NAMED_EDITS
+
+    tested = {stem: (old, new) for stem, old, new, *_ in NAMED_EDITS}
+    suggested = 0
+    for (stem, lang), nb in NOTEBOOKS.items():
+        edit = nbs_build.first_edit(stem, lang)
+        if not edit:
+            continue
+        suggested += 1
+        assert edit in nb.cells[0].source, f"{stem}.{lang}: the first cell does not suggest the edit"
+        old, new = tested[stem]
+        removed = old.replace(new, "", 1).strip() if new in old else ""  # an edit that deletes a piece names it
+        assert (f"`{old}`" in edit and f"`{new}`" in edit) or (removed and f"`{removed}`" in edit), \
+            f"{stem}.{lang} suggests another edit than the test makes"
+        code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+        assert code.count(old) == 1, f"{stem}.{lang}: {old!r} is not (once) in the notebook's code"
+    assert suggested == 2 * len(tested)

@@ -34,7 +34,7 @@ from .imports import _from_import, bound_names, context_imports, free_names, mod
 from .parse import DEFAULT_LANG, page_parts, snippet_expander
 
 __all__ = ["KERNEL", "page_url", "site_file_url", "needs", "setup_cell", "build_notebook", "heading_ids",
-           "shown_definitions", "unshown_members", "drop_shadowing_imports", "run_instructions", "readme_with_instructions",
+           "shown_definitions", "unshown_members", "use_lines", "first_edit", "drop_shadowing_imports", "run_instructions", "readme_with_instructions",
            "RUN_MARKER"]
 
 KERNEL = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
@@ -220,6 +220,25 @@ def unshown_members(part, defined: set[str] = frozenset(), root=ROOT) -> str:
     return "\n\n\n".join(blocks)
 
 
+def use_lines(shown: dict[str, str], lang: str) -> str:
+    """The lines that end a cell of definitions: the cells below and the lesson code they call use them
+    (snippets.notebook.use_definitions), so that a reader's edit reaches every result below.
+
+    >>> print(use_lines({"f": "snippets.heads"}, "en"))
+    # the cells below (and the lesson code they call) use these definitions
+    from snippets.notebook import use_definitions
+    use_definitions(globals(), "snippets.heads", ["f"])
+    """
+    modules = sorted(set(shown.values()))
+    if len(modules) != 1:
+        raise ValueError(f"expected the definitions of one include to come from one module, got {modules}")
+    start = f'use_definitions(globals(), "{modules[0]}", '
+    one = _list_lines(start, list(shown), 78)
+    call = one if len(one) == 1 else [start.rstrip(), *_list_lines(" " * len("use_definitions("), list(shown), 78)]
+    call[-1] += ")"
+    return "\n".join([text(lang, "notebooks.use"), "from snippets.notebook import use_definitions", *call])
+
+
 def _call_lines(start: str, names: list[str], last: str, width: int = 79) -> list[str]:
     """`start + [names], last)` wrapped under the opening parenthesis when wider than width."""
     one = f"{start}{names!r}, {last})".replace("'", '"')
@@ -277,6 +296,56 @@ def drop_shadowing_imports(code: str, shown: dict[str, str]) -> str:
     return "\n".join(lines)
 
 
+def record_origins(code: str, origins: dict, part) -> None:
+    """Note in origins what each top-level name the cell binds refers to: the object an import gives, the
+    module's own object for what an include binds (a definition, a constant), None for anything else."""
+    import importlib
+
+    py = [f for f in part.files if f.endswith(".py")] if part.kind == "include" else []
+    for node in ast.parse(strip_magics(code)).body:
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level and node.module != "__future__":
+            try:
+                module = importlib.import_module(node.module)
+            except ImportError:
+                module = None
+            for a in node.names:
+                origins[a.asname or a.name] = getattr(module, a.name, None)
+        elif not isinstance(node, ast.Import):
+            # an include's code is its module's: what it binds is what the module binds
+            module = importlib.import_module(module_name(py[0])) if py else None
+            for name in bound_names(ast.Module(body=[node], type_ignores=[])):
+                origins[name] = getattr(module, name, None)
+
+
+def shadowed_names(defined: set[str], origins: dict, part) -> set[str]:
+    """The names of `defined` that a cell above bound to something other than what they are in the module
+    the include `part` comes from (constants that are equal count as the same)."""
+    import importlib
+
+    py = [f for f in part.files if f.endswith(".py")]
+    if not py:
+        return set()
+    module = importlib.import_module(module_name(py[0]))
+    shadowed = set()
+    for name in defined:
+        before, here = origins.get(name), getattr(module, name, None)
+        if before is None or here is None or before is here:
+            continue
+        if isinstance(here, (int, float, str, tuple, frozenset, bool)) and type(before) is type(here) \
+                and before == here:
+            continue
+        shadowed.add(name)
+    return shadowed
+
+
+def first_edit(stem: str, lang: str) -> str:
+    """The edit the notebook of page `stem` suggests a reader tries first ("" if none is written yet)."""
+    try:
+        return text(lang, f"notebooks.edit.{stem}")
+    except ValueError:
+        return ""
+
+
 def _heading(level: int, title: str) -> str:
     return f"{'#' * level} {title}"
 
@@ -303,6 +372,7 @@ def build_notebook(markdown: str, stem: str, lang: str, *, site_url: str = "", e
     need = needs(code, files)
     setup = [run_instructions(lang)]
     setup += [text(lang, f"notebooks.setup_{k}") for k in ("results", "computes") if need[k]]
+    setup += [first_edit(stem, lang)] if first_edit(stem, lang) else []
     intro = new_markdown_cell(_heading(1, f"{title} · Notebook") + "\n\n"
                               + text(lang, "notebooks.intro", title=title, url=page_url(stem, lang, site_url))
                               + "\n\n" + "\n\n".join(setup))
@@ -310,6 +380,7 @@ def build_notebook(markdown: str, stem: str, lang: str, *, site_url: str = "", e
     cells = [intro, new_code_cell(setup_cell(site_url, need, lang=lang))]
     defined: set[str] = set()
     showing: dict[str, str] = {}  # functions and classes a cell defines as the page shows them -> their module
+    origins: dict[str, object] = {}  # name -> the object a cell above bound it to (None: not known)
     pending: dict[int, tuple[str, str]] = {}
     hiding = ""  # the collapsed block whose code cells are being added
     for part in parts:
@@ -333,9 +404,16 @@ def build_notebook(markdown: str, stem: str, lang: str, *, site_url: str = "", e
         first = len(cells)
         code = part.text
         if part.kind == "include":
-            rest = unshown_members(part, defined)
-            code = with_context(replace(part, text=f"{part.text}\n\n\n{rest}") if rest else part, defined)
-            showing.update(shown_definitions(part))
+            # a name an earlier cell bound to another object (two modules' SEEDS or _check_task) is imported
+            # again, so that the code the page shows means what it means in its module
+            context = defined - shadowed_names(defined, origins, part)
+            rest = unshown_members(part, context)
+            code = with_context(replace(part, text=f"{part.text}\n\n\n{rest}") if rest else part, context)
+            defined |= context
+            here = shown_definitions(part)
+            showing.update(here)
+            if here:
+                code += "\n\n\n" + use_lines(here, lang)
         else:
             code = drop_shadowing_imports(code, showing)
         if part.kind == "exec" and part.html:
@@ -352,6 +430,7 @@ def build_notebook(markdown: str, stem: str, lang: str, *, site_url: str = "", e
             for cell in cells[first:]:
                 cell.metadata["jupyter"] = {"source_hidden": True, "outputs_hidden": True}
         defined |= bound_names(ast.parse(strip_magics(code)))
+        record_origins(code, origins, part)
     nb = new_notebook(cells=cells, metadata={
         "kernelspec": dict(KERNEL),
         "language_info": {"name": "python"},

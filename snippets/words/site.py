@@ -62,9 +62,9 @@ ZH = {
         "（想用特定版本的 torch，比如 CPU 版，先自己装好：`pip install torch --index-url "
         "https://download.pytorch.org/whl/cpu`）。在本站代码仓库的克隆里，`snippets` 已经能直接导入，"
         "这个单元格什么也不装。\n\n"
-        "**改代码做实验**：定义函数或类的单元格就是网页上展示的代码，下面调用它的单元格用的正是这份定义。"
-        "改动它，再把下面的单元格重新运行一遍，输出就跟着变。网页没有展示的辅助函数来自 `snippets` 包；"
-        "单元格里从包导入的课程函数也一样，它们内部调用的仍是包里的版本。"
+        "**改代码做实验**：定义函数或类的单元格就是网页上展示的代码，单元格末尾的 `use_definitions` 让下面的"
+        "单元格，以及它们调用的课程代码（表格、图、报告），都用这份定义。改动它，重新运行这个单元格和下面的单元格，"
+        "输出就跟着变；改回去，又回到网页上的结果。改动期间，课程代码缓存的计算结果不再使用，要用时当场重新算。"
     ),
     "notebooks.source": "仓库里的源文件",
     "notebooks.results_ready": "{n} 个测量数据文件已就绪。",
@@ -78,6 +78,22 @@ ZH = {
     "notebooks.view": "查看 Notebook",
     "notebooks.back": "返回网页版",
     "notebooks.try": "# 先在这里自己试一试，再看下面折叠起来的答案",
+    # the first edit each notebook suggests (tests/test_notebook_download.py makes these edits and checks the effect)
+    "notebooks.edit.article/3-pytorch": (
+        "**先改一处试试**：在 `scaled_dot_product_attention` 里删掉 `/ math.sqrt(d_k)`，重新运行这个单元格和"
+        "它下面的单元格：和 PyTorch 对照的那张表会变成 ❌。改回来再运行一遍，又会全是 ✅。"
+    ),
+    "notebooks.edit.lab/induction-heads": (
+        "**先改一处试试**：在 `AttentionOnly.forward` 里把 `(layer, h) not in ablate` 改成 "
+        "`(layer, h) not in ablate and h != 0`，让每一层的 0 号头什么也不写，重新运行这个单元格和它下面的单元格："
+        "示例序列下面那句话里，模型猜对的词元数会掉到 0。"
+    ),
+    "notebooks.edit.lab/kv-heads": (
+        "**先改一处试试**：在 `PreallocatedKVCache.append` 里把 `self.k_buf[:, :, self.size:S] = k` 改成 "
+        "`self.k_buf[:, :, self.size + 1:S + 1] = k`，让新的键写错一行，重新运行这个单元格和它下面的单元格："
+        "有缓存和没有缓存的对照表里会出现 ❌。"
+    ),
+    "notebooks.use": "# 下面的单元格和它们调用的课程代码都用这些定义：改一处，往下运行就能看到变化",
     "notebooks.hidden": "**{title}**（单元格已折叠，自己试过之后再展开）",
     "ui.permalink": "永久链接",
     "ui.search_dialog": "搜索",
@@ -147,9 +163,10 @@ EN = {
         "install it first: `pip install torch --index-url https://download.pytorch.org/whl/cpu`). In a clone "
         "of the site's repository, where `snippets` already imports, it installs nothing.\n\n"
         "**Experimenting.** A cell that defines a function or class holds the code the page shows, and the "
-        "cells below that call it use that definition: edit it, run the cells below again, and their output "
-        "follows. Helpers the page does not show come from `snippets`, as do the lesson functions the cells "
-        "import; those keep calling the package's own copies."
+        "`use_definitions` line at its end makes the cells below, and the lesson code they call (tables, "
+        "figures, reports), use that definition: edit it, run that cell and the cells below again, and their "
+        "output follows; undo the edit and it is the page's again. While an edit is in use, results the lesson "
+        "code had cached are computed again, when they are needed."
     ),
     "notebooks.source": "Source in the repository",
     "notebooks.results_ready": "{n} result files ready.",
@@ -164,6 +181,24 @@ EN = {
     "notebooks.view": "View notebook",
     "notebooks.back": "Back to the page",
     "notebooks.try": "# Try it here first, then open the collapsed answer below",
+    # the first edit each notebook suggests (tests/test_notebook_download.py makes these edits and checks the effect)
+    "notebooks.edit.article/3-pytorch": (
+        "**A first edit to try**: in `scaled_dot_product_attention`, delete `/ math.sqrt(d_k)` and run that cell "
+        "and the cells below it again. The table that checks the layer against PyTorch turns ❌; undo the edit "
+        "and it is all ✅ again."
+    ),
+    "notebooks.edit.lab/induction-heads": (
+        "**A first edit to try**: in `AttentionOnly.forward`, change `(layer, h) not in ablate` to "
+        "`(layer, h) not in ablate and h != 0`, so that head 0 of every layer writes nothing, and run that cell "
+        "and the cells below it again. Under the example sequence, the count of tokens the model gets right "
+        "drops to 0."
+    ),
+    "notebooks.edit.lab/kv-heads": (
+        "**A first edit to try**: in `PreallocatedKVCache.append`, change `self.k_buf[:, :, self.size:S] = k` "
+        "to `self.k_buf[:, :, self.size + 1:S + 1] = k`, which writes each new key one row too far, and run that "
+        "cell and the cells below it again. The table comparing decoding with and without the cache shows ❌."
+    ),
+    "notebooks.use": "# the cells below (and the lesson code they call) use these definitions",
     "notebooks.hidden": "**{title}** (the code cells are collapsed: try it yourself before you open them)",
     "ui.permalink": "Permanent link",
     "ui.search_dialog": "Search",
