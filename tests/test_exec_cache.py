@@ -132,3 +132,19 @@ def test_key_follows_the_lesson_code_a_block_imports_not_the_machinery(tmp_path,
         assert exec_cache.block_key(code, {}, "r") == key, machinery
     edit("snippets/_checks.py")  # imported by multihead, transitively
     assert exec_cache.block_key(code, {}, "r") != key
+
+
+def test_a_blocks_key_follows_the_words_it_prints():
+    """snippets.i18n reads the words modules by name; the key of a block that prints words must follow them,
+    or a warm build shows the old text after a words edit. Every words module is imported by name in
+    snippets/words/__init__.py, so resultcache's import tracer sees it."""
+    from pathlib import Path
+
+    from resultcache import code_imports
+    from snippets import words
+
+    root = Path(__file__).resolve().parents[1]
+    on_disk = {p.stem for p in (root / "snippets" / "words").glob("*.py") if p.stem != "__init__"}
+    assert set(words.MODULES) == on_disk
+    traced = {Path(f).stem for f in code_imports("from snippets.i18n import text") if f.startswith("snippets/words/")}
+    assert on_disk <= traced, sorted(on_disk - traced)
