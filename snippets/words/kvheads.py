@@ -74,7 +74,7 @@ ZH = {
     "kvheads.flops_kind.mla_absorbed": "MLA 吸收式（d_c = {c}）",
     "kvheads.list_sep": "、",
     "kvheads.list_and": " 和 ",
-    "kvheads.summary": ("在简化 MQAR 上（{pairs} 个键值对，每种设置 {seeds} 个种子），与 MHA 的 {family} 个比较经 Holm "
+    "kvheads.summary": ("在简化的多查询联想回忆任务（MQAR）上（{pairs} 个键值对，每种设置 {seeds} 个种子），与 MHA 的 {family} 个比较经 Holm "
                         "校正后，判为有差别的{found:有 # 个|一个也没有}；{hardest} 个键值对时，{mha} 的 {seeds} 个种子里"
                         "{k_a:有 # 个|没有一个}学会了任务，{small} {k_b:有 # 个|一个也没有}（Fisher 精确检验 p = {p:.2f}）。"),
     "kvheads.fp_part": "{rate:.1%}（{shape}）",
