@@ -1,8 +1,8 @@
 """Words printed into pages: faq (see snippets.i18n)."""
 
 ZH = {
-    "roadmap.kv_done": "两个回忆测试（联想回忆，以及带干扰词元的 MQAR）都已跑完，结果在键/值头页上。",
-    "roadmap.kv_pending": "第一个回忆测试（联想回忆）的结果在键/值头页上；第二个（带干扰词元的 MQAR）的结果还没有放上网站。",
+    "roadmap.kv_done": "两个回忆测试都已跑完：一个是联想回忆，一个是带干扰词元的多查询联想回忆（MQAR）。结果见键/值头页。",
+    "roadmap.kv_pending": "第一个回忆测试（联想回忆）的结果见键/值头页；第二个（带干扰词元的多查询联想回忆，MQAR）的结果还没有放上网站。",
     # snippets.faq
     "faq.random": "随机初始化的层",
     "faq.copies": "8 个头都复制头 0",
