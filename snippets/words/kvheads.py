@@ -102,9 +102,9 @@ ZH = {
     "kvheads.decode_below": "整个在它下面",
     "kvheads.decode_covers": "包含它",
     "kvheads.decode_speedup": ("在 L = {L}，缓存（不复制）让下一个词元快了这么多倍"
-                               "（无缓存 ÷ 有缓存，按轮配对的几何平均，95% 区间）：{parts}。"),
+                               "（无缓存 ÷ 有缓存，按轮配对的几何平均，95% 置信区间）：{parts}。"),
     "kvheads.decode_speedup_part": "{name} {ratio}",
-    "kvheads.decode_judged": "{ratio}（{level} 区间），{verdict}",
+    "kvheads.decode_judged": "{ratio}（{level} 置信区间），{verdict}",
     "kvheads.decode_copies": ("在 L = {L}，不复制与复制键/值头的每词元时间之比"
                               "（与下面几个比值共 {family} 个，一起做 Holm 校正）：{parts}。"),
     "kvheads.decode_smaller": ("在 L = {L}，{small} 的缓存是 {kib_small} KiB，只有 {big} 的 {kib_big} KiB 的 "
