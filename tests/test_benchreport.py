@@ -60,7 +60,7 @@ ZH_ROWS = ("| 融合版对比最快的 nn.MHA 配置 | 1024 | 1.000 [0.964–1.0
 GOAL_ROW = ("| fused time ÷ fastest nn.MHA time | ≤ 1.05 | geometric mean of the per-round ratios [95% interval], "
             "highest upper end at L=2048: 1.050 [1.021–1.080]; the interval covers 1.05 at L = 2048 | "
             "≈ undecided: the interval covers the target |")
-GOAL_ROW_OVER = ("| 融合版用时 ÷ 最快的 nn.MHA 配置用时 | ≤ 1.05 | 逐轮用时之比的几何平均 [95% 区间]，L=2048 时上限最高："
+GOAL_ROW_OVER = ("| 融合版用时 ÷ 最快的 nn.MHA 配置用时 | ≤ 1.05 | 逐轮用时之比的几何平均 [95% 置信区间]，L=2048 时上限最高："
                  "1.200 [1.167–1.234]；L = 2048 时整个区间高于 1.05 | ❌ 未达成 |")
 
 

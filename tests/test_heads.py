@@ -82,7 +82,7 @@ def test_position_in_the_values_keeps_one_heads_average_symmetric():
     assert change == pytest.approx(1.729, abs=1e-3)  # so do weights that depend on content ...
     assert (round(wa, 3), round(wb, 3)) == (0.997, 0.003)  # ... at the cost of the other target's weight
     rows = swap_rows(r, "zh")
-    assert [row[0] for row in rows] == ["W·e（只有内容）", "W·e（同上）", "W·(e+p)（内容加位置）", "W·层归一化(e+p)",
+    assert [row[0] for row in rows] == ["W·e（只有内容）", "W·e（同上）", "W·(e+p)（内容加位置）", "W·LN(e+p)",
                                         "W·(e+p)（同上）"]
     assert [row[2:] for row in swap_rows(r, "en")] == [
         ("0.500 / 0.500", "0.00"), ("0.600 / 0.400", "0.94"), ("0.500 / 0.500", "1.2e-07"),

@@ -16,7 +16,7 @@ ZH = {
     "heads.swap.uneven.keys": "位置；查询偏向一处",
     "heads.swap.position": "W·(e+p)（内容加位置）",
     "heads.swap.position.keys": "位置",
-    "heads.swap.layer_norm": "W·层归一化(e+p)",
+    "heads.swap.layer_norm": "W·LN(e+p)",
     "heads.swap.layer_norm.keys": "位置",
     "heads.swap.content_keys": "W·(e+p)（同上）",
     "heads.swap.content_keys.keys": "位置 + 0.01·内容",

@@ -1,8 +1,8 @@
 """Words printed into pages: faq (see snippets.i18n)."""
 
 ZH = {
-    "roadmap.kv_done": "两个回忆测试（联想回忆，以及带干扰词元的 MQAR）都已跑完，结果在键/值头页上。",
-    "roadmap.kv_pending": "第一个回忆测试（联想回忆）的结果在键/值头页上；第二个（带干扰词元的 MQAR）的结果还没有放上网站。",
+    "roadmap.kv_done": "两个回忆测试都已跑完：一个是联想回忆，一个是带干扰词元的多查询联想回忆（MQAR）。结果见键/值头页。",
+    "roadmap.kv_pending": "第一个回忆测试（联想回忆）的结果见键/值头页；第二个（带干扰词元的多查询联想回忆，MQAR）的结果还没有放上网站。",
     # snippets.faq
     "faq.random": "随机初始化的层",
     "faq.copies": "8 个头都复制头 0",
@@ -30,7 +30,7 @@ ZH = {
                           "矩阵乘法的计算量与头数无关，因为 h 个头、每个头的维数 `d_k = d_model/h`，"
                           "乘加次数 `h·L·S·d_k` 恰好等于 `L·S·d_model`。随头数增长的是权重张量：从 {w_min} 个元素"
                           "（{mib_min} MiB）增长到 {w_max} 个（{mib_max} MiB），是 {ratio} 倍。"
-                          "F.sdpa 走默认路径时，数到的是 {default} FLOPs。",
+                          "F.scaled_dot_product_attention 走默认路径时，数到的是 {default} FLOPs。",
     "faq.flops_zero": "这个 0 并不是说没有计算：CPU 上 `F.scaled_dot_product_attention` 默认走 flash 内核，"
                       "FlopCounterMode 没有为它登记计数公式，所以 math 路径那一列是在 "
                       "`sdpa_kernel([SDPBackend.MATH])` 下数的。用 FlopCounterMode 数注意力时，一定要检查这一点。",

@@ -74,7 +74,7 @@ ZH = {
     "kvheads.flops_kind.mla_absorbed": "MLA 吸收式（d_c = {c}）",
     "kvheads.list_sep": "、",
     "kvheads.list_and": " 和 ",
-    "kvheads.summary": ("在简化 MQAR 上（{pairs} 个键值对，每种设置 {seeds} 个种子），与 MHA 的 {family} 个比较经 Holm "
+    "kvheads.summary": ("在简化的多查询联想回忆任务（MQAR）上（{pairs} 个键值对，每种设置 {seeds} 个种子），与 MHA 的 {family} 个比较经 Holm "
                         "校正后，判为有差别的{found:有 # 个|一个也没有}；{hardest} 个键值对时，{mha} 的 {seeds} 个种子里"
                         "{k_a:有 # 个|没有一个}学会了任务，{small} {k_b:有 # 个|一个也没有}（Fisher 精确检验 p = {p:.2f}）。"),
     "kvheads.fp_part": "{rate:.1%}（{shape}）",
@@ -102,9 +102,9 @@ ZH = {
     "kvheads.decode_below": "整个在它下面",
     "kvheads.decode_covers": "包含它",
     "kvheads.decode_speedup": ("在 L = {L}，缓存（不复制）让下一个词元快了这么多倍"
-                               "（无缓存 ÷ 有缓存，按轮配对的几何平均，95% 区间）：{parts}。"),
+                               "（无缓存 ÷ 有缓存，按轮配对的几何平均，95% 置信区间）：{parts}。"),
     "kvheads.decode_speedup_part": "{name} {ratio}",
-    "kvheads.decode_judged": "{ratio}（{level} 区间），{verdict}",
+    "kvheads.decode_judged": "{ratio}（{level} 置信区间），{verdict}",
     "kvheads.decode_copies": ("在 L = {L}，不复制与复制键/值头的每词元时间之比"
                               "（与下面几个比值共 {family} 个，一起做 Holm 校正）：{parts}。"),
     "kvheads.decode_smaller": ("在 L = {L}，{small} 的缓存是 {kib_small} KiB，只有 {big} 的 {kib_big} KiB 的 "

@@ -23,7 +23,7 @@ ZH = {
     "mqar.head": ["结构", "每层每个位置的缓存（字节，float32）", "参数量", "学会的种子", "平均准确率（最低–最高）",
                   "与 MHA 之差（百分点，Holm 区间）", "结论"],
     "mqar.baseline": "基准",
-    "mqar.part": "{name} 相差 {diff:+.1f} 个百分点 [{lo:+.1f}, {hi:+.1f}]（{level:.1%} 区间），{verdict}",
+    "mqar.part": "{name} 相差 {diff:+.1f} 个百分点 [{lo:+.1f}, {hi:+.1f}]（{level:.1%} 置信区间），{verdict}",
     "mqar.verdicts": ("MHA 平均答对 {mha:.1%}（{seeds} 个种子）。其余 {family} 种结构各自按种子与 MHA 配对，"
                       "{family} 个比较用 Holm 方法一起校正，{found:其中 # 个判为有差别|没有一个判为有差别}。逐个来看：{parts}。"),
     "mqar.shares_same": "没有一种结构学会的比例与 MHA 有可测的差别",
@@ -36,7 +36,7 @@ ZH = {
     "mqar.ev_none": "{seeds} 个种子下没有可测的差别",
     "mqar.ev_negligible": "有差别，但小于 {minimum:.0f} 个百分点，可以忽略",
     "mqar.equal_part": ("{mla} 对 {gqa}（每个位置都缓存 {numbers} 字节）：相差 {diff:+.1f} 个百分点 "
-                        "[{lo:+.1f}, {hi:+.1f}]（{level:.1%} 区间），{verdict}"),
+                        "[{lo:+.1f}, {hi:+.1f}]（{level:.1%} 置信区间），{verdict}"),
     "mqar.params_fewer": "{label} 少 {share:.0%}",
     "mqar.params_more": "{mla} 比 {gqa} 多 {share:.0%}",
     "mqar.params": ("参数量没有对齐。键/值头越少，W_k 和 W_v 越小：与 {mha} 相比，{fewer}。所以 GQA、MQA 与 MHA "

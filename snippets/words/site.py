@@ -8,7 +8,7 @@ ZH = {
     "provenance.dirty": "（另有未提交的改动）",
     "provenance.machine": "机器",
     "provenance.machine_value": "{cpu}，{cores} 个核，SIMD 指令集 {simd}",
-    "provenance.threads": "基准测试线程数",
+    "provenance.threads": "运行时的线程数",
     "provenance.software": "软件版本",
     "provenance.load": "机器负载",
     "provenance.load_value": "平均负载（1 / 5 / 15 分钟）开始时 {before}，结束时 {after}。{busy}",

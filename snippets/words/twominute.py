@@ -14,8 +14,8 @@ ZH = {
         "{near_2}、{near_4}、{near_6} 个。头数少于处数的情形：按前一种标准是 "
         "{fewer_bar} 处，按后一种只有 {fewer_near} 处。",
         "**头太多、太窄也不行**：4 个 d_k = 1 的头只有 {acc_dk1:.1%}。"
-        "原文担心的情形（d_k = 8，只有 {pool} 条训练序列）里，8 个头减 4 个头"
-        "是 {diff_pts:+.1f} 个百分点，{level_pct:.0f}% 区间 "
+        "原文担心的情形（d_k = 8，只有 {pool} 条训练序列）里，留出集上的准确率 "
+        "8 个头减 4 个头为 {diff_pts:+.1f} 个百分点，{level_pct:.0f}% 置信区间 "
         "[{lo_pts:+.1f}, {hi_pts:+.1f}]：{verdict}。",
         "**加层、加前馈网络会改变答案**：残差模型的 {cells} 种头数 × 层数组合里，"
         "只有注意力时 {all_learned_no} 种每个种子都超过 95%，加前馈网络时 "
@@ -52,8 +52,9 @@ ZH = {
         "**共用与解码速度**：有缓存、L = {L:,} 时，MQA（g={g_small}）每个词元"
         "的用时是 MHA 的 {mqa_time:.2f} 倍，{mqa_time_verdict}。",
         "**共用与准确率**（每种 {seeds} 个种子）：在联想回忆上，MHA 平均答对 "
-        "{acc_mha:.1%}，MQA {acc_mqa:.1%}；差 {diff_mqa:+.1f} 个百分点 "
-        "[{lo_mqa:+.1f}, {hi_mqa:+.1f}]，{verdict_mqa}。MHA 的 {seeds} 个种子"
+        "{acc_mha:.1%}，MQA {acc_mqa:.1%}。按种子配对，MQA 与 MHA 之差的 "
+        "{level_mqa:.1%} 置信区间是 [{lo_mqa:+.1f}, {hi_mqa:+.1f}] 个百分点"
+        "（平均 {diff_mqa:+.1f}），据此判断：{verdict_mqa}。MHA 的 {seeds} 个种子"
         "{learned_mha:里有 # 个学会了任务|里没有一个学会任务|全部学会了任务=seeds}，"
         "MQA 的 {seeds} 个种子{learned_mqa:里有 # 个|里没有一个|全部学会了=seeds}。",
         "**MLA**：这里训练的 {mla_n} 种潜向量大小"
@@ -130,7 +131,8 @@ EN = {
         "{mqa_time_verdict}.",
         "**Sharing and accuracy** ({seeds} seeds each): on "
         "associative recall MHA answers {acc_mha:.1%} on average and MQA "
-        "{acc_mqa:.1%}, {diff_mqa:+.1f} points [{lo_mqa:+.1f}, {hi_mqa:+.1f}]: "
+        "{acc_mqa:.1%}, {diff_mqa:+.1f} points [{lo_mqa:+.1f}, {hi_mqa:+.1f}] "
+        "({level_mqa:.1%} interval): "
         "{verdict_mqa}. {learned_mha} of {seeds} MHA seeds learned the task, "
         "{learned_mqa} of {seeds} MQA seeds.",
         "**MLA**: {mla_lower} of the {mla_n} latent sizes trained here answer "
