@@ -14,13 +14,13 @@ REPORT = ('```python exec="1" source="block"\nfrom snippets.kvheads.report impor
 
 def test_a_report_block_is_folded_and_still_prints():
     out = fold_report_blocks("text\n\n" + REPORT + "\nmore", "zh")
-    assert '??? mha-code "代码：由 `snippets.kvheads.report.decoder_rows` 打印"' in out
+    assert '??? mha-code "代码：由 `decoder_rows` 打印"' in out
     # the collapsed box holds the code as a plain block; the block that runs has its source hidden
     assert "\n    ```python\n    from snippets.kvheads.report import" in out
     runs = re.findall(r'^```python exec="1"[^\n]*$', out, re.M)
     assert runs == ['```python exec="1"'], runs
     assert out.count('print(md_table(decoder_header("zh"), decoder_rows("zh")))') == 2
-    assert fold_report_blocks(REPORT, "en").startswith('??? mha-code "Code: printed by `snippets.kvheads.report.')
+    assert fold_report_blocks(REPORT, "en").startswith('??? mha-code "Code: printed by `decoder_rows`"')
 
 
 @pytest.mark.parametrize("code", [

@@ -2,7 +2,7 @@
 
 Many blocks on the long pages show code such as ``print(md_table(header, decoder_rows("zh")))``: the table
 below it is the lesson, the line that printed it is not. Such a block (``exec="1"`` with its source shown,
-at the top level of the page) becomes a collapsed box titled "Code: printed by `module.function`" holding
+at the top level of the page) becomes a collapsed box titled "Code: printed by `function`" holding
 the code, followed by the same block with its source hidden, so markdown-exec prints the same output. A
 provenance table (machine, command and fingerprint of a committed measurement) is folded whole, in a box
 "How these numbers were measured".
@@ -87,7 +87,8 @@ def fold_report_blocks(markdown: str, lang: str) -> str:
             return m.group(0)
         body = "\n".join(("    " + line) if line.strip() else "" for line in f"```python\n{code}```".split("\n"))
         hidden = re.sub(r'\s*\bsource="[^"]*"', "", opts)
-        title = TITLE[lang].format(name=name).replace('"', "&quot;")
+        # the function's name only: a phone breaks a dotted module path mid-word (the code names the module)
+        title = TITLE[lang].format(name=name.rpartition(".")[2]).replace('"', "&quot;")
         folded = f'??? mha-code "{title}"\n\n{body}\n\n```python{hidden}\n{code}```'
         if name != PROVENANCE:
             return folded
