@@ -18,6 +18,7 @@ import ast
 import re
 
 from sitebuild.hooks import build_language
+from snippets.i18n import LANGS, text
 
 __all__ = ["report_function", "fold_report_blocks"]
 
@@ -31,10 +32,8 @@ LESSON = {"snippets.official", "snippets.logline", "snippets.heads", "snippets.r
 GENERIC = {"snippets.tables", "snippets.i18n"}  # md_table, text: never the name a title gives
 FORMATTER = re.compile(r"header|^sentence$|^text$|^fill$")  # names that format, not the report itself
 FENCE = re.compile(r"^```python(?P<opts>[^\n]*)\n(?P<code>.*?)^```[ \t]*$", re.S | re.M)
-TITLE = {"zh": "代码：由 `{name}` 打印", "en": "Code: printed by `{name}`"}
 # A provenance table (where a committed measurement comes from) is folded whole, table and code.
 PROVENANCE = "snippets.benchreport.provenance_table"
-PROVENANCE_TITLE = {"zh": "这组数据怎样测得：机器、命令、来源", "en": "How these numbers were measured: machine, command, source"}
 
 
 def report_function(code: str) -> str | None:
@@ -75,8 +74,8 @@ def report_function(code: str) -> str | None:
 
 def fold_report_blocks(markdown: str, lang: str) -> str:
     """markdown with each top-level block that only prints a report folded (see the module's docstring)."""
-    if lang not in TITLE:
-        raise ValueError(f"expected a language of {sorted(TITLE)}, got {lang!r}")
+    if lang not in LANGS:
+        raise ValueError(f"expected a language of {sorted(LANGS)}, got {lang!r}")
 
     def fold(m: re.Match) -> str:
         opts, code = m.group("opts"), m.group("code")
@@ -88,12 +87,12 @@ def fold_report_blocks(markdown: str, lang: str) -> str:
         body = "\n".join(("    " + line) if line.strip() else "" for line in f"```python\n{code}```".split("\n"))
         hidden = re.sub(r'\s*\bsource="[^"]*"', "", opts)
         # the function's name only: a phone breaks a dotted module path mid-word (the code names the module)
-        title = TITLE[lang].format(name=name.rpartition(".")[2]).replace('"', "&quot;")
+        title = text(lang, "fold.code").replace("{name}", name.rpartition(".")[2]).replace('"', "&quot;")
         folded = f'??? mha-code "{title}"\n\n{body}\n\n```python{hidden}\n{code}```'
         if name != PROVENANCE:
             return folded
         inner = "\n".join(("    " + line) if line.strip() else "" for line in folded.split("\n"))
-        return f'??? mha-provenance "{PROVENANCE_TITLE[lang]}"\n\n{inner}'
+        return f'??? mha-provenance "{text(lang, "fold.provenance")}"\n\n{inner}'
 
     return FENCE.sub(fold, markdown)
 

@@ -78,6 +78,9 @@ ZH = {
     "notebooks.view": "查看 Notebook",
     "notebooks.back": "返回网页版",
     "notebooks.try": "# 先在这里自己试一试，再看下面折叠起来的答案",
+    # sitebuild.hooks.fold_reports: the boxes a report's code and a provenance table fold into
+    "fold.code": "代码：由 `{name}` 打印",
+    "fold.provenance": "这组数据怎样测得：机器、命令、来源",
     # the first edit each notebook suggests (tests/test_notebook_download.py makes these edits and checks the effect)
     "notebooks.edit.article/3-pytorch": (
         "**先改一处试试**：在 `scaled_dot_product_attention` 里删掉 `/ math.sqrt(d_k)`，重新运行这个单元格和"
@@ -181,6 +184,9 @@ EN = {
     "notebooks.view": "View notebook",
     "notebooks.back": "Back to the page",
     "notebooks.try": "# Try it here first, then open the collapsed answer below",
+    # sitebuild.hooks.fold_reports: the boxes a report's code and a provenance table fold into
+    "fold.code": "Code: printed by `{name}`",
+    "fold.provenance": "How these numbers were measured: machine, command, source",
     # the first edit each notebook suggests (tests/test_notebook_download.py makes these edits and checks the effect)
     "notebooks.edit.article/3-pytorch": (
         "**A first edit to try**: in `scaled_dot_product_attention`, delete `/ math.sqrt(d_k)` and run that cell "
