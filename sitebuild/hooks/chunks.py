@@ -36,6 +36,7 @@ _VIEWBOX = re.compile(r'<svg\b[^>]*?viewBox="[\d.]+ [\d.]+ ([\d.]+) ([\d.]+)"')
 _MAX_WIDTH = re.compile(r"<svg\b[^>]*?max-width: min\(100%, ([\d.]+)px\)")
 _PRE = re.compile(r"<pre\b.*?</pre>", re.S)
 _TAG = re.compile(r"<[^>]+>")
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _UNSEEN = re.compile(r"<(script|style|template)\b.*?</\1>|<details\b(?![^>]*\bopen)[^>]*>.*?</details>", re.S)
 _MIN_WIDTH = re.compile(r"<svg\b[^>]*?min-width: ([\d.]+)px")
 _WIDE = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
@@ -57,7 +58,8 @@ class ChunkTreeprocessor(Treeprocessor):
         run: list = []
 
         def flush():
-            if len(run) >= MIN_CHILDREN:
+            # a comment (the glossary include leaves one at the end of every page) draws nothing
+            if sum(not self.blank(c) for c in run) >= MIN_CHILDREN:
                 div = etree.SubElement(root, "div", {"class": "mha-chunk"})
                 guess = self.estimate(run)
                 div.set("style", f"--mha-chunk-h: {guess['wide']}px; --mha-chunk-h-phone: {guess['phone']}px")
@@ -74,9 +76,19 @@ class ChunkTreeprocessor(Treeprocessor):
                 run.append(c)
         flush()
 
+    def blank(self, el) -> bool:
+        """Whether el draws nothing: a comment, or a paragraph holding only raw HTML that is only comments."""
+        if el.tag is etree.Comment:
+            return True
+        if el.tag != "p" or len(el) or not _PLACEHOLDER.fullmatch((el.text or "").strip()):
+            return False
+        index = int(_PLACEHOLDER.fullmatch((el.text or "").strip()).group(1))
+        stash = self.md.htmlStash.rawHtmlBlocks
+        return index < len(stash) and not _COMMENT.sub("", str(stash[index])).strip()
+
     def estimate(self, elements) -> dict[str, int]:
         """Rough rendered height in px at each width in WIDTHS (a placeholder only; the real one replaces it)."""
-        size = Size(blocks=len(elements))
+        size = Size(blocks=sum(not self.blank(e) for e in elements))
         stash = self.md.htmlStash
         for node in _shown(elements):
             for part in (node.text or "", node.tail or ""):
@@ -121,7 +133,7 @@ class Size:
     def add_raw(self, raw: str) -> None:
         """Executed output and figures: only <pre> blocks count by their lines (an SVG's source has
         many lines that draw nothing); data for scripts and closed <details> take no room."""
-        raw = _UNSEEN.sub("", raw)
+        raw = _COMMENT.sub("", _UNSEEN.sub("", raw))
         for svg in _SVG.findall(raw):
             box, low, cap = _VIEWBOX.search(svg), _MIN_WIDTH.search(svg), _MAX_WIDTH.search(svg)
             aspect = float(box.group(2)) / float(box.group(1)) if box else 0.5
