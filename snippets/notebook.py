@@ -32,7 +32,7 @@ from resultcache import download_results, results_dir
 from .i18n import text
 
 __all__ = ["download_results", "fetch_results", "results_dir", "borrow_methods", "use_definitions", "edited",
-           "trace_report"]
+           "reset_definitions", "trace_report"]
 
 
 def fetch_results(base_url: str, names: list[str], lang: str = "zh") -> None:
@@ -328,11 +328,9 @@ def use_definitions(namespace: dict, module: str, names: list[str]) -> None:
     edited and a class it meets in an isinstance check are both the notebook's) and the package's cached
     computations are off; if none differs, the package's own definitions and caches are back in place.
 
-    >>> import snippets.heads as heads
-    >>> ns = {"one_head_vs_two": heads.one_head_vs_two}
-    >>> use_definitions(ns, "snippets.heads", ["one_head_vs_two"])
-    >>> edited()
-    []
+    A notebook's definition is compared with the package's source compiled again, as the notebook compiled
+    it (the package's own object, compiled inside its module, may hold other bytecode).
+    tests/test_notebook_edits.py shows it at work.
     """
     if not isinstance(namespace, dict):
         raise ValueError(f"expected the notebook's globals() as namespace, got {type(namespace).__name__}")
@@ -361,6 +359,20 @@ def use_definitions(namespace: dict, module: str, names: list[str]) -> None:
         if all(target is not h for h in history):
             history.append(target)
     _caches(on=not _EDITED)
+
+
+def reset_definitions() -> None:
+    """Put the package's own definitions and caches back and forget every registered definition (what
+    re-running a notebook from a fresh kernel does; tests that run notebook cells in one process call it)."""
+    for history in _INSTALLED.values():
+        _rebind(history, history[0])
+    for key, ns in _NAMESPACES.items():
+        if key[1] in ns:
+            ns[key[1]] = _unhome(ns[key[1]])
+    _EDITED.clear()
+    _caches(on=True)
+    _INSTALLED.clear()
+    _NAMESPACES.clear()
 
 
 def edited() -> list[str]:

@@ -11,25 +11,16 @@ import pytest
 import torch
 
 import snippets.notebook as notebook
-from snippets.notebook import edited, use_definitions
-
-
-def forget_definitions() -> None:
-    for history in notebook._INSTALLED.values():
-        notebook._rebind(history, history[0])
-    notebook._EDITED.clear()
-    notebook._caches(on=True)
-    notebook._INSTALLED.clear()
-    notebook._NAMESPACES.clear()
+from snippets.notebook import edited, reset_definitions, use_definitions
 
 
 @pytest.fixture(autouse=True)
 def clean_package():
     """Every test starts and ends with the package's own definitions and caches in place (another test may
     have run a notebook's cells in this process)."""
-    forget_definitions()
+    reset_definitions()
     yield
-    forget_definitions()
+    reset_definitions()
 
 
 def define(module, name: str, edit=("", ""), namespace: dict | None = None) -> dict:

@@ -268,9 +268,14 @@ def test_a_class_the_page_shows_in_part_gets_the_rest_from_the_package():
                             'import KVCache\n\nc = KVCache()\nc.append(torch.ones(1, 2, 3, 4), torch.ones(1, 2, 3, 4))'
                             '\nprint(len(c), len(c.tensors()))\n```\n', "t", "en")
     namespace: dict = {}
-    for cell in nb.cells[2:]:
-        if cell.cell_type == "code":
-            exec(cell.source, namespace)  # noqa: S102 - generated from the page above
+    from snippets.notebook import reset_definitions
+
+    try:
+        for cell in nb.cells[2:]:
+            if cell.cell_type == "code":
+                exec(cell.source, namespace)  # noqa: S102 - generated from the page above
+    finally:
+        reset_definitions()  # the cells registered their definitions with the lesson package
     assert namespace["KVCache"].__module__ == "builtins"  # the notebook's class, not the package's
     assert len(namespace["c"]) == 3 and len(namespace["c"].tensors()) == 2
     # a borrowed method reads the notebook's names: the package's GroupedQueryAttention._check accepts
