@@ -400,6 +400,21 @@ def run_in_repository(source: str, name: str, value) -> str:
     return out.getvalue()
 
 
+def run_edited(nb, define: int, old: str, new: str, shown: int, python: Path, env: dict[str, str], tmp_path: Path,
+               name: str):
+    """Make the edit old -> new in cell define, keep the cells up to shown (the setup cell, the definitions, the
+    call and what it shows), run that outside the repository, and return cell shown as it ran."""
+    nb.cells[define].source = nb.cells[define].source.replace(old, new)
+    nb.cells = nb.cells[: shown + 1]
+    edited = tmp_path / name
+    nbformat.write(nb, edited)
+    folder = tmp_path / "run"
+    folder.mkdir()
+    passed, why = run_notebook(edited, python, env, folder)
+    assert passed, why
+    return nbformat.read(folder / name, as_version=4).cells[shown]
+
+
 @pytest.mark.parametrize(("stem", "name", "old", "new", "effect"), EDITS, ids=[e[0] for e in EDITS])
 def test_editing_a_definition_changes_what_the_notebook_prints(local_site, reader, tmp_path, stem, name, old,
                                                                new, effect):
@@ -413,15 +428,7 @@ def test_editing_a_definition_changes_what_the_notebook_prints(local_site, reade
     expected = run_in_repository(nb.cells[call].source, name, effect()).strip("\n")
     assert expected != before, "the edit must change what the page's cell prints"
     assert nb.cells[define].source.count(old) == 1, f"cell {define} no longer holds {old!r}"
-    nb.cells[define].source = nb.cells[define].source.replace(old, new)
-    nb.cells = nb.cells[: shown + 1]  # the setup cell, the definitions, the call and what it printed
-    edited = tmp_path / served.name
-    nbformat.write(nb, edited)
-    folder = tmp_path / "run"
-    folder.mkdir()
-    passed, why = run_notebook(edited, python, env, folder)
-    assert passed, why
-    got = printed(nbformat.read(folder / served.name, as_version=4).cells[shown]).strip("\n")
+    got = printed(run_edited(nb, define, old, new, shown, python, env, tmp_path, served.name)).strip("\n")
     assert got == expected, f"after the edit {old!r} -> {new!r} the notebook printed\n{got}\nexpected\n{expected}"
 
 
@@ -455,15 +462,7 @@ def test_the_edits_a_reader_tries_change_what_the_notebook_shows(local_site, rea
                  and needle in _shown_text(c))
     before = _shown_text(nb.cells[shown])
     assert after not in before, f"the unedited notebook already shows {after!r}"
-    nb.cells[define].source = nb.cells[define].source.replace(old, new)
-    nb.cells = nb.cells[: shown + 1]
-    edited = tmp_path / served.name
-    nbformat.write(nb, edited)
-    folder = tmp_path / "run"
-    folder.mkdir()
-    passed, why = run_notebook(edited, python, env, folder)
-    assert passed, why
-    got = _shown_text(nbformat.read(folder / served.name, as_version=4).cells[shown])
+    got = _shown_text(run_edited(nb, define, old, new, shown, python, env, tmp_path, served.name))
     assert got != before and after in got, f"after the edit {old!r} -> {new!r} the notebook shows\n{got}"
 
 
