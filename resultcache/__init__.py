@@ -40,7 +40,7 @@ from pathlib import Path
 from joblib import Memory
 
 __all__ = [
-    "ROOT", "PROJECT_PACKAGES", "ENV", "cache_root", "memory", "module_files", "code_imports",
+    "CACHE_ONLY_RESULTS", "ROOT", "PROJECT_PACKAGES", "ENV", "cache_root", "memory", "module_files", "code_imports",
     "fingerprint", "machine_facts", "mark_optional", "results_fingerprint", "in_checkout", "results_dir",
     "download_results", "data_hash",
 ]
@@ -103,6 +103,10 @@ def download_results(base_url: str, names: Iterable[str], dest: Path | None = No
 
 
 memory = Memory(cache_root() / "joblib", verbose=0)
+
+# Committed results that only fill the cache (sitebuild.buildmodels): what they hold is what the code computes,
+# so they key no page and no notebook downloads them.
+CACHE_ONLY_RESULTS = ("build-models.json",)
 
 
 def _resolve(name: str, root: Path) -> list[str]:
@@ -263,6 +267,8 @@ def results_fingerprint(results_dir: Path | None = None, cache: Path | None = No
     cache = cache_root() if cache is None else Path(cache)
     h = hashlib.sha256()
     for path in sorted(root.glob("*.json")):
+        if path.name in CACHE_ONLY_RESULTS:
+            continue
         h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     for out in sorted((cache / "optional").glob("*")):
         h.update(b"optional/" + out.name.encode() + b"\0" + out.read_bytes() + b"\0")

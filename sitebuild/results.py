@@ -116,6 +116,10 @@ SPECS: dict[str, Spec] = {
                             exclude=WORDS),
     # The real decoder page: SmolLM2-135M's cache sizes and head scores (snippets.decoder.heads and the model,
     # loader and layers it imports), and the texts it runs on. The model file is not code: its SHA-256 is in the data.
+    # §4's first-round models and measures that a cold build would otherwise train (sitebuild.buildmodels): the
+    # lesson code that computes them.
+    "build-models": Spec(("snippets.whatif.analysis", "snippets.whatif.factors"), (),
+                         "python -m sitebuild.results build-models", exclude=WORDS),
     "decoder-heads": Spec(("snippets.decoder.heads",), ("snippets/decoder/texts.json",),
                           "python -m sitebuild.results decoder-heads",
                           exclude=WORDS),
@@ -523,6 +527,30 @@ def measure_decoder_heads() -> Path:
     return save("decoder-heads", prov, data, start, runs)
 
 
+def measure_build_models(workers: int = 2) -> Path:
+    """Run §4's first-round jobs of sitebuild.precompute in an empty cache folder (one thread per worker, as a build
+    runs them), then commit every cache entry they left (sitebuild.buildmodels); write results/build-models.json."""
+    import tempfile
+
+    from sitebuild import buildmodels, precompute
+
+    prov = provenance(buildmodels.NAME, 1) | {"workers": workers}
+    jobs = [j for j in precompute.jobs() if j.fn in buildmodels.JOB_FNS]
+    start, runs = snapshot(), []
+    code = ("import logging; logging.basicConfig(level=logging.INFO, format='%(asctime)s %(message)s')\n"
+            "from sitebuild import buildmodels, precompute as p\n"
+            f"todo = [j for j in p.jobs() if j.fn in buildmodels.JOB_FNS]\n"
+            f"for n, (job, seconds) in enumerate(p._results(p.pending(todo), {workers}), 1):\n"
+            f"    logging.info('%d/%d %s, %.0f s', n, len(todo), job.label, seconds)\n")  # never from the committed file
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "MHA_CACHE_DIR": tmp, "MKL_CBWR": os.environ.get("MKL_CBWR", "AUTO,STRICT")}
+        with recording(runs, f"{len(jobs)} jobs: train the models, then their measures"):
+            subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, check=True)
+        entries = buildmodels.harvest(Path(tmp))
+    data = {"jobs": [[j.fn, repr(j.args)] for j in jobs], "entries": entries}
+    return save(buildmodels.NAME, prov, data, start, runs)
+
+
 MEASURE: dict[str, Callable[[], Path]] = {"bench-full": measure_bench, "buildbench": measure_build,
                                          "kvheads-recall": measure_recall, "kvheads-decode": measure_decode,
                                          "whatif-sweeps": measure_whatif, "kvheads-mqar": measure_mqar,
@@ -531,7 +559,8 @@ MEASURE: dict[str, Callable[[], Path]] = {"bench-full": measure_bench, "buildben
                                          "induction-reader": measure_induction_reader,
                                          "induction-circuits": measure_induction_circuits,
                                          "integrity-drift": _measure_drift,
-                                         "decoder-heads": measure_decoder_heads}
+                                         "decoder-heads": measure_decoder_heads,
+                                         "build-models": measure_build_models}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -540,7 +569,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Committed measurements: check them, or measure again.")
     parser.add_argument("what", nargs="?", choices=["check", "bench", "build", "recall", "decode", "whatif", "mqar",
                                                      "mqar-followup", "induction", "induction-live", "induction-reader",
-                                                     "induction-circuits", "integrity-drift", "decoder-heads", "stale"],
+                                                     "induction-circuits", "integrity-drift", "decoder-heads", "build-models",
+                                                     "stale"],
                         default="check")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
@@ -549,7 +579,7 @@ def main(argv: list[str] | None = None) -> int:
              "mqar-followup": ["kvheads-mqar-followup"], "induction": ["induction"],
              "induction-live": ["induction-live"], "induction-reader": ["induction-reader"],
              "induction-circuits": ["induction-circuits"], "integrity-drift": ["integrity-drift"],
-             "decoder-heads": ["decoder-heads"], "check": [],
+             "decoder-heads": ["decoder-heads"], "build-models": ["build-models"], "check": [],
              "stale": []}[args.what]
     if args.what in ("check", "stale"):
         for name in SPECS:

@@ -27,7 +27,7 @@ import re
 import textwrap
 from dataclasses import replace
 
-from resultcache import ROOT, code_imports
+from resultcache import CACHE_ONLY_RESULTS, ROOT, code_imports
 from snippets.i18n import check_lang, text
 
 from .imports import _from_import, bound_names, context_imports, free_names, module_name, strip_magics, with_context
@@ -93,7 +93,7 @@ def readme_with_instructions(readme: str) -> str:
 
 def results_files(root=ROOT) -> list[str]:
     """The committed measurements the site serves for notebooks (results/*.json)."""
-    return sorted(p.name for p in (root / "results").glob("*.json"))
+    return sorted(p.name for p in (root / "results").glob("*.json") if p.name not in CACHE_ONLY_RESULTS)
 
 
 def setup_cell(site_url: str, need: dict, wheel: str | None = None, lang: str = "en") -> str:
