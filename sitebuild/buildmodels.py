@@ -38,6 +38,7 @@ FUNCS = ("snippets.whatif.train._train_cached", "snippets.whatif.analysis._measu
 # What computes them (their imports are followed): the fingerprint of the committed file.
 MODULES = ("snippets.whatif.analysis", "snippets.whatif.factors")
 JOB_FNS = ("whatif_run", "factor_run")  # the sitebuild.precompute jobs that produce them
+TIMINGS = ("seconds",)  # fields of a value that time its run: they differ on every run, and no page prints them
 
 
 def encode(x):
@@ -106,7 +107,8 @@ def differences(committed, fresh, tol: float, path: str = "") -> list[tuple[str,
     if isinstance(committed, dict):
         if committed.keys() != fresh.keys():
             return [(path, sorted(committed), sorted(fresh))]
-        return [d for k in committed for d in differences(committed[k], fresh[k], tol, f"{path}.{k}")]
+        return [d for k in committed if k not in TIMINGS
+                for d in differences(committed[k], fresh[k], tol, f"{path}.{k}")]
     if isinstance(committed, (list, tuple)):
         if len(committed) != len(fresh):
             return [(path, len(committed), len(fresh))]

@@ -9,6 +9,10 @@ a pool of worker processes, one per core, each on one thread (so no result depen
 count), the costliest first so that no worker is left alone at the end; it logs progress with a
 time estimate. The pages then find everything in the cache and run the same calls in milliseconds.
 
+§4's first-round models and their measures are also committed (``results/build-models.json``,
+``sitebuild.buildmodels``): when the file matches the code, a cold build fills its cache from it and stamps
+those jobs done instead of training them.
+
 A job that finished with the current code leaves a stamp (keyed by ``resultcache.fingerprint`` of
 the modules it runs and its arguments), so a warm build starts no process at all. Deleting the
 cache deletes the stamps with it.
@@ -95,9 +99,9 @@ def real_model_ablation(layer: int) -> None:
 WHATIF_MEASURES = {
     "specialisation": "all",  # the lab, the role and share tables
     "pruning": (8, 16),  # the pruning table and sentence
-    "ablation": (16,),  # the roleless heads' sentence (and h = 4, seed 0: the ablation table)
+    "ablation": (4, 8, 16),  # the ablation table (h = 4), the roles' and the roleless heads' sentences
 }
-WHATIF_EXTRA = {(4, 0): ("ablation",)}
+WHATIF_EXTRA: dict[tuple[int, int], tuple[str, ...]] = {}
 
 
 def _whatif_cost(h: int, measures: tuple[str, ...]) -> float:
@@ -148,8 +152,8 @@ def _factor_jobs() -> list[Job]:
     seen = {(h, D_MODEL, s) for h in HEADS for s in SEEDS}  # trained by whatif_run
     for config in DEPTH:
         for s in FACTOR_SEEDS:
-            if config.get("layers"):  # the page ablates the single-head stacks layer by layer
-                measures = ("layer_ablation", "layer_shares") if config["num_heads"] == 1 else ()
+            if config.get("layers"):  # every stack's shares; the single-head stacks ablated layer by layer
+                measures = ("layer_ablation", "layer_shares") if config["num_heads"] == 1 else ("layer_shares",)
             elif (config["num_heads"], config["d_model"], s) in seen:
                 continue
             else:
