@@ -68,7 +68,10 @@ def test_a_seeded_cache_answers_the_pages_without_training(tmp_path):
         "from snippets.whatif.model import D_MODEL\n"
         "ok = all(train._train_cached.check_call_in_cache(h, s, 1000, 64, 3e-3, D_MODEL, code=train.CODE_VERSION)\n"
         "         for h in analysis.HEADS for s in analysis.SEEDS)\n"
-        "train._train_cached.func = None  # any call that is not a cache hit fails\n"
+        "def refuse(*args, **kwargs):\n"
+        "    raise AssertionError('computed, not read from the cache')\n"
+        "train._train = refuse  # what a cache miss would run\n"
+        "analysis._MEASURES = {kind: refuse for kind in analysis._MEASURES}\n"
         "run = train.train_run(8, 0)\n"
         "print(ok, run['num_heads'], len(analysis.specialisation(run)[1]))\n", tmp_path)
     assert out.splitlines() == ["['real_model', 'real_model_ablation']", "True 8 8"]
