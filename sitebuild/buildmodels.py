@@ -6,8 +6,8 @@ results of three lesson functions (``resultcache.memory``): ``snippets.whatif.tr
 two ``_measure_cached`` of ``snippets.whatif.analysis`` and ``snippets.whatif.factors``. Trained at the
 first build, they took about 200 CPU seconds, most of a cold build.
 
-``python -m sitebuild.results build-models`` runs those jobs of ``sitebuild.precompute`` in an empty cache
-folder and commits every entry they leave (its arguments' hash, the arguments as text, the value) to
+``python -m sitebuild.results build-models`` (``sitebuild.precompute.measure_committed``) runs those jobs in
+an empty cache folder and commits every entry they leave (its arguments' hash, the arguments as text, the value) to
 ``results/build-models.json``, with the fingerprint of the lesson code that computed them. When that
 fingerprint is the code's (the file is current, ``tests/test_results.py``), a build puts the entries into
 its cache before it computes anything (``seed``), and the jobs they cover are done. When it is not, the
@@ -172,3 +172,4 @@ def load_current(root: Path | None = None) -> dict | None:
         return results.load(NAME)["data"]
     except ValueError:  # not committed
         return None
+
