@@ -223,7 +223,6 @@ NOT_RUN_BELOW = {
                      "snippets.kvheads.decode_bench.next_token_fns", "snippets.kvheads.decode_bench.step_flops",
                      "snippets.kvheads.followup.normed_mla_model", "snippets.kvheads.mqar.train_mqar",
                      "snippets.kvheads.train._train"},
-    "lab/performance": {"snippets.bench.make_impls", "snippets.bench.peak_bytes", "snippets.bench.time_rounds"},
     "lab/real-decoder": {f"snippets.decoder.{n}" for n in (
         "heads.prefix_matching", "heads.previous_token", "heads.sink_share", "model.LlamaBlock", "model.LlamaDecoder",
         "model.RMSNorm", "model.RotaryGQA", "model.SwiGLU", "model.apply_rope", "model.generate", "model.load_model",
