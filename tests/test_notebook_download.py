@@ -219,10 +219,6 @@ TRACE_MARK = "MHA-TRACE "
 # below it; the test fails when another definition joins them, and says when one of them is called again.
 NOT_RUN_BELOW = {
     "article/4-what-if": {"snippets.whatif.regime._train_fixed"},
-    "lab/kv-heads": {"snippets.kvheads.decode_bench.grouped_attend", "snippets.kvheads.decode_bench.latent_fns",
-                     "snippets.kvheads.decode_bench.next_token_fns", "snippets.kvheads.decode_bench.step_flops",
-                     "snippets.kvheads.followup.normed_mla_model", "snippets.kvheads.mqar.train_mqar",
-                     "snippets.kvheads.train._train"},
     "lab/real-decoder": {f"snippets.decoder.{n}" for n in (
         "heads.prefix_matching", "heads.previous_token", "heads.sink_share", "model.LlamaBlock", "model.LlamaDecoder",
         "model.RMSNorm", "model.RotaryGQA", "model.SwiGLU", "model.apply_rope", "model.generate", "model.load_model",
