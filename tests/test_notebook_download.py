@@ -218,13 +218,10 @@ TRACE_MARK = "MHA-TRACE "
 # so an edit to these changes nothing the notebook shows. Each is a gap to close by running a small sample
 # below it; the test fails when another definition joins them, and says when one of them is called again.
 NOT_RUN_BELOW = {
-    "article/4-what-if": {"snippets.whatif.regime._train_fixed"},
     "lab/real-decoder": {f"snippets.decoder.{n}" for n in (
         "heads.prefix_matching", "heads.previous_token", "heads.sink_share", "model.LlamaBlock", "model.LlamaDecoder",
         "model.RMSNorm", "model.RotaryGQA", "model.SwiGLU", "model.apply_rope", "model.generate", "model.load_model",
         "model.load_state", "model.rope_angles")},
-    "lab/real-model": {"snippets.bert.ablation.head_mask", "snippets.bert.loader._model",
-                       "snippets.bert.retrieval.pooled_embedding"},
 }
 
 
