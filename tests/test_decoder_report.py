@@ -101,6 +101,11 @@ def test_the_pages_small_run_on_a_tiny_random_decoder():
     model = load_state(LlamaDecoder(cfg), gguf_tensors(source))
     prompt = torch.tensor([[1, 2, 3, 4, 1, 2]])
     assert torch.equal(model(prompt), source(prompt))  # every weight arrived under its GGUF name
+    from snippets.decoder.model import tiny_decoder
+
+    page = tiny_decoder(cfg, seed=0)
+    assert torch.equal(page(prompt), tiny_decoder(cfg, seed=0)(prompt))  # the seed fixes the page's model
+    assert not torch.equal(page(prompt), tiny_decoder(cfg, seed=1)(prompt))
     cached, again = generate(model, prompt, 4), generate(model, prompt, 4, cache=False)
     cos, _ = rope_angles(cfg.d_k, 0, 6, cfg.rope_base)
     en = quick_decode(prompt, cached, again, cos.shape, "en")

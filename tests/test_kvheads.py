@@ -795,3 +795,9 @@ def test_quick_recall_sentence():
     assert "留出集上的准确率是 19.6%，瞎猜一个值是 1.6%" in report.quick_recall(0.19625, 150, 4, 2, 32, "zh")
     with pytest.raises(ValueError, match="share in"):
         report.quick_recall(19.6, 150, 4, 2, 32, "en")
+
+
+def test_step_fns_are_the_timed_steps_on_one_input():
+    fns = report.step_fns(L=16, d_model=32, num_heads=4, kv_heads=2, d_latent=8)
+    assert list(fns) == [*decode_bench.METHODS, *decode_bench.MLA_METHODS]
+    assert all(fn().shape == (1, 1, 32) for fn in fns.values())

@@ -37,7 +37,7 @@ from .._checks import check_positive_int
 from .weights import LlamaConfig, file_hash, load_weights, read_config
 
 __all__ = ["RMSNorm", "rope_angles", "apply_rope", "SwiGLU", "RotaryGQA", "LlamaBlock", "LlamaDecoder",
-           "generate", "load_state", "load_model", "shared_model", "check_tokens", "gguf_tensors"]
+           "generate", "load_state", "load_model", "shared_model", "check_tokens", "gguf_tensors", "tiny_decoder"]
 
 
 # --8<-- [start:norm]
@@ -273,6 +273,13 @@ def gguf_tensors(model: LlamaDecoder) -> dict:
         for src, dst in GGUF_NAMES.items():
             out[f"blk.{i}.{src}"] = state[f"blocks.{i}.{dst}"]
     return {k: v.detach().clone() for k, v in out.items()}
+
+
+def tiny_decoder(cfg: LlamaConfig, seed: int = 0) -> LlamaDecoder:
+    """A randomly initialised decoder (seeded) whose weights went through their GGUF names: one model's
+    gguf_tensors loaded into another by load_state, as load_model loads SmolLM2's file."""
+    torch.manual_seed(seed)
+    return load_state(LlamaDecoder(cfg), gguf_tensors(LlamaDecoder(cfg)))
 
 
 def shared_model(path=None) -> LlamaDecoder:

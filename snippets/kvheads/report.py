@@ -38,7 +38,7 @@ __all__ = ["decode_demo", "show_sequence", "cache_rows", "cache_header", "cache_
            "decode_header", "decode_rows", "growth", "decode_sentences", "decode_figure", "stored_rows", "stored_header",
            "decoder_rows", "row_difference", "decoder_step_flops", "step_flops_lines", "flops_header", "flops_check_rows",
            "false_positive_sentence", "summary_sentence", "decode_family", "decode_flops_rows",
-           "decode_flops_header", "mla_row", "mla_header", "mla_rows", "mla_flops_header", "mla_flops_rows", "quick_steps", "quick_recall",
+           "decode_flops_header", "mla_row", "mla_header", "mla_rows", "mla_flops_header", "mla_flops_rows", "quick_steps", "quick_recall", "step_fns",
            "mla_family", "mla_sentences"]
 
 RESULT_NAME = "kvheads-recall.json"
@@ -850,6 +850,18 @@ def summary_sentence(lang: str, result: dict | None = None, threshold: float = L
                 family=len(family), found=found, hardest=hardest, mha=_kv_label(lang, h, h), k_a=split.learned_a,
                 small=_kv_label(lang, h, g), k_b=split.learned_b, p=split.p_share)
 
+
+
+def step_fns(L: int, d_model: int, num_heads: int, kv_heads: int, d_latent: int, seed: int = 0) -> dict:
+    """The timed steps on one seeded input x (1, L, E): next_token_fns of a GroupedQueryAttention with kv_heads
+    key/value heads, then latent_fns of a LatentAttention with a d_latent latent (layers built here, by the
+    lesson package's classes, which a notebook's edits replace)."""
+    from .decode_bench import latent_fns, next_token_fns
+
+    torch.manual_seed(seed)
+    x = torch.randn(1, L, d_model)  # (N, L, E): L - 1 positions cached, then 1 new
+    fns = next_token_fns(GroupedQueryAttention(d_model, num_heads, kv_heads), x)
+    return fns | latent_fns(LatentAttention(d_model, num_heads, d_latent), x)
 
 
 # The page's small runs: the timed steps once, and a short training (numbers a reader can change and run again).
