@@ -44,6 +44,7 @@ __all__ = [
     "memory_sentence", "goals", "goals_table", "time_figure", "memory_figure",
     "full_sweep_tables", "full_sweep_figures", "build_table", "build_results_table", "load",
     "PAIRS", "ratio_text", "impl_table", "cjk_spacing", "load_sentence", "runs_cell", "rounds_sentence",
+    "quick_table",
 ]
 
 def load(name: str, results_dir: Path | None = None) -> dict:
@@ -687,3 +688,23 @@ def build_table(lang: str) -> str:
     result = load("buildbench")
     return (f"{provenance_table(lang, 'buildbench', result)}\n\n{build_results_table(result['data'], lang)}\n\n"
             f"{text(lang, 'buildbench.runs')}")
+
+
+def quick_table(samples: dict[str, list[float]], peaks: dict[str, int], L: int, d_model: int, num_heads: int,
+                lang: str) -> str:
+    """A small run of time_rounds and peak_bytes on the page: each implementation's sample count and peak
+    memory, then a sentence with the from-scratch version's extra memory next to the size of its weights.
+    The times are not printed (they differ from run to run, and two builds must give the same page)."""
+    check_lang(lang)
+    if set(samples) != set(IMPLS) or set(peaks) != set(IMPLS):
+        raise ValueError(f"expected samples and peak bytes of {list(IMPLS)}, got {sorted(samples)} and "
+                         f"{sorted(peaks)}")
+    rounds = {len(s) for s in samples.values()}
+    if len(rounds) != 1:
+        raise ValueError(f"expected the same number of samples for every implementation, got {sorted(rounds)}")
+    names = _names(lang)
+    rows = [[names[i], str(len(samples[i])), f"{peaks[i] / 1024:,.0f}"] for i in IMPLS]
+    sentence = text(lang, "bench.quick", L=L, E=d_model, h=num_heads, rounds=rounds.pop(),
+                    extra=f"{(peaks['scratch'] - peaks['fast']) / 1024:,.0f}",
+                    weights=f"{num_heads * L * L * 4 / 1024:,.0f}")
+    return md_table(texts(lang, "bench")["quick_head"], rows, align="lrr") + "\n\n" + cjk_spacing(sentence)

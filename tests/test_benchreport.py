@@ -297,3 +297,32 @@ def test_load_rows_say_zero_once_and_warn_about_timings_only_for_timings():
     assert "2 layers × 1 head, seed 0 (final loss 0.750 nats)" in br.runs_cell("en", busy)
     # which committed results are timings: the ones whose page compares times
     assert br.TIMED <= {p.stem for p in (ROOT / "results").glob("*.json")}
+
+
+def test_quick_table_prints_sample_counts_and_peak_memory_but_no_times():
+    samples = {i: [0.001 * (k + 1)] * 3 for k, i in enumerate(IMPLS)}
+    peaks = {"scratch": 640 * 1024, "mha_default": 448 * 1024, "mha_no_weights": 192 * 1024,
+             "mha_fastpath": 352 * 1024, "fast": 166 * 1024}
+    en = br.quick_table(samples, peaks, 128, 64, 4, "en")
+    assert "| from scratch | 3 | 640 |" in en and "| fused | 3 | 166 |" in en
+    assert "held 474 KiB more at its peak than the fused one" in en
+    assert "the 4 heads' 128×128 float32 weights take 256 KiB" in en
+    assert "0.001" not in en and "0.005" not in en  # times would make two builds differ
+    zh = br.quick_table(samples, peaks, 128, 64, 4, "zh")
+    assert "| 手写版 | 3 | 640 |" in zh and "多 474 KiB" in zh and "一共 256 KiB" in zh
+    with pytest.raises(ValueError, match="same number of samples"):
+        br.quick_table(samples | {"fast": [0.1]}, peaks, 128, 64, 4, "en")
+    with pytest.raises(ValueError, match="expected samples and peak bytes"):
+        br.quick_table({"scratch": [0.1]}, peaks, 128, 64, 4, "en")
+
+
+def test_quick_run_on_the_page_measures_every_implementation():
+    from snippets.bench import make_impls, peak_bytes, threads, time_rounds
+
+    impls = make_impls(N=1, L=64, d_model=32, num_heads=4)
+    samples = time_rounds(impls, rounds=2, min_sample_time=0.001)
+    assert {k: len(v) for k, v in samples.items()} == {i: 2 for i in IMPLS}
+    with threads(1):
+        peaks = {name: peak_bytes(fn) for name, fn in impls.items()}
+    # from scratch keeps the scores and the softmax output, two (1, 4, 64, 64) float32 maps, at once
+    assert peaks["scratch"] >= 2 * 4 * 64 * 64 * 4 > peaks["fast"]

@@ -21,7 +21,7 @@ from .loader import encode_text
 from .logdata import PAIRS
 from .retrieval import ablation_results
 
-__all__ = ["wordpiece_table", "pair_examples", "text_table", "stats_table", "category_grid", "category_rows",
+__all__ = ["quick_ablation", "wordpiece_table", "pair_examples", "text_table", "stats_table", "category_grid", "category_rows",
            "category_table",
            "finding", "entropy_by_category", "broad_removal", "smallest_detectable", "broad_vs_clark", "neighbour_heads", "special_tokens", "length_table",
            "length_summary", "ablation_scale",
@@ -332,3 +332,17 @@ def head_table(lang: str) -> str:
                        level=_level(eff["level"][layer, head].item())))
             for layer in range(ang.size(0)) for head in range(ang.size(1))]
     return md_table(lab["heads_table"], rows, align="llrrll")
+
+
+def quick_ablation(full: torch.Tensor, off: torch.Tensor, layer: int, head: int, lang: str) -> str:
+    """Two texts' sentence vectors (2, E) with every head on (full) and with one head off: the angle between
+    the texts each way, and how far each vector turned."""
+    from .retrieval import angle_deg
+
+    if not isinstance(full, torch.Tensor) or full.dim() != 2 or full.size(0) != 2 or full.shape != off.shape:
+        raise ValueError(f"expected two texts' sentence vectors (2, E) each way, got "
+                         f"{tuple(getattr(full, 'shape', ()))} and {tuple(getattr(off, 'shape', ()))}")
+    turn = angle_deg(full, off)  # (2,)
+    return i18n.text(lang, "bert.quick", both=float(angle_deg(full[0], full[1])),
+                     both_off=float(angle_deg(off[0], off[1])), layer=layer, head=head,
+                     turn_a=float(turn[0]), turn_b=float(turn[1]))

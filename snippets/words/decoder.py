@@ -44,6 +44,13 @@ ZH = {
     "decoder.group.alt": "{h} 个查询头分成 {g} 组，每组 {per} 个头连到同一个键/值头",
     "decoder.group.caption": ("SmolLM2-135M 每层的分组，按模型的配置画出：{h} 个查询头共用 {g} 个键/值头，"
                               "缓存只有每个头各存一份时的 1/{per}。"),
+    # the small runs on the page (snippets.decoder.report.quick_decode, quick_scores)
+    "decoder.quick_decode": ("提示 {prompt} 之后，有缓存时生成的 {n} 个词元是 {cached}，没有缓存时是 {again}：{same}。"
+                             "{P} 个位置的 RoPE 角度：cos 和 sin 的形状都是 {shape}（{P} 个位置 × d_k/2 = {pairs} 对）。"),
+    "decoder.quick_same": "两者相同",
+    "decoder.quick_differs": "两者不同",
+    "decoder.quick_scores_head": ["编出来的头", "前一个词元", "前缀匹配", "第一个词元"],
+    "decoder.quick_heads": ["只看前一个词元", "只看第一个词元", "归纳：看上一次出现之后的那个位置"],
 }
 
 EN = {
@@ -96,4 +103,13 @@ EN = {
     "decoder.group.caption": ("The grouping in every layer of SmolLM2-135M, drawn from the model's config: {h} query "
                               "heads share {g} key/value heads, so the cache is 1/{per} of what one pair per head "
                               "would take."),
+    # the small runs on the page (snippets.decoder.report.quick_decode, quick_scores)
+    "decoder.quick_decode": ("After the prompt {prompt}, the {n} tokens generated with the cache are {cached}, and "
+                             "without it {again}: {same}. RoPE's angles for {P} positions: cos and sin are "
+                             "{shape} each ({P} positions × d_k/2 = {pairs} pairs)."),
+    "decoder.quick_same": "the same",
+    "decoder.quick_differs": "they differ",
+    "decoder.quick_scores_head": ["made-up head", "previous token", "prefix matching", "first token"],
+    "decoder.quick_heads": ["only the previous token", "only the first token",
+                            "induction: the position after the last occurrence"],
 }

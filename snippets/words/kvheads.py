@@ -138,6 +138,12 @@ ZH = {
                            "吸收式的 FLOPs 是它的 {flops:.2f} 倍，时间之比 {ratio}"),
     "kvheads.cost": ("这 {models} 个模型，每个在一个线程上训练要 {lo:.0f} 到 {hi:.0f} 秒 CPU 时间，"
                      "合计 {total:.0f} CPU 分钟。"),
+    # the small runs on the page (quick_steps, quick_recall)
+    "kvheads.quick_steps_head": ["做法", "参照", "与参照相同（相差不到 1e-5）", "一步的 FLOPs"],
+    "kvheads.quick_same": "是",
+    "kvheads.quick_differs": "否",
+    "kvheads.quick_recall": ("g = {g}，{pairs} 个键值对，只训练 {steps} 步（每批 {batch} 条）：留出集上的准确率是 {acc:.1%}，"
+                             "瞎猜一个值是 {chance:.1%}。提交的结果每个模型训练 {full} 步。"),
 }
 
 EN = {
@@ -290,4 +296,11 @@ EN = {
                            "{flops:.2f} times the FLOPs, {ratio}"),
     "kvheads.cost": ("Each of these {models} models takes {lo:.0f} to {hi:.0f} CPU seconds to train on one thread, "
                      "{total:.0f} CPU minutes in all."),
+    # the small runs on the page (quick_steps, quick_recall)
+    "kvheads.quick_steps_head": ["method", "reference", "same as the reference (within 1e-5)", "FLOPs per step"],
+    "kvheads.quick_same": "yes",
+    "kvheads.quick_differs": "no",
+    "kvheads.quick_recall": ("g = {g}, {pairs} pairs, trained for only {steps} steps ({batch} sequences a batch): "
+                             "{acc:.1%} held-out accuracy, where guessing a value gives {chance:.1%}. Each model of "
+                             "the committed results trains for {full} steps."),
 }

@@ -68,6 +68,9 @@ ZH = {
     "mqar.fig_caption": ("横轴是每层为每个位置缓存的字节数：GQA 存 2 g d_k 个数，MLA 存 d_c 个，每个数 4 字节。浅色小点是 {seeds} 个种子，"
                          "实心点是平均值，竖线是它的 95% t 区间（每个设置单独算，未做多重比较校正）。"
                          "缓存一样大的两个点左右错开一点，免得重叠。"),
+    # followup_quick: a short run of the normed MLA on the page
+    "mqarf.quick": ("d_c = {d_c} 加归一化的 MLA，只训练 {steps} 步（每批 {batch} 条）：每 {every} 步在 {size} 条留出序列上的准确率依次是 "
+                    "{curve}；瞎猜一个值是 {chance:.1%}。上面的实验每个模型训练 {full} 步。"),
 }
 
 EN = {
@@ -151,4 +154,8 @@ EN = {
                          "Faint dots are the {seeds} seeds, solid points their mean with its 95% t interval (each setting "
                          "on its own, not corrected for multiple comparisons). Points of equal cache size are set "
                          "slightly apart so they do not overlap."),
+    # followup_quick: a short run of the normed MLA on the page
+    "mqarf.quick": ("The normed MLA with d_c = {d_c}, trained for only {steps} steps ({batch} sequences a batch): its "
+                    "accuracy on {size} held-out sequences every {every} steps was {curve}; guessing a value gives "
+                    "{chance:.1%}. Each model of the experiment above trains for {full} steps."),
 }
