@@ -24,14 +24,13 @@ import hashlib
 import logging
 import multiprocessing
 import os
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 
 from resultcache import cache_root, fingerprint
 
-__all__ = ["Job", "jobs", "pending", "run", "measure_committed"]
+__all__ = ["Job", "jobs", "pending", "run"]
 
 log = logging.getLogger("mkdocs.hooks.precompute")
 
@@ -246,37 +245,3 @@ def _results(todo: list[Job], workers: int):
         for future in as_completed(futures):
             yield futures[future], future.result()
 
-
-def measure_committed(workers: int = 2) -> Path:
-    """Run §4's first-round jobs of sitebuild.precompute in an empty cache folder (one thread per worker, as a build
-    runs them; never seeded from the committed file), then commit every cache entry they left; write
-    results/build-models.json (``python -m sitebuild.results build-models``)."""
-    import subprocess
-    import tempfile
-    from pathlib import Path
-
-    from resultcache import ROOT
-    from sitebuild import buildmodels
-    from sitebuild.results import provenance, recording, save, snapshot
-
-    prov = provenance(buildmodels.NAME, 1) | {"workers": workers}
-    todo = [j for j in jobs() if j.fn in buildmodels.JOB_FNS]
-    start, runs = snapshot(), []
-    code = ("import logging; logging.basicConfig(level=logging.INFO, format='%(asctime)s %(message)s')\n"
-            "from sitebuild import buildmodels, precompute as p\n"
-            "todo = [j for j in p.jobs() if j.fn in buildmodels.JOB_FNS]\n"
-            f"for n, (job, seconds) in enumerate(p._results(p.pending(todo), {workers}), 1):\n"
-            "    logging.info('%d/%d %s, %.0f s', n, len(todo), job.label, seconds)\n")
-    with tempfile.TemporaryDirectory() as tmp:
-        env = {**os.environ, "MHA_CACHE_DIR": tmp, "MKL_CBWR": os.environ.get("MKL_CBWR", "AUTO,STRICT")}
-        with recording(runs, f"{len(todo)} jobs: train the models, then their measures"):
-            subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, check=True)
-        entries = buildmodels.harvest(Path(tmp))
-    data = {"jobs": [[j.fn, repr(j.args)] for j in todo], "entries": entries}
-    return save(buildmodels.NAME, prov, data, start, runs)
-
-
-if __name__ == "__main__":
-    if sys.argv[1:] != ["measure"]:
-        sys.exit("usage: python -m sitebuild.precompute measure (or python -m sitebuild.results build-models)")
-    print(measure_committed())

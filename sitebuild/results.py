@@ -527,10 +527,29 @@ def measure_decoder_heads() -> Path:
     return save("decoder-heads", prov, data, start, runs)
 
 
-def _measure_build_models() -> Path:
-    """sitebuild.precompute.measure_committed, in its own process (it imports this module for provenance and save)."""
-    subprocess.run([sys.executable, "-m", "sitebuild.precompute", "measure"], cwd=ROOT, check=True)
-    return RESULTS_DIR / "build-models.json"
+def measure_build_models(workers: int = 2) -> Path:
+    """Run §4's first-round jobs of sitebuild.precompute in an empty cache folder (one thread per worker, as a build
+    runs them; never seeded from the committed file), then commit every cache entry they left
+    (sitebuild.buildmodels); write results/build-models.json."""
+    import tempfile
+
+    from sitebuild import buildmodels, precompute
+
+    prov = provenance(buildmodels.NAME, 1) | {"workers": workers}
+    todo = [j for j in precompute.jobs() if j.fn in buildmodels.JOB_FNS]
+    start, runs = snapshot(), []
+    code = ("import logging; logging.basicConfig(level=logging.INFO, format='%(asctime)s %(message)s')\n"
+            "from sitebuild import buildmodels, precompute as p\n"
+            "todo = [j for j in p.jobs() if j.fn in buildmodels.JOB_FNS]\n"
+            f"for n, (job, seconds) in enumerate(p._results(p.pending(todo), {workers}), 1):\n"
+            "    logging.info('%d/%d %s, %.0f s', n, len(todo), job.label, seconds)\n")
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "MHA_CACHE_DIR": tmp, "MKL_CBWR": os.environ.get("MKL_CBWR", "AUTO,STRICT")}
+        with recording(runs, f"{len(todo)} jobs: train the models, then their measures"):
+            subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, check=True)
+        entries = buildmodels.harvest(Path(tmp))
+    data = {"jobs": [[j.fn, repr(j.args)] for j in todo], "entries": entries}
+    return save(buildmodels.NAME, prov, data, start, runs)
 
 
 MEASURE: dict[str, Callable[[], Path]] = {"bench-full": measure_bench, "buildbench": measure_build,
@@ -542,7 +561,7 @@ MEASURE: dict[str, Callable[[], Path]] = {"bench-full": measure_bench, "buildben
                                          "induction-circuits": measure_induction_circuits,
                                          "integrity-drift": _measure_drift,
                                          "decoder-heads": measure_decoder_heads,
-                                         "build-models": _measure_build_models}
+                                         "build-models": measure_build_models}
 
 
 def main(argv: list[str] | None = None) -> int:

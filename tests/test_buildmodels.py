@@ -27,6 +27,12 @@ DATA = results.load(B.NAME)["data"]
 PY = sys.executable
 
 
+def tolerance() -> float:
+    """How far a float may move when a job runs again on another CPU: the largest tolerance measured for §4's
+    training (results/integrity-drift.json), the same model and training code."""
+    return max(integrity.tolerances()["whatif-sweeps"].values())
+
+
 def _run(code: str, cache) -> str:
     env = {**os.environ, "MHA_CACHE_DIR": str(cache), "MKL_CBWR": "AUTO,STRICT", "PYTHONPATH": str(ROOT)}
     out = subprocess.run([PY, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, timeout=600)
@@ -90,7 +96,7 @@ def test_a_drawn_job_computed_again_matches_the_file():
         _run(f"from sitebuild import precompute as p\np._work({job.fn!r}, {job.args!r})\n", cache)
         fresh = B.harvest(__import__("pathlib").Path(cache))
     committed = {(e["func"], e["args_id"]): e for e in DATA["entries"]}
-    tolerance = B.tolerance()
+    tolerance = tolerance()
     assert fresh, job.label
     for entry in fresh:
         key = (entry["func"], entry["args_id"])
@@ -105,7 +111,22 @@ def test_the_check_catches_a_changed_number():
     edited = json.loads(json.dumps(entry["value"]))
     edited = B.decode(edited)
     edited["accuracy"] = run["accuracy"] - 0.05
-    assert B.differences(run, edited, B.tolerance())
-    assert not B.differences(run, B.decode(json.loads(json.dumps(entry["value"]))), B.tolerance())
-    assert B.tolerance() == max(integrity.tolerances()["whatif-sweeps"].values())
-    assert B.tolerance() < 0.05
+    assert B.differences(run, edited, tolerance())
+    assert not B.differences(run, B.decode(json.loads(json.dumps(entry["value"]))), tolerance())
+    assert tolerance() == max(integrity.tolerances()["whatif-sweeps"].values())
+    assert tolerance() < 0.05
+
+
+def test_the_build_reads_the_file_only_while_it_matches_the_code(tmp_path):
+    """load_current (the build's check, which must not import sitebuild.results) agrees with results.stale: the
+    committed file is read; after an edit of one file it was computed from, it is not."""
+    import shutil
+
+    prov = results.load(B.NAME)["provenance"]
+    for rel in [*prov["fingerprint_covers"]["files"], f"results/{B.NAME}.json"]:
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / rel, tmp_path / rel)
+    assert B.load_current(tmp_path) is not None and results.stale(B.NAME) is None
+    edited = tmp_path / "snippets/whatif/train.py"
+    edited.write_text(edited.read_text(encoding="utf-8") + "\n# an edit\n", encoding="utf-8")
+    assert B.load_current(tmp_path) is None
