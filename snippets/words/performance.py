@@ -52,7 +52,7 @@ ZH = {
     "bench.throughput_label": "吞吐（按中位用时算的 GFLOP/s；括号里是占矩阵乘法参照的百分比）",
     "bench.memory_label": "峰值内存（MiB）",
     "bench.pair_head": ["比较（前者对后者）", "L", "用时之比 [区间]", "置信水平（Holm）", "结论"],
-    "bench.ratio": "{ratio} [{low}–{high}]",
+    "bench.ratio": "{ratio} [{low}, {high}]",
     "bench.pair_label": "{a} 对比 {b}",
     "bench.list_sep": "、",
     "bench.name_sep": "、",
