@@ -124,9 +124,9 @@ def test_printed_sentences_read_whole_in_both_languages():
         "(p ≤ 1.2) for training mode (SDPA) (p = 1.00), fused (p = 1.00). At L=2048, from scratch "
         "holds the most (16.0 MiB) and training mode (SDPA) the least (2.0 MiB).")
     assert br.memory_sentence(data, "zh") == (
-        "在 L=1024→2048 之间，峰值内存近似按平方增长（p ≥ 1.5）的有：手写版（p = 2.00）、"
-        "快速路径（返回权重）（p = 2.00）、快速路径（不返回权重）（p = 2.00）；"
-        "近似线性增长（p ≤ 1.2）的有：训练模式（走 SDPA）（p = 1.00）、融合版（p = 1.00）。"
+        "在 L=1024→2048 之间，峰值内存近似按平方增长（p ≥ 1.5）的有：手写版，p = 2.00；"
+        "快速路径（返回权重），p = 2.00；快速路径（不返回权重），p = 2.00。"
+        "近似线性增长（p ≤ 1.2）的有：训练模式（走 SDPA），p = 1.00；融合版，p = 1.00。"
         "L=2048 时占得最多的是手写版（16.0 MiB），最少的是训练模式（走 SDPA）（2.0 MiB）。")
 
 
