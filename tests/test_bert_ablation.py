@@ -219,7 +219,7 @@ def test_retrieval_verdicts_are_holm_corrected_over_every_head():
         "the 72 intervals would exclude 0: 5-7 (other, -10.3 [-18.6, -1.9]); even if no head mattered, chance alone "
         "would give about 3.6 of 72 (5%).")
     zh = report.retrieval_verdicts("zh")
-    assert "所有区间都包含 0" in zh and "99.93%" in zh and "72 个区间里会有 1 个不含 0：5-7（其他，-10.3 [-18.6, -1.9]）；而即使" in zh
+    assert "所有区间都包含 0" in zh and "99.93%" in zh and "72 个区间里会有 1 个不含 0：5-7（其他，−10.3 [−18.6, −1.9]）；而即使" in zh
     assert report.retrieval_takeaway("en") == (
         "On log retrieval, with all 72 heads tested together (Holm), removing any single head makes no measurable "
         "difference to accuracy on these 34 pairs. Judged one head at a time at 95%, 1 would seem to matter, where "
