@@ -231,7 +231,7 @@ def test_retrieval_verdicts_are_holm_corrected_over_every_head():
         report.head_table("en")
     # medians of an even count are the mean of the two middle values (torch.median took the lower one, so this
     # row said 15.5° for 5-10 while the head table's percentiles said 15.6°)
-    assert "| 5 | 7.4° | 11.9° | 15.6°（5-10） | 5-7: -10.3 [-25.7, +5.1] | 0 |" in report.layer_table("zh")
+    assert "| 5 | 7.4° | 11.9° | 15.6°（5-10） | 5-7：−10.3 [−25.7, +5.1] | 0 |" in report.layer_table("zh")
     assert "| 5-10 | other | 15.6° | 12.0°–19.8° |" in report.head_table("en")
     assert "5-10: a median of 15.6° over the 68 texts" in report.ablation_scale("en")
 
