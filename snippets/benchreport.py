@@ -264,6 +264,28 @@ def _ms(s: float) -> str:
     return f"{ms:.3g}" if ms < 100 else f"{ms:.0f}"
 
 
+def ms_spread(median: float, low: float, high: float, grouped: bool = False) -> str:
+    """Milliseconds as median [low–high], seconds in: the median to three significant digits, and the
+    ends to as many decimals as the median has, so no trailing zero is lost ([8.39–8.60], not [8.39–8.6]).
+
+    >>> ms_spread(8.47e-3, 8.39e-3, 8.6e-3), ms_spread(0.388e-3, 0.38e-3, 0.395e-3)
+    ('8.47 [8.39–8.60]', '0.388 [0.380–0.395]')
+    >>> ms_spread(1.2403, 1.196, 1.2861, grouped=True), ms_spread(2e-3, 1.96e-3, 2.1e-3)
+    ('1,240 [1,196–1,286]', '2.00 [1.96–2.10]')
+    """
+    m = median * 1e3
+    if m >= 100:
+        places = 0
+    else:  # three significant digits, trailing zeros kept
+        places = max(0, 2 - math.floor(math.log10(abs(m)))) if m else 2
+        m_text = f"{m:.{places}f}"
+        if float(m_text) >= 10 ** (3 - places) and places > 0:  # 9.996 rounds up to 10.00: one place fewer
+            places -= 1
+    comma = "," if grouped else ""
+    fmt = lambda x: f"{x * 1e3:{comma}.{places}f}"  # noqa: E731
+    return f"{fmt(median)} [{fmt(low)}–{fmt(high)}]"
+
+
 def _mb(b: float) -> str:
     return f"{b / 2**20:.1f}"
 
@@ -437,8 +459,7 @@ def _per_impl(data: dict, lang: str, cell) -> str:
 def time_table(data: dict, lang: str) -> str:
     """Milliseconds per forward: median [25th–75th percentile] over the rounds, one column per implementation."""
     def cell(r) -> str:
-        m, lo, hi = r["time"]
-        return f"{_ms(m)} [{_ms(lo)}–{_ms(hi)}]"
+        return ms_spread(*r["time"])
 
     return _per_impl(data, lang, cell)
 

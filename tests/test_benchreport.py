@@ -55,13 +55,13 @@ def flat(value: float, lengths=(1024, 2048)) -> dict[int, float]:
 # geometric mean is the ratio the sweep was built with, since OWN's rotations have the same product).
 EN_ROWS = ("| fast path, no weights vs training mode (SDPA) | 1024 | 1.005 [0.980–1.030] | 98.33% | "
            "can't tell |\n|  | 2048 | 1.500 [1.457–1.544] | 99.17% | slower |")
-ZH_ROWS = ("| 融合版对比最快的 nn.MHA 配置 | 1024 | 1.000 [0.964–1.037] | 98.33% | 分不出 |\n"
-           "|  | 2048 | 1.000 [0.964–1.037] | 98.33% | 分不出 |")
+ZH_ROWS = ("| 融合版对比最快的 nn.MHA 配置 | 1024 | 1.000 [0.964, 1.037] | 98.33% | 分不出 |\n"
+           "|  | 2048 | 1.000 [0.964, 1.037] | 98.33% | 分不出 |")  # an interval is [a, b] on zh pages
 GOAL_ROW = ("| fused time ÷ fastest nn.MHA time | ≤ 1.05 | geometric mean of the per-round ratios [95% interval], "
             "highest upper end at L=2048: 1.050 [1.021–1.080]; the interval covers 1.05 at L = 2048 | "
             "≈ undecided: the interval covers the target |")
 GOAL_ROW_OVER = ("| 融合版用时 ÷ 最快的 nn.MHA 配置用时 | ≤ 1.05 | 逐轮用时之比的几何平均 [95% 置信区间]，L=2048 时上限最高："
-                 "1.200 [1.167–1.234]；L = 2048 时整个区间高于 1.05 | ❌ 未达成 |")
+                 "1.200 [1.167, 1.234]；L = 2048 时整个区间高于 1.05 | ❌ 未达成 |")
 
 
 def test_comparison_table_words_each_verdict_once():
@@ -124,9 +124,9 @@ def test_printed_sentences_read_whole_in_both_languages():
         "(p ≤ 1.2) for training mode (SDPA) (p = 1.00), fused (p = 1.00). At L=2048, from scratch "
         "holds the most (16.0 MiB) and training mode (SDPA) the least (2.0 MiB).")
     assert br.memory_sentence(data, "zh") == (
-        "在 L=1024→2048 之间，峰值内存近似按平方增长（p ≥ 1.5）的有：手写版（p = 2.00）、"
-        "快速路径（返回权重）（p = 2.00）、快速路径（不返回权重）（p = 2.00）；"
-        "近似线性增长（p ≤ 1.2）的有：训练模式（走 SDPA）（p = 1.00）、融合版（p = 1.00）。"
+        "在 L=1024→2048 之间，峰值内存近似按平方增长（p ≥ 1.5）的有：手写版，p = 2.00；"
+        "快速路径（返回权重），p = 2.00；快速路径（不返回权重），p = 2.00。"
+        "近似线性增长（p ≤ 1.2）的有：训练模式（走 SDPA），p = 1.00；融合版，p = 1.00。"
         "L=2048 时占得最多的是手写版（16.0 MiB），最少的是训练模式（走 SDPA）（2.0 MiB）。")
 
 

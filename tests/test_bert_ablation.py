@@ -219,7 +219,7 @@ def test_retrieval_verdicts_are_holm_corrected_over_every_head():
         "the 72 intervals would exclude 0: 5-7 (other, -10.3 [-18.6, -1.9]); even if no head mattered, chance alone "
         "would give about 3.6 of 72 (5%).")
     zh = report.retrieval_verdicts("zh")
-    assert "所有区间都包含 0" in zh and "99.93%" in zh and "72 个区间里会有 1 个不含 0：5-7（其他，-10.3 [-18.6, -1.9]）；而即使" in zh
+    assert "所有区间都包含 0" in zh and "99.93%" in zh and "72 个区间里会有 1 个不含 0：5-7（其他，−10.3 [−18.6, −1.9]）；而即使" in zh
     assert report.retrieval_takeaway("en") == (
         "On log retrieval, with all 72 heads tested together (Holm), removing any single head makes no measurable "
         "difference to accuracy on these 34 pairs. Judged one head at a time at 95%, 1 would seem to matter, where "
@@ -231,7 +231,7 @@ def test_retrieval_verdicts_are_holm_corrected_over_every_head():
         report.head_table("en")
     # medians of an even count are the mean of the two middle values (torch.median took the lower one, so this
     # row said 15.5° for 5-10 while the head table's percentiles said 15.6°)
-    assert "| 5 | 7.4° | 11.9° | 15.6°（5-10） | 5-7: -10.3 [-25.7, +5.1] | 0 |" in report.layer_table("zh")
+    assert "| 5 | 7.4° | 11.9° | 15.6°（5-10） | 5-7：−10.3 [−25.7, +5.1] | 0 |" in report.layer_table("zh")
     assert "| 5-10 | other | 15.6° | 12.0°–19.8° |" in report.head_table("en")
     assert "5-10: a median of 15.6° over the 68 texts" in report.ablation_scale("en")
 

@@ -542,7 +542,8 @@ def test_decode_table_and_sentences_carry_the_measured_numbers():
                                           "without ÷ with (no copies)"]
     rows = report.decode_rows("en", result)
     assert len(rows) == 9
-    assert rows[0] == ["MHA g=8", 64, "32", "0.1 [0.1–0.1]", "0.1 [0.1–0.1]", "1 [1–1]", "10.0 [10.0–10.0]"]
+    assert rows[0] == ["MHA g=8", 64, "32", "0.100 [0.100–0.100]", "0.100 [0.100–0.100]", "1.00 [1.00–1.00]",
+                       "10.0 [10.0–10.0]"]  # times to three significant digits, the ends to as many decimals
     assert rows[2][:3] == ["MHA g=8", 256, "128"] and rows[2][-1].startswith("40.")  # 16 ms over 0.4 ms
     assert rows[8][:3] == ["MQA g=1", 256, "16"] and rows[8][-1].startswith("80.")  # an eighth of the cache, half the time
     data = result["data"]
@@ -566,7 +567,8 @@ def test_decode_table_and_sentences_carry_the_measured_numbers():
     assert "with the cache and head copies 1.00 [0.98–1.02] (99.29% interval), no measurable difference;" in en[6]
     assert "with the cache and no copies 0.50 [0.50–0.50] (99.44% interval), measurably faster;" in en[6]
     zh = report.decode_sentences("zh", result)
-    assert "只有 MHA g=8 的 128 KiB 的 12.5%。" in zh and "没有可测的差别" in zh
+    assert "MQA g=1 的缓存是 16 KiB，是 MHA g=8（128 KiB）的 12.5%。" in zh and "没有可测的差别" in zh
+    assert "MHA g=8 快 40.0 倍 [40.0, 40.0]" in zh  # the speed-up: how many times faster, then its interval
     assert "<svg" in report.decode_figure("zh", result)
     flops = report.decode_flops_rows("en", result)
     assert [r[0] for r in flops] == ["MHA g=8", "GQA g=2", "MQA g=1"]

@@ -287,7 +287,7 @@ def curve_sentence(lang: str, result: dict | None = None) -> str:
         return text(lang, "mqar.curves_small", runs=len(runs), rising=len(rising), window=window, steps=steps)
     counts = [sum((m["kind"], m["size"]) == s for m in big) for s in names]
     return text(lang, "mqar.curves", runs=len(runs), rising=len(rising), big=len(big), window=window, steps=steps,
-                names=text(lang, "kvheads.sep").join(text(lang, "mqar.curve_part", name=_label(lang, *s), n=n)
+                names=text(lang, "mqar.curve_sep").join(text(lang, "mqar.curve_part", name=_label(lang, *s), n=n)
                                                      for s, n in zip(names, counts, strict=True)))
 
 

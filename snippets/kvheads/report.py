@@ -457,7 +457,8 @@ def decode_rows(lang: str, result: dict | None = None) -> list[list[str]]:
     for g in p["kv_heads"]:
         for L in p["lengths"]:
             got = [decode_row(data, g, L, method) for method in METHODS]
-            cells = [f"{_ms(r['time'].median)} [{_ms(r['time'].low)}–{_ms(r['time'].high)}]" for r in got]
+            cells = [benchreport.ms_spread(r["time"].median, r["time"].low, r["time"].high, grouped=True)
+                     for r in got]
             rows.append([_kv_label(lang, p["num_heads"], g), L, f"{got[0]['cache_bytes'] / 2**10:,.0f}", *cells,
                          _ratio_text(lang, _speedup(data, g, L))])
     return rows
@@ -514,7 +515,7 @@ def decode_sentences(lang: str, result: dict | None = None) -> str:
                           times=last["time"].median / first["time"].median, L1=L1, p=e[0], lo=e[1], hi=e[2],
                           theory=_THEORY[method], where=text(lang, f"kvheads.decode_{where}")))
     parts = [text(lang, "kvheads.decode_speedup_part", name=_kv_label(lang, h, k),
-                  ratio=benchreport.cjk_spacing(_ratio_text(lang, _speedup(data, k, L2)))) for k in gs]
+                  ratio=_speedup_text(lang, _speedup(data, k, L2))) for k in gs]
     lines.append(text(lang, "kvheads.decode_speedup", L=L2, parts=text(lang, "kvheads.sep").join(parts)))
     family = decode_family(data)
     parts = [text(lang, "kvheads.decode_speedup_part", name=_kv_label(lang, h, k),
@@ -603,7 +604,8 @@ def mla_rows(lang: str, result: dict | None = None) -> list[list[str]]:
     for d_c in p["latents"]:
         for L in p["lengths"]:
             got = [mla_row(data, d_c, L, m) for m in MLA_METHODS]
-            cells = [f"{_ms(r['time'].median)} [{_ms(r['time'].low)}–{_ms(r['time'].high)}]" for r in got]
+            cells = [benchreport.ms_spread(r["time"].median, r["time"].low, r["time"].high, grouped=True)
+                     for r in got]
             rows.append([_mla_label(lang, d_c), L, f"{got[0]['cache_bytes'] / 2**10:,.0f}", *cells,
                          _ratio_text(lang, _absorbed_over_naive(data, d_c, L), 2)])
     return rows
@@ -695,6 +697,13 @@ def mla_sentences(lang: str, result: dict | None = None) -> str:
             lines.append(text(lang, "kvheads.mla_against", name=_mla_label(lang, d_c), L=L,
                               parts=text(lang, "kvheads.sep").join(parts)))
     return "\n".join(f"- {benchreport.cjk_spacing(line)}" for line in lines)
+
+
+def _speedup_text(lang: str, r: benchreport.Interval) -> str:
+    """How many times faster, with its interval: 0 decimals from 100 up, else 1, thousands grouped."""
+    digits = 0 if r.median >= 100 else 1
+    return text(lang, "kvheads.speedup_times", ratio=f"{r.median:,.{digits}f}", low=f"{r.low:,.{digits}f}",
+                high=f"{r.high:,.{digits}f}")
 
 
 def _ratio_text(lang: str, r: benchreport.Interval, digits: int | None = None) -> str:

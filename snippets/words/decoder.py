@@ -13,10 +13,10 @@ ZH = {
     "decoder.bullet.cache": ("{h} 个查询头只配 {g} 个键/值头：bfloat16 下每个词元缓存 {kib:.1f} KiB，"
                              "上下文 {context:,} 个词元时共 {mib:,.0f} MiB；同样的模型如果每个头都有自己的键和值（MHA），"
                              "要 {mha_mib:,.0f} MiB。"),
-    "decoder.bullet.prev": ("有专门看前一个词元的头：最突出的是第 {layer} 层的头 {head}，"
+    "decoder.bullet.prev": ("有专门看前一个词元的头：最突出的是第 {layer} 层头 {head}，"
                             "平均把 {score:.0%} 的注意力给了前一个位置。"),
     "decoder.bullet.induction": ("在写两遍的随机词元上（每遍 {T} 个），{total} 个头里有 {n} 个的前缀匹配分数超过 {thr}，"
-                                 "分布在第 {first} 到第 {last} 层；最高的是第 {layer} 层的头 {head}（{score:.2f}）。"),
+                                 "分布在第 {first} 到第 {last} 层；最高的是第 {layer} 层头 {head}（{score:.2f}）。"),
     "decoder.bullet.sink": ("第一个词元拿走相当一部分注意力：在两段正文上，各头给第 0 个位置的平均份额是 {mean:.0%}，"
                             "{total} 个头里有 {n} 个超过一半。"),
     "decoder.layers": ("前缀匹配分数超过 {thr} 的头，按层计数（层:个数）：{listed}。{layers} 层里有 {n_layers} 层至少有一个。"),

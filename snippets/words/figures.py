@@ -61,9 +61,9 @@ ZH = {
     "figs.params.alt": ("两幅图：头数从 {h0} 到 {h1}，参数量始终是 {params}；每个头的维数 d_k 从 {d0} 降到 {d1}，"
                         "每个查询的分布数 h 同步增加，两者之积始终是 {E}。"),
     "figs.params.caption": "同样的参数，切成不同数量的头。",
-    "figs.home.prev": "第 {layer} 层的头 {head}：看前一个词元",
-    "figs.home.next": "第 {layer} 层的头 {head}：看后一个词元",
-    "figs.home.far": "第 {layer} 层的头 {head}：看得最远的头",
+    "figs.home.prev": "第 {layer} 层头 {head}：看前一个词元",
+    "figs.home.next": "第 {layer} 层头 {head}：看后一个词元",
+    "figs.home.far": "第 {layer} 层头 {head}：看得最远的头",
     "figs.home.alt": ("弧线图：预训练模型 all-MiniLM-L6-v2 读日志行（{T} 个子词）时 {n} 个头的注意力，每个头一行、一种颜色。"
                       "每条弧连接一个子词和它最关注的另一个子词（[CLS] 和 [SEP] 不算），权重低于 {t} 的不画。"),
     "figs.home.caption": ("同一行日志，三个头，三种看法：一个头看前一个子词，一个看后一个，一个跨过整段去找别处。"

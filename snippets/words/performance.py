@@ -57,18 +57,18 @@ ZH = {
     "bench.throughput_label": "吞吐（按中位用时算的 GFLOP/s；括号里是占矩阵乘法参照的百分比）",
     "bench.memory_label": "峰值内存（MiB）",
     "bench.pair_head": ["比较（前者对后者）", "L", "用时之比 [区间]", "置信水平（Holm）", "结论"],
-    "bench.ratio": "{ratio} [{low}–{high}]",
+    "bench.ratio": "{ratio} [{low}, {high}]",
     "bench.pair_label": "{a} 对比 {b}",
     "bench.list_sep": "、",
-    "bench.name_sep": "、",
-    "bench.slope_item": "{name}（p = {p:.2f}）",
+    "bench.name_sep": "；",
+    "bench.slope_item": "{name}，p = {p:.2f}",
     "bench.group_sep": "；",
     # stats.verdict's four keys, for a time ratio (first / second)
     "bench.verdict_lower": "更快",
     "bench.verdict_higher": "更慢",
     "bench.verdict_none": "没有可测的差别",
     "bench.verdict_negligible": "差别不到 {minimum}，可以忽略",
-    "bench.memory_sentence": ("在 L={a}→{b} 之间，峰值内存近似按平方增长（p ≥ 1.5）的有：{quad}；"
+    "bench.memory_sentence": ("在 L={a}→{b} 之间，峰值内存近似按平方增长（p ≥ 1.5）的有：{quad}。"
                               "近似线性增长（p ≤ 1.2）的有：{lin}。L={L} 时占得最多的是 {big}（{big_mib} MiB），"
                               "最少的是 {small}（{small_mib} MiB）。"),
     # sitebuild.buildbench

@@ -49,6 +49,8 @@ ZH = {
     "bert.verdict_head": "{head}（{cat}，{iv}）",
     "bert.angle_head": "{a:.1f}°（{h}）",
     "bert.list_sep": "、",
+    "bert.head_value": "{head}：{v}",
+    "bert.interval": "{d:+.1f} [{lo:+.1f}, {hi:+.1f}]",
     "bert.verdict_family": "{n} 个头是一起检验的，所以区间按这 {n} 个头一起做了 Holm 校正（各个区间的置信水平见下面全部头的表）。",
     "bert.verdict_lower": "去掉其中 {k} 个头，检索准确率测得下降：{heads}。",
     "bert.verdict_higher": "去掉 {k} 个头，检索准确率测得上升：{heads}。",
@@ -158,6 +160,8 @@ EN = {
     "bert.verdict_head": "{head} ({cat}, {iv})",
     "bert.angle_head": "{a:.1f}° ({h})",
     "bert.list_sep": ", ",
+    "bert.head_value": "{head}: {v}",
+    "bert.interval": "{d:+.1f} [{lo:+.1f}, {hi:+.1f}]",
     "bert.verdict_family": ("All {n} heads are tested together, so their intervals are Holm-corrected over the {n} "
                             "(the level of each is in the table of all heads below). "),
     "bert.verdict_lower": "Removing {k} of them measurably lowers retrieval accuracy: {heads}. ",

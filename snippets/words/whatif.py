@@ -32,7 +32,7 @@ ZH = {
     "lab.headCells": "头 {i} 的注意力：{list}",
     "lab.cell": "位置 {j} {event} {p}%",
     "lab.preds": "位置 {i} 的四个预测",
-    "lab.targets": ["前 2 个", "前 1 个", "后 1 个", "后 2 个"],
+    "lab.targets": ["往前第 2 个", "往前第 1 个", "往后第 1 个", "往后第 2 个"],
     "lab.outside": "超出日志，不计分",
     "lab.right": "✓ 对",
     "lab.wrong": "✗ 错，实际是 {event}",
