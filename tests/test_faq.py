@@ -302,6 +302,15 @@ def test_glossary_matches_chinese_inside_sentences_but_not_code():
     assert "multi-headed" in out and out.count("<abbr") == 2  # not inside code, not inside longer words
 
 
+def test_glossary_leaves_link_text_alone():
+    """A paper's English title in a reference list is a link, not a use of the term (zh review S1-15)."""
+    src = ("[Low-Rank Bottleneck in Multi-head Attention Models](https://arxiv.org/abs/2002.07028) 说多头注意力"
+           "有瓶颈。\n\n*[多头注意力]: multi-head attention\n*[multi-head attention]: 多头注意力\n")
+    out = markdown.markdown(src, extensions=["abbr", _glossary_extension()])
+    assert ">Low-Rank Bottleneck in Multi-head Attention Models</a>" in out
+    assert out.count("<abbr") == 1 and '说<abbr title="multi-head attention">多头注意力</abbr>' in out
+
+
 def test_glossary_tooltip_once_per_section():
     src = ("多头注意力 and **多头注意力** again; 多头注意力.\n\n- 多头注意力 in a list\n\n"
            "## Next { #next }\n\nNow 多头注意力 and 多头注意力.\n\n*[多头注意力]: multi-head attention\n")
