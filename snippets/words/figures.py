@@ -85,8 +85,9 @@ ZH = {
     "figs.widget.swapped": "互换后",
     "figs.widget.change": "最大变化",
     "figs.widget.same": "两个词元必须不同：已把第二个换成 {t}。",
-    "figs.widget.summary": ("sharpness = {s}：一个头在两处各得 {a1} 和 {b1}，互换后输出最多变 {d1}；"
-                            "两个头各得 {a2} 和 {b2}，互换后输出最多变 {d2}。"),
+    "figs.widget.summary": "sharpness = {s}：一个头在两处各得 {a1} 和 {b1}，{c1}；两个头各得 {a2} 和 {b2}，{c2}。",
+    "figs.widget.changed": "互换后输出最多变 {d}",
+    "figs.widget.unchanged": "互换后输出一点没变",
     # snippets.homefig: the WordPieces in the home figure's caption
     "figs.home.pieces": ("模型读的不是整词，而是 WordPiece：它的分词器切出的子词。接在词中间的子词以 ## 开头，"
                          "比如 {word} 被读成 {pieces}；[CLS] 和 [SEP] 是模型在每段输入首尾加上的标记。"),
@@ -192,9 +193,10 @@ EN = {
     "figs.widget.swapped": "swapped",
     "figs.widget.change": "largest change",
     "figs.widget.same": "The two tokens must differ: the second is now {t}.",
-    "figs.widget.summary": ("sharpness = {s}: one head gives the two places {a1} and {b1}, and the swap changes "
-                            "its output by at most {d1}; two heads give {a2} and {b2}, and the swap changes their "
-                            "output by at most {d2}."),
+    "figs.widget.summary": ("sharpness = {s}: one head gives the two places {a1} and {b1}, and {c1}; two heads "
+                            "give {a2} and {b2}, and {c2}."),
+    "figs.widget.changed": "the swap changes the output by at most {d}",
+    "figs.widget.unchanged": "the swap leaves the output exactly as it was",
     # snippets.homefig: the WordPieces in the home figure's caption
     "figs.home.pieces": ("The model reads WordPieces, the sub-word pieces its tokenizer cuts text into: a "
                          "piece that continues a word starts with ##, so {word} is read as {pieces}; [CLS] and "
