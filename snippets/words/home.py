@@ -7,7 +7,7 @@ ZH = {
     "reading.title.article/1-single-head": "一、单头的局限",
     "reading.title.article/2-divide-and-conquer": "二、分而治之",
     "reading.title.article/3-pytorch": "三、PyTorch 实现",
-    "reading.title.article/4-what-if": "四、What-if 实验",
+    "reading.title.article/4-what-if": "四、假设实验",
     "reading.title.lab/induction-heads": "归纳头",
     "reading.title.lab/kv-heads": "需要几个键/值头",
     "reading.title.lab/real-model": "真实模型的注意力头",
