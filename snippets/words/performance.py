@@ -23,7 +23,7 @@ ZH = {
     "bench.word_negligible": "相差不到 {minimum}",
     "bench.word_none": "分不出",
     "bench.quick_head": ["实现", "样本数", "峰值内存（KiB）"],
-    "bench.quick": ("这是 L = {L}、d_model = {E}、{h} 个头时的一次小测量：`time_rounds` 测了 {rounds} 轮，"
+    "bench.quick": ("这是 L = {L}、`d_model` = {E}、{h} 个头时的一次小测量：`time_rounds` 测了 {rounds} 轮，"
                     "每种实现 {rounds} 个样本；按 `peak_bytes`，手写版的峰值内存比融合版多 {extra} KiB，"
                     "而 {h} 个头的 {L}×{L} float32 权重一共 {weights} KiB。用时本身不印在页面上："
                     "每次运行、每台机器都不一样；在笔记本里打印 `samples`，就能看到本机的数。"),
@@ -142,7 +142,7 @@ EN = {
     "bench.word_negligible": "within {minimum}",
     "bench.word_none": "can't tell",
     "bench.quick_head": ["Implementation", "Samples", "Peak memory (KiB)"],
-    "bench.quick": ("That was a small run at L = {L}, d_model = {E} and {h} heads: `time_rounds` ran {rounds} "
+    "bench.quick": ("That was a small run at L = {L}, `d_model` = {E} and {h} heads: `time_rounds` ran {rounds} "
                     "rounds, {rounds} samples per implementation, and by `peak_bytes` the from-scratch version "
                     "held {extra} KiB more at its peak than the fused one; the {h} heads' {L}×{L} float32 weights "
                     "take {weights} KiB. The times themselves are not printed here: they change with every run "

@@ -47,7 +47,8 @@ ZH = {
     "lab.failed": "模型数据加载失败：{error}",
     "lab.sep": "、",
     # snippets.whatif.report.fixed_pool_sentence: the small run below _train_fixed
-    "whatif.quick_fixed": ("{h} 个头、d_model = {d_model}，训练集只有 {pool} 段日志，训练 {steps} 步：训练集上的准确率 {train_acc:.1%}"
+    "whatif.quick_fixed": ("{h} 个头、`d_model` = {d_model}，训练集只有 {pool} 段日志，训练 {steps} 步："
+                           "训练集上的准确率 {train_acc:.1%}"
                            "（损失 {train_loss:.2f}），{held} 段留出日志上 {held_acc:.1%}（损失 {held_loss:.2f}）。"),
 }
 
@@ -99,7 +100,7 @@ EN = {
     "lab.failed": "Could not load the model data: {error}",
     "lab.sep": ", ",
     # snippets.whatif.report.fixed_pool_sentence: the small run below _train_fixed
-    "whatif.quick_fixed": ("{h} heads, d_model = {d_model}, a training set of only {pool} logs, {steps} steps: "
+    "whatif.quick_fixed": ("{h} heads, `d_model` = {d_model}, a training set of only {pool} logs, {steps} steps: "
                            "{train_acc:.1%} accuracy on the training set (loss {train_loss:.2f}), {held_acc:.1%} on "
                            "{held} held-out logs (loss {held_loss:.2f})."),
 }
