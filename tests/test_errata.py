@@ -18,6 +18,7 @@ from zhpages import built_zh_pages, reader_lines
 
 from sitebuild.corrections import CORRECTION_VERB, boxes, errata_table
 from sitebuild.hooks.errata import CorrectionIdsExtension
+from snippets.i18n import text
 
 DOCS = ROOT / "docs"
 FIXTURE_SITE = Path(__file__).parent / "fixtures" / "errata"
@@ -121,7 +122,7 @@ def errata_problems(site: Path, docs: Path, stems: list[str], lang: str) -> list
         target = (page.parent / path / "index.html").resolve()
         html = target.read_text(encoding="utf-8") if target.is_file() else ""
         box = re.search(rf'<details class="([^"]*)" id="{re.escape(anchor)}"[^>]*>\s*<summary>(.*?)</summary>'
-                        r'\s*<blockquote>', html, re.S)
+                        r'\s*<p class="correction-quote">[^<]+</p>\s*<blockquote>', html, re.S)
         if not box or "correction" not in box.group(1).split():
             problems.append(f"{lang}: {links[-1]} is not a correction box opening with a quote")
     headings = re.findall(r"<h[1-6][^>]*>(.*?)</h[1-6]>", html_of(page), re.S)
@@ -208,6 +209,22 @@ def test_rendered_boxes_get_the_same_ids():
     assert ids == [b.id for b in boxes(FIXTURE, "zh") if b.is_correction]
 
 
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_each_box_labels_its_quotation_of_the_source(lang):
+    """A reader who opens a box reads the source's claim first: a line above the quotation says whose it is."""
+    from sitebuild.hooks import errata
+
+    errata._page_lang[0] = lang
+    try:
+        html = markdown.markdown(FIXTURE, extensions=["admonition", "attr_list", "pymdownx.details", "toc",
+                                                      "pymdownx.superfences", CorrectionIdsExtension()])
+    finally:
+        errata._page_lang[0] = "zh"
+    boxes_html = re.findall(r'<details class="note correction".*?</details>', html, re.S)
+    label = f'<p class="correction-quote">{text(lang, "correction.quote")}</p>\n<blockquote>'
+    assert boxes_html and all(b.count(label) == 1 for b in boxes_html), boxes_html[0]
+
+
 def test_errata_table_rows():
     table = errata_table([("四、What-if", "article/4-what-if.md", FIXTURE)], "zh").splitlines()
     assert table[0] == "| 页面 › 小节 | 原文的提法 | 核对后的说法（点击跳到页内的框） |"
@@ -254,8 +271,10 @@ def test_box_checker_fails_on_verbs_open_boxes_and_unquoted_bodies(tmp_path, mon
 
 
 def test_zh_pages_name_the_source_only_where_needed(built_site: Path):
+    # Each box's label over its quotation (原文：, errata.label_quote) says whose words follow; it is not a mention.
+    label = re.compile(r'<p class="correction-quote">[^<]*</p>')
     counts = {page.relative_to(built_site).parent.as_posix() or "/":
-              sum(line.count("原文") for line in reader_lines(page.read_text(encoding="utf-8")))
+              sum(line.count("原文") for line in reader_lines(label.sub("", page.read_text(encoding="utf-8"))))
               for page in built_zh_pages(built_site)}
     assert sum(counts.values()) <= SOURCE_MENTIONS_MAX, {k: v for k, v in counts.items() if v}
     # the FAQ names the source only inside its correction boxes

@@ -25,8 +25,28 @@ HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 _nav_pages: list = []
 
 
+_page_lang = ["zh"]  # the language of the page being rendered (on_page_markdown sets it)
+
+
+def label_quote(box, lang: str) -> None:
+    """Put a line saying whose words they are (原文： / The source:) above the box's quotation of the source: a
+    reader who opens the box reads the source's claim first, and without it the claim looked like the site's."""
+    from xml.etree.ElementTree import Element
+
+    from snippets.i18n import text
+
+    children = list(box)
+    quote = next((c for c in children if c.tag == "blockquote"), None)
+    if quote is None or any(c.get("class") == "correction-quote" for c in children):
+        return
+    label = Element("p", {"class": "correction-quote"})
+    label.text, label.tail = text(lang, "correction.quote"), "\n"
+    box.insert(children.index(quote), label)
+
+
 class CorrectionIds(Treeprocessor):
-    """Sets the id of every correction box (after attr_list has set the headings' ids)."""
+    """Sets the id of every correction box (after attr_list has set the headings' ids), and labels its quotation
+    of the source."""
 
     def run(self, root):
         section, per_section = "", {}
@@ -39,6 +59,7 @@ class CorrectionIds(Treeprocessor):
                 continue
             per_section[section] = per_section.get(section, 0) + 1
             el.set("id", slug_for(section, per_section[section]))
+            label_quote(el, _page_lang[0])
 
 
 class CorrectionIdsExtension(Extension):
@@ -62,6 +83,7 @@ def language(src_uri: str) -> str:
 
 
 def on_page_markdown(markdown, page, config, files):
+    _page_lang[0] = language(page.file.src_uri)
     if MARKER not in markdown:
         return markdown
     lang = language(page.file.src_uri)

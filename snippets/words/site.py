@@ -81,6 +81,7 @@ ZH = {
     # sitebuild.hooks.fold_reports: the boxes a report's code and a provenance table fold into
     "fold.code": "代码：由 `{name}` 打印",
     "fold.provenance": "这组数据怎样测得：机器、命令、来源",
+    "correction.quote": "原文：",
     # the first edit each notebook suggests (tests/test_notebook_download.py makes these edits and checks the effect)
     "notebooks.edit.article/3-pytorch": (
         "**先改一处试试**：在 `scaled_dot_product_attention` 里删掉 `/ math.sqrt(d_k)`，重新运行这个单元格和"
@@ -187,6 +188,7 @@ EN = {
     # sitebuild.hooks.fold_reports: the boxes a report's code and a provenance table fold into
     "fold.code": "Code: printed by `{name}`",
     "fold.provenance": "How these numbers were measured: machine, command, source",
+    "correction.quote": "The source:",
     # the first edit each notebook suggests (tests/test_notebook_download.py makes these edits and checks the effect)
     "notebooks.edit.article/3-pytorch": (
         "**A first edit to try**: in `scaled_dot_product_attention`, delete `/ math.sqrt(d_k)` and run that cell "
