@@ -119,14 +119,17 @@ def whatif_stats(lang: str) -> dict:
     """§4 (what if): one head against chance, the heads each number of lookups needs, the source's regime of
     many narrow heads (with the page's verdict words), and the residual stacks with and without a feed-forward
     layer."""
+    from .whatif import protocol
     from .whatif.round2 import evidence_stats, load_sweeps, one_head_stats, round2_regime_stats, threshold_stats
     from .whatif.task import OFFSETS
 
     check_lang(lang)
     d = load_sweeps()
     words = {w: text(lang, f"twomin.whatif.{w}") for w in ("lower", "higher", "none", "negligible")}
+    stack = protocol.SWEEPS["phase"][0]  # the residual stacks' width and head width
     return {**evidence_stats(d), **one_head_stats(d), **threshold_stats(d, words={"join": text(lang, "twomin.whatif.join")}),
-            **round2_regime_stats(d, words=words), "lookups": len(OFFSETS)}
+            **round2_regime_stats(d, words=words), "lookups": len(OFFSETS),
+            "stack_d_model": stack["d_model"], "stack_d_k": stack["d_k"]}
 
 
 def _bullets(lang: str, page: str, stats: dict) -> str:

@@ -5,8 +5,8 @@ ZH = {
     "twomin.whatif.join": "、",
     # docs/article/4-what-if: the §4 two-minute version
     "twomin.whatif": [
-        "**一个头不够**：每个位置要同时取 {lookups} 处，单层单头（d_k = "
-        "{d_model_1}）在留出集上只有 {acc_1:.1%}，随机猜是 {chance:.1%}："
+        "**一个头不够**：每个位置要同时取 {lookups} 处，单层单头（第二轮的设置："
+        "`d_model` = d_k = {d_model_1}）在留出集上只有 {acc_1:.1%}，随机猜是 {chance:.2%}："
         "一个头的权重加起来是 1，给不了 {lookups} 处各自的全部权重。",
         "**查找处数越多，需要的头数越多，但不总是一处一个头**：d_k = 8 时，要让 {n_seeds} "
         "个种子都超过 95%，2 处查找要 {all_2} 个头，4 处要 {all_4} 个，6 处要 "
@@ -14,12 +14,14 @@ ZH = {
         "{near_2}、{near_4}、{near_6} 个。头数少于处数的情形：按前一种标准是 "
         "{fewer_bar} 处，按后一种只有 {fewer_near} 处。",
         "**头太多、太窄也不行**：4 个 d_k = 1 的头只有 {acc_dk1:.1%}。"
-        "原文担心的情形（d_k = 8，只有 {pool} 条训练序列）里，留出集上的准确率 "
-        "8 个头减 4 个头为 {diff_pts:+.1f} 个百分点，{level_pct:.0f}% 置信区间 "
-        "[{lo_pts:+.1f}, {hi_pts:+.1f}]：{verdict}。",
+        "原文担心的情形（`d_model` = {d_model}，只有 {pool} 段训练日志）里，按种子配对，"
+        "8 个头的留出集准确率减去 4 个头的，得 {diff_pts:+.1f} 个百分点，{level_pct:.0f}% "
+        "置信区间 [{lo_pts:+.1f}, {hi_pts:+.1f}]：{verdict}。",
         "**加层、加前馈网络会改变答案**：残差模型的 {cells} 种头数 × 层数组合里，"
         "只有注意力时 {all_learned_no} 种每个种子都超过 95%，加前馈网络时 "
-        "{all_learned_ffn} 种；但单层单头加前馈网络也只有 {ffn_1x1:.1%}。",
+        "{all_learned_ffn} 种；但 1 层 × 1 个头的残差模型（`d_model` = {stack_d_model}、d_k = {stack_d_k}）"
+        "加前馈网络也只有 "
+        "{ffn_1x1:.1%}。",
     ],
     # the verdict on the source's regime (snippets.whatif.round2.round2_regime_stats; {n}: the seeds)
     "twomin.whatif.lower": "8 个窄头在留出集上更差",
@@ -78,8 +80,9 @@ EN = {
     "twomin.whatif.join": ", ",
     "twomin.whatif": [
         "**One head is not enough**: each position must fetch {lookups} events "
-        "at once, and one layer with one head of d_k = {d_model_1} gets "
-        "{acc_1:.1%} on held-out streams, where chance is {chance:.1%}. Its "
+        "at once, and one layer with one head (the second round's setting: "
+        "d_model = d_k = {d_model_1}) gets {acc_1:.1%} on held-out streams, "
+        "where chance is {chance:.2%}. Its "
         "weights sum to 1, so it cannot give {lookups} places full weight.",
         "**More lookups need more heads, not always one per lookup**: with "
         "d_k = 8, every one of {n_seeds} seeds passes 95% from {all_2} heads "
@@ -88,13 +91,15 @@ EN = {
         "lookups: at {fewer_bar} lookups by the first reading, {fewer_near} by "
         "the second.",
         "**Too many narrow heads fail too**: 4 heads of d_k = 1 get "
-        "{acc_dk1:.1%}. In the source's worry (d_k = 8, only {pool} training "
-        "streams), 8 heads minus 4 heads is {diff_pts:+.1f} points, "
+        "{acc_dk1:.1%}. In the source's worry (d_model = {d_model}, only "
+        "{pool} training logs), paired by seed, 8 heads' held-out accuracy "
+        "minus 4 heads' is {diff_pts:+.1f} points, "
         "{level_pct:.0f}% interval [{lo_pts:+.1f}, {hi_pts:+.1f}]: {verdict}.",
         "**Layers and a feed-forward layer change the answer**: of {cells} "
         "heads × layers shapes of a residual stack, {all_learned_no} have every "
         "seed past 95% with attention only and {all_learned_ffn} with a "
-        "feed-forward layer; one layer of one head with a feed-forward layer "
+        "feed-forward layer; a residual stack of one layer with one head "
+        "(d_model = {stack_d_model}, d_k = {stack_d_k}) and a feed-forward layer "
         "still gets only {ffn_1x1:.1%}.",
     ],
     "twomin.whatif.lower": "8 narrow heads generalise worse",
