@@ -59,6 +59,7 @@ PROTOCOL = {
 }
 PASSAGES = json.loads(Path(__file__).with_name("passages.json").read_text(encoding="utf-8"))
 _SENTENCE_END = {"zh": r"(?<=[。？！])", "en": r"(?<=[.?!])\s+"}
+_JOIN = {"zh": "", "en": " "}  # what stood between two sentences
 
 
 def split_passage(text: str, parts: int, lang: str) -> list[str]:
@@ -72,7 +73,7 @@ def split_passage(text: str, parts: int, lang: str) -> list[str]:
     sentences = [s for s in re.split(_SENTENCE_END[lang], text.strip()) if s]
     if not isinstance(parts, int) or not 1 <= parts <= len(sentences):
         raise ValueError(f"parts must be an integer from 1 to the {len(sentences)} sentences, got {parts!r}")
-    sep = "" if lang == "zh" else " "
+    sep = _JOIN[lang]
     ends = np.cumsum([len(s) for s in sentences])  # characters up to each sentence's end
     cuts, last = [], 0
     for j in range(1, parts):  # the sentence end nearest j / parts of the text, leaving one per part to come
