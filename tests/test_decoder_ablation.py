@@ -104,3 +104,75 @@ def test_random_heads_come_from_the_same_layers_and_are_never_top():
         A.random_heads([(0, 0), (0, 1)], 2, 0)
     with pytest.raises(ValueError, match="k must be an integer from 1 to 270"):
         A.top_heads(0)
+
+
+# ---------------------------------------------------------------- the committed result
+
+
+@pytest.fixture(scope="module")
+def committed() -> dict:
+    return results.load("decoder-ablation")
+
+
+def test_result_follows_the_protocol_and_this_file(committed):
+    d = committed["data"]
+    assert d["protocol"] == A.PROTOCOL and d["file_sha256"] == file_hash()
+    n_rep, n_ord = A.PROTOCOL["REPEAT"]["sequences"], len(A.ordinary_passages())
+    assert [name for name, _ in d["units"]["ordinary"]] == [name for name, _ in A.ordinary_passages()]
+    keys = {"intact"} | {f"{w}{k}-{c}" for w in ("top", "random") for k in A.PROTOCOL["K"] for c in A.PROTOCOL["CUTS"]}
+    assert set(d["loss"]["ordinary"]) == keys and set(d["loss"]["repeated"]) == keys | {"first_copy"}
+    assert all(len(v) == n_rep for v in d["loss"]["repeated"].values())
+    assert all(len(v) == n_ord for v in d["loss"]["ordinary"].values())
+
+
+def test_the_cut_heads_are_still_the_top_of_the_committed_scores(committed):
+    """The heads were chosen from results/decoder-heads.json: if that is measured again and its ranking moves,
+    this result must be measured again too (python -m sitebuild.results decoder-ablation)."""
+    d = committed["data"]
+    for k in A.PROTOCOL["K"]:
+        top = A.top_heads(k)
+        assert [tuple(x) for x in d["heads"][str(k)]] == top, f"run `{committed['provenance']['command']}`"
+        for i, drawn in enumerate(d["random"][str(k)]):
+            assert [tuple(x) for x in drawn] == A.random_heads(top, 9, A.PROTOCOL["RANDOM_SEED"] * 1000 + i)
+
+
+def test_ordinary_units_are_the_passages_token_counts(committed):
+    from snippets.decoder.weights import load_tokenizer
+
+    tok = load_tokenizer()
+    assert [[n, len(tok.encode(t).ids)] for n, t in A.ordinary_passages()] == committed["data"]["units"]["ordinary"]
+
+
+def test_a_few_committed_losses_compute_again(committed):
+    """Two repeated sequences and one passage, intact and with the top 5 zeroed and mean-filled, on the real model:
+    the same numbers within float32 noise (the committed run batched all 16 sequences together)."""
+    from snippets.decoder.model import shared_model
+    from snippets.decoder.reference import encode
+
+    model = shared_model()
+    d, rep = committed["data"], A.PROTOCOL["REPEAT"]
+    T, k = rep["length"], A.PROTOCOL["K"][0]
+    ids = A.repeated_tokens(**rep)[[0, 5]]  # (2, 2T)
+    top = [tuple(x) for x in d["heads"][str(k)]]
+    cfg = model.cfg
+    zeros = {i: torch.zeros(cfg.num_heads, cfg.d_k) for i in range(cfg.num_layers)}
+    loss = d["loss"]["repeated"]
+    assert A.unit_losses(model, [ids], T) == pytest.approx([loss["intact"][0], loss["intact"][5]], abs=2e-3)
+    assert A.unit_losses(model, [ids], T, [top, top], zeros) == pytest.approx(
+        [loss[f"top{k}-zero"][0], loss[f"top{k}-zero"][5]], abs=2e-3)
+    name, text = A.ordinary_passages()[9]
+    one = encode(text, model)
+    assert A.unit_losses(model, [one], 0) == pytest.approx([d["loss"]["ordinary"]["intact"][9]], abs=2e-3)
+
+
+def test_the_family_is_twelve_comparisons_with_the_sign_flip_test(committed):
+    from snippets.decoder import report
+
+    fam = report.ablation_family(committed)
+    assert len(fam) == len(A.PROTOCOL["K"]) * len(A.PROTOCOL["CUTS"]) * len(A.PROTOCOL["COMPARISONS"]) == 12
+    for (k, cut, comp), c in fam.items():
+        a, b = report._pair(committed, k, cut, comp)
+        assert c.n == 16 and c.family == 12 and c.extra["sign_flip"]
+        assert c.mean == pytest.approx(np.mean(np.array(b) - np.array(a)))
+        if c.verdict != "none":  # a difference: its interval (at its Holm step's level) excludes 0
+            assert not c.lo <= 0 <= c.hi and c.p < 1 - c.level
