@@ -168,7 +168,7 @@ def test_a_few_committed_losses_compute_again(committed):
 def test_the_family_is_twelve_comparisons_with_the_sign_flip_test(committed):
     from snippets.decoder import report
 
-    fam = report.ablation_family(committed)
+    fam = report.knockout_family(committed)
     assert len(fam) == len(A.PROTOCOL["K"]) * len(A.PROTOCOL["CUTS"]) * len(A.PROTOCOL["COMPARISONS"]) == 12
     for (k, cut, comp), c in fam.items():
         a, b = report._pair(committed, k, cut, comp)

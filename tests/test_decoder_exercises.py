@@ -40,11 +40,11 @@ def test_cache_mib_matches_the_committed_cache_sizes():
     cfg = r["data"]["config"]
     for row in r["data"]["cache"]["rows"]:  # one sequence at the full context, bfloat16
         assert ex.cache_mib(cfg, row["kv_heads"], cfg["context"], 1) * 2**20 == row["bytes_at_context"]["bfloat16"]
-    rows = ex.cache_rows("en", 4096, 8, cfg)
+    rows = ex.mib_rows("en", 4096, 8, cfg)
     assert [r_[1] for r_ in rows] == ["9", "3", "1"] and [r_[3] for r_ in rows] == ["3.00×", "1.00×", "0.33×"]
     assert rows[1][2] == f"{2 * 30 * 3 * 64 * 4096 * 8 * 2 / 2**20:,.0f}"
     with pytest.raises(ValueError, match="batch"):
-        ex.cache_rows("en", 4096, 0, cfg)
+        ex.mib_rows("en", 4096, 0, cfg)
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -55,7 +55,7 @@ def test_holm_by_hand_is_the_sites_holm(seed):
 
 
 def test_holm_by_hand_agrees_with_the_pages_verdicts():
-    fam = report.ablation_family()
+    fam = report.knockout_family()
     hand = ex.holm_by_hand([c.p for c in fam.values()])
     assert hand == [c.verdict != "none" for c in fam.values()]
     rows = ex.holm_rows("en")

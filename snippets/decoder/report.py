@@ -14,10 +14,10 @@ from ..figures import FG, MIN_FONT_PT, Figure, svg_figure
 from ..i18n import text, texts
 
 __all__ = ["RESULT", "LOGIT_ATOL", "NEW_TOKENS", "result", "config_line", "summary_bullets", "score_figure", "grouping_figure",
-           "decoder_cache_rows", "decoder_cache_header", "cache_sentence", "top_heads", "top_header", "layer_sentence",
-           "tolerance_sentence", "ABLATION", "ablation_result", "ablation_family", "ablation_header", "ablation_rows",
-           "ablation_sentence", "ablation_heads_sentence", "ablation_bullet", "induction_page_sentence",
-           "ablation_reading"]
+           "decoder_cache_rows", "decoder_cache_header", "cache_sentence", "top_head_rows", "top_header", "layer_sentence",
+           "tolerance_sentence", "ABLATION", "knockout_result", "knockout_family", "knockout_header", "knockout_rows",
+           "knockout_sentence", "knockout_heads_sentence", "knockout_bullet", "induction_page_sentence",
+           "knockout_reading"]
 
 RESULT = "decoder-heads"
 # Our logits against transformers' on the same file (tests/test_decoder.py): both multiply the same float32
@@ -81,7 +81,7 @@ def summary_bullets(lang: str, r: dict | None = None, ablation: dict | None = No
              first=layers[0] if layers else -1, last=layers[-1] if layers else -1, layer=il, head=ih, score=iv,
              T=d["repeat"]["length"]),
         text(lang, "decoder.bullet.sink", mean=sink_mean, n=sink_half, total=maps["sink"].size),
-        ablation_bullet(lang, ablation),
+        knockout_bullet(lang, ablation),
     ]
     return "\n".join(f"- {item}" for item in items)
 
@@ -99,7 +99,7 @@ def top_header(lang: str) -> list[str]:
     return text(lang, "decoder.top_head")
 
 
-def top_heads(lang: str, k: int = 5, r: dict | None = None) -> list[list[str]]:
+def top_head_rows(lang: str, k: int = 5, r: dict | None = None) -> list[list[str]]:
     """The k heads with the highest score of each kind: rank, then (layer, head, score) per kind."""
     maps = _maps(r or result())
     cols = [_top(maps[s], k) for s in SCORES]
@@ -218,7 +218,7 @@ def _box(x: float, y: float, w: float, hgt: float, colour: str):
 ABLATION = "decoder-ablation"
 
 
-def ablation_result() -> dict:
+def knockout_result() -> dict:
     return load(ABLATION)
 
 
@@ -240,17 +240,17 @@ def _pair(r: dict, k: int, cut: str, comp: str) -> tuple[list[float], list[float
     raise ValueError(f"unknown comparison {comp!r}")
 
 
-# --8<-- [start:ablation_family]
-def ablation_family(r: dict | None = None) -> dict:
+# --8<-- [start:knockout_family]
+def knockout_family(r: dict | None = None) -> dict:
     """Per (k, cut, comparison): the per-text losses b - a, paired by
     text; one family, Holm-corrected, with the exact sign-flip test."""
-    r = r or ablation_result()
+    r = r or knockout_result()
     cells = _cells(r)
     found = stats.compare_family([_pair(r, *c) for c in cells],
                                  minimum=r["data"]["protocol"]["MINIMUM"],
                                  sign_flip=True)
     return dict(zip(cells, found, strict=True))
-# --8<-- [end:ablation_family]
+# --8<-- [end:knockout_family]
 
 
 def _verdict(lang: str, c: stats.Comparison, minimum: float) -> str:
@@ -264,15 +264,15 @@ def _diff(c: stats.Comparison, lang: str | None = None) -> str:
     return text(lang, "decoder.abl_diff", d=c.mean, lo=c.lo, hi=c.hi)
 
 
-def ablation_header(lang: str) -> list[str]:
+def knockout_header(lang: str) -> list[str]:
     return text(lang, "decoder.abl_head")
 
 
-def ablation_rows(lang: str, r: dict | None = None) -> list[list[str]]:
+def knockout_rows(lang: str, r: dict | None = None) -> list[list[str]]:
     """One row per comparison: the heads cut and how, the text, what is compared, mean loss before -> after,
     the difference with its interval (at the level Holm's step used), the verdict."""
-    r = r or ablation_result()
-    fam, minimum = ablation_family(r), r["data"]["protocol"]["MINIMUM"]
+    r = r or knockout_result()
+    fam, minimum = knockout_family(r), r["data"]["protocol"]["MINIMUM"]
     rows = []
     for (k, cut, comp), c in fam.items():
         rows.append([text(lang, f"decoder.abl_cut_{cut}", k=k), text(lang, f"decoder.abl_comp.{comp}"),
@@ -280,11 +280,11 @@ def ablation_rows(lang: str, r: dict | None = None) -> list[list[str]]:
     return rows
 
 
-def ablation_sentence(lang: str, r: dict | None = None) -> str:
+def knockout_sentence(lang: str, r: dict | None = None) -> str:
     """The result in words, with its numbers: intact losses, then per k the zero cut (top against random, and on
     ordinary text) and the mean cut."""
-    r = r or ablation_result()
-    d, fam = r["data"], ablation_family(r)
+    r = r or knockout_result()
+    d, fam = r["data"], knockout_family(r)
     minimum, loss = d["protocol"]["MINIMUM"], d["loss"]
     parts = []
     for k in d["protocol"]["K"]:
@@ -305,9 +305,9 @@ def ablation_sentence(lang: str, r: dict | None = None) -> str:
                 T=d["protocol"]["REPEAT"]["length"], family=len(fam), parts=text(lang, "decoder.abl_join").join(parts))
 
 
-def ablation_heads_sentence(lang: str, r: dict | None = None, scores: dict | None = None) -> str:
+def knockout_heads_sentence(lang: str, r: dict | None = None, scores: dict | None = None) -> str:
     """Which heads are cut at each k (layer, head and prefix-matching score) and how the control is drawn."""
-    r = r or ablation_result()
+    r = r or knockout_result()
     m = _maps(scores or result())["prefix"]
     ks, sep = r["data"]["protocol"]["K"], text(lang, "decoder.abl_list_sep")
     small, large = (r["data"]["heads"][str(k)] for k in (ks[0], ks[-1]))
@@ -319,11 +319,11 @@ def ablation_heads_sentence(lang: str, r: dict | None = None, scores: dict | Non
                 units=len(r["data"]["random"][str(ks[0])]))
 
 
-def ablation_bullet(lang: str, r: dict | None = None) -> str:
+def knockout_bullet(lang: str, r: dict | None = None) -> str:
     """The two-minute version's bullet: the zero cut of the smallest k against intact and against random heads,
     and on ordinary text."""
-    r = r or ablation_result()
-    fam, k = ablation_family(r), r["data"]["protocol"]["K"][0]
+    r = r or knockout_result()
+    fam, k = knockout_family(r), r["data"]["protocol"]["K"][0]
     minimum = r["data"]["protocol"]["MINIMUM"]
     rep, rnd, ordn = (fam[k, "zero", c] for c in ("cut-intact:repeated", "top-random:repeated", "cut-intact:ordinary"))
     return text(lang, "decoder.bullet.ablation", k=k, a=rep.mean_a, b=rep.mean_b, d=_diff(rep, lang),
@@ -340,11 +340,11 @@ def induction_page_sentence(lang: str) -> str:
                 a1=one.mean_a, b1=one.mean_b, a4=four.mean_a, b4=four.mean_b)
 
 
-def ablation_reading(lang: str, r: dict | None = None) -> str:
+def knockout_reading(lang: str, r: dict | None = None) -> str:
     """Two readings of the table, with their numbers: how much of the gap between the first copy and the second the
     zero cut closes at each k, and how far from 0 the ordinary-text intervals reach, against the protocol's minimum."""
-    r = r or ablation_result()
-    d, fam = r["data"], ablation_family(r)
+    r = r or knockout_result()
+    d, fam = r["data"], knockout_family(r)
     loss, minimum = d["loss"]["repeated"], d["protocol"]["MINIMUM"]
     first, intact = float(np.mean(loss["first_copy"])), float(np.mean(loss["intact"]))
     shares = [(float(np.mean(loss[f"top{k}-zero"])) - intact) / (first - intact) for k in d["protocol"]["K"]]

@@ -12,7 +12,7 @@ from .._checks import check_positive_int
 from ..decoder.heads import previous_token
 from ..i18n import text
 
-__all__ = ["prev_by_hand", "toy_weights", "prev_lines", "cache_mib", "cache_rows", "cache_header", "holm_by_hand",
+__all__ = ["prev_by_hand", "toy_weights", "prev_lines", "cache_mib", "mib_rows", "mib_header", "holm_by_hand",
            "holm_rows", "holm_header"]
 
 
@@ -58,11 +58,11 @@ def cache_mib(cfg: dict, kv_heads: int, context: int, batch: int,
 # --8<-- [end:cache_mib]
 
 
-def cache_header(lang: str) -> list[str]:
+def mib_header(lang: str) -> list[str]:
     return text(lang, "decoder.ex_cache_head")
 
 
-def cache_rows(lang: str, context: int = 4096, batch: int = 8, cfg: dict | None = None) -> list[list[str]]:
+def mib_rows(lang: str, context: int = 4096, batch: int = 8, cfg: dict | None = None) -> list[list[str]]:
     """MHA (g = h), this model's GQA and MQA (g = 1) at one context and batch, bfloat16, from the committed config."""
     check_positive_int(context, "context")
     check_positive_int(batch, "batch")
@@ -99,10 +99,10 @@ def holm_header(lang: str) -> list[str]:
 
 def holm_rows(lang: str, r: dict | None = None) -> list[list[str]]:
     """The cut's family in order of p: comparison, p, the bar of its step, by hand, the page's verdict."""
-    from ..decoder.report import ablation_family, ablation_result
+    from ..decoder.report import knockout_family, knockout_result
 
-    r = r or ablation_result()
-    fam, minimum = ablation_family(r), r["data"]["protocol"]["MINIMUM"]
+    r = r or knockout_result()
+    fam, minimum = knockout_family(r), r["data"]["protocol"]["MINIMUM"]
     keys, ps = list(fam), [c.p for c in fam.values()]
     hand = holm_by_hand(ps)
     m, rows = len(ps), []
