@@ -6,9 +6,8 @@ results of three lesson functions (``resultcache.memory``): ``snippets.whatif.tr
 two ``_measure_cached`` of ``snippets.whatif.analysis`` and ``snippets.whatif.factors``. Trained at the
 first build, they took about 200 CPU seconds, most of a cold build.
 
-``python -m sitebuild.results build-models`` runs those jobs of ``sitebuild.precompute`` in an empty cache
-folder and commits every entry they leave (its arguments' hash, the arguments as text, the value) to
-``results/build-models.json``, with the fingerprint of the lesson code that computed them. When that
+``python -m sitebuild.results build-models`` runs those jobs in an empty cache folder and commits every entry
+they leave (its arguments' hash, the arguments as text, the value) to ``results/build-models.json``, with the fingerprint of the lesson code that computed them. When that
 fingerprint is the code's (the file is current, ``tests/test_results.py``), a build puts the entries into
 its cache before it computes anything (``seed``), and the jobs they cover are done. When it is not, the
 build ignores the file and trains, as before.
@@ -29,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 __all__ = ["NAME", "FUNCS", "MODULES", "encode", "decode", "harvest", "seed", "covered_jobs", "load_current",
-           "tolerance", "differences"]
+           "differences"]
 
 NAME = "build-models"
 # The cached lesson functions whose entries are committed: module path and function name.
@@ -81,14 +80,6 @@ def decode(x):
     if "$tuple" in x:
         return tuple(decode(v) for v in x["$tuple"])
     return {k: decode(v) for k, v in x.items()}
-
-
-def tolerance() -> float:
-    """How far a float may move when the file's jobs run again on another CPU: the largest tolerance measured for
-    §4's training (sitebuild.integrity, results/integrity-drift.json), the same model and training code."""
-    from sitebuild import integrity
-
-    return max(integrity.tolerances()["whatif-sweeps"].values())
 
 
 def differences(committed, fresh, tol: float, path: str = "") -> list[tuple[str, object, object]]:
@@ -163,12 +154,22 @@ def covered_jobs(data: dict) -> set[tuple[str, str]]:
 
 
 def load_current(root: Path | None = None) -> dict | None:
-    """The committed file's data if it matches the code (not stale), else None."""
-    from sitebuild import results
+    """The committed file's data if it matches the code, else None (missing, or the code changed since).
 
-    try:
-        if results.stale(NAME, root=root) is not None:
-            return None
-        return results.load(NAME)["data"]
-    except ValueError:  # not committed
+    The fingerprint is computed as sitebuild.results computes it, over the files its provenance lists: a change
+    that adds an import edits one of them. (Not through sitebuild.results, which imports every lesson module:
+    the build's own fingerprint would then follow all of them.) tests/test_results.py checks the file in full.
+    """
+    from resultcache import ROOT, fingerprint
+
+    root = ROOT if root is None else Path(root)
+    path = root / "results" / f"{NAME}.json"
+    if not path.is_file():
         return None
+    result = json.loads(path.read_text(encoding="utf-8"))
+    prov = result["provenance"]
+    files = prov["fingerprint_covers"]["files"]
+    if not all((root / f).is_file() for f in files):
+        return None
+    extra = [f"{f}\0{(root / f).read_text(encoding='utf-8')}" for f in files]
+    return result["data"] if fingerprint((), extra=extra, root=root) == prov["fingerprint"] else None

@@ -546,25 +546,26 @@ def measure_decoder_ablation() -> Path:
 
 def measure_build_models(workers: int = 2) -> Path:
     """Run §4's first-round jobs of sitebuild.precompute in an empty cache folder (one thread per worker, as a build
-    runs them), then commit every cache entry they left (sitebuild.buildmodels); write results/build-models.json."""
+    runs them; never seeded from the committed file), then commit every cache entry they left
+    (sitebuild.buildmodels); write results/build-models.json."""
     import tempfile
 
     from sitebuild import buildmodels, precompute
 
     prov = provenance(buildmodels.NAME, 1) | {"workers": workers}
-    jobs = [j for j in precompute.jobs() if j.fn in buildmodels.JOB_FNS]
+    todo = [j for j in precompute.jobs() if j.fn in buildmodels.JOB_FNS]
     start, runs = snapshot(), []
     code = ("import logging; logging.basicConfig(level=logging.INFO, format='%(asctime)s %(message)s')\n"
             "from sitebuild import buildmodels, precompute as p\n"
-            f"todo = [j for j in p.jobs() if j.fn in buildmodels.JOB_FNS]\n"
+            "todo = [j for j in p.jobs() if j.fn in buildmodels.JOB_FNS]\n"
             f"for n, (job, seconds) in enumerate(p._results(p.pending(todo), {workers}), 1):\n"
-            f"    logging.info('%d/%d %s, %.0f s', n, len(todo), job.label, seconds)\n")  # never from the committed file
+            "    logging.info('%d/%d %s, %.0f s', n, len(todo), job.label, seconds)\n")
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "MHA_CACHE_DIR": tmp, "MKL_CBWR": os.environ.get("MKL_CBWR", "AUTO,STRICT")}
-        with recording(runs, f"{len(jobs)} jobs: train the models, then their measures"):
+        with recording(runs, f"{len(todo)} jobs: train the models, then their measures"):
             subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, check=True)
         entries = buildmodels.harvest(Path(tmp))
-    data = {"jobs": [[j.fn, repr(j.args)] for j in jobs], "entries": entries}
+    data = {"jobs": [[j.fn, repr(j.args)] for j in todo], "entries": entries}
     return save(buildmodels.NAME, prov, data, start, runs)
 
 

@@ -44,6 +44,7 @@ __all__ = [
     "memory_sentence", "goals", "goals_table", "time_figure", "memory_figure",
     "full_sweep_tables", "full_sweep_figures", "build_table", "build_results_table", "load",
     "PAIRS", "ratio_text", "impl_table", "cjk_spacing", "load_sentence", "runs_cell", "rounds_sentence",
+    "quick_table",
 ]
 
 def load(name: str, results_dir: Path | None = None) -> dict:
@@ -263,6 +264,28 @@ def _ms(s: float) -> str:
     return f"{ms:.3g}" if ms < 100 else f"{ms:.0f}"
 
 
+def ms_spread(median: float, low: float, high: float, grouped: bool = False) -> str:
+    """Milliseconds as median [low–high], seconds in: the median to three significant digits, and the
+    ends to as many decimals as the median has, so no trailing zero is lost ([8.39–8.60], not [8.39–8.6]).
+
+    >>> ms_spread(8.47e-3, 8.39e-3, 8.6e-3), ms_spread(0.388e-3, 0.38e-3, 0.395e-3)
+    ('8.47 [8.39–8.60]', '0.388 [0.380–0.395]')
+    >>> ms_spread(1.2403, 1.196, 1.2861, grouped=True), ms_spread(2e-3, 1.96e-3, 2.1e-3)
+    ('1,240 [1,196–1,286]', '2.00 [1.96–2.10]')
+    """
+    m = median * 1e3
+    if m >= 100:
+        places = 0
+    else:  # three significant digits, trailing zeros kept
+        places = max(0, 2 - math.floor(math.log10(abs(m)))) if m else 2
+        m_text = f"{m:.{places}f}"
+        if float(m_text) >= 10 ** (3 - places) and places > 0:  # 9.996 rounds up to 10.00: one place fewer
+            places -= 1
+    comma = "," if grouped else ""
+    fmt = lambda x: f"{x * 1e3:{comma}.{places}f}"  # noqa: E731
+    return f"{fmt(median)} [{fmt(low)}–{fmt(high)}]"
+
+
 def _mb(b: float) -> str:
     return f"{b / 2**20:.1f}"
 
@@ -436,8 +459,7 @@ def _per_impl(data: dict, lang: str, cell) -> str:
 def time_table(data: dict, lang: str) -> str:
     """Milliseconds per forward: median [25th–75th percentile] over the rounds, one column per implementation."""
     def cell(r) -> str:
-        m, lo, hi = r["time"]
-        return f"{_ms(m)} [{_ms(lo)}–{_ms(hi)}]"
+        return ms_spread(*r["time"])
 
     return _per_impl(data, lang, cell)
 
@@ -687,3 +709,23 @@ def build_table(lang: str) -> str:
     result = load("buildbench")
     return (f"{provenance_table(lang, 'buildbench', result)}\n\n{build_results_table(result['data'], lang)}\n\n"
             f"{text(lang, 'buildbench.runs')}")
+
+
+def quick_table(samples: dict[str, list[float]], peaks: dict[str, int], L: int, d_model: int, num_heads: int,
+                lang: str) -> str:
+    """A small run of time_rounds and peak_bytes on the page: each implementation's sample count and peak
+    memory, then a sentence with the from-scratch version's extra memory next to the size of its weights.
+    The times are not printed (they differ from run to run, and two builds must give the same page)."""
+    check_lang(lang)
+    if set(samples) != set(IMPLS) or set(peaks) != set(IMPLS):
+        raise ValueError(f"expected samples and peak bytes of {list(IMPLS)}, got {sorted(samples)} and "
+                         f"{sorted(peaks)}")
+    rounds = {len(s) for s in samples.values()}
+    if len(rounds) != 1:
+        raise ValueError(f"expected the same number of samples for every implementation, got {sorted(rounds)}")
+    names = _names(lang)
+    rows = [[names[i], str(len(samples[i])), f"{peaks[i] / 1024:,.0f}"] for i in IMPLS]
+    sentence = text(lang, "bench.quick", L=L, E=d_model, h=num_heads, rounds=rounds.pop(),
+                    extra=f"{(peaks['scratch'] - peaks['fast']) / 1024:,.0f}",
+                    weights=f"{num_heads * L * L * 4 / 1024:,.0f}")
+    return md_table(texts(lang, "bench")["quick_head"], rows, align="lrr") + "\n\n" + cjk_spacing(sentence)

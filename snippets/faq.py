@@ -43,7 +43,8 @@ __all__ = [
 
 
 def _fmt(x: float) -> str:
-    return f"{x:.1e}"
+    """Two significant digits: 0.93, 2.4e-07, and 0 for an exact zero (not 9.3e-01 or 0.0e+00)."""
+    return f"{x:.2g}"
 
 
 def _label(key: str, lang: str) -> str:
@@ -144,7 +145,7 @@ def rounding_sentence(diff: float, lang: str = "zh") -> str:
         raise ValueError(f"diff must be a non-negative number, got {diff!r}")
     eps = torch.finfo(torch.float32).eps
     key = "exact" if diff == 0 else "rounding" if diff <= 16 * eps else "more"
-    return text(lang, f"faq.difference.{key}", diff=_fmt(diff), eps=_fmt(eps))
+    return text(lang, f"faq.difference.{key}", diff=float(diff), eps=eps)  # numbers: zh typesets them
 
 
 # --8<-- [start:self_cross]
@@ -484,7 +485,7 @@ def permutation_sentence(lang: str = "zh", d_model: int = 64, num_heads: int = 4
     if free > 16 * eps or causal < 1e3 * eps:
         raise ValueError(f"expected the bidirectional difference at float32 rounding (at most 16 × {eps:.1e}) "
                          f"and the causal one far above it, got {free:.1e} and {causal:.1e}")
-    return text(lang, "faq.permutation_sentence", free=_fmt(free), eps=_fmt(eps), causal=_fmt(causal))
+    return text(lang, "faq.permutation_sentence", free=free, eps=eps, causal=causal)
 
 
 # --8<-- [start:configs]
@@ -528,7 +529,7 @@ def config_rows(lang: str = "zh") -> list[tuple]:
             loc = text(lang, "faq.section", n=loc[1:])
         same = text(lang, "faq.yes") if h * d_head == d_model else text(lang, "faq.no", n=h * d_head)
         rows.append((name, params, layers, h, d_model, d_head, same,
-                     f"[arXiv {url.rsplit('/', 1)[1]}]({url}), {loc}"))
+                     f"[arXiv {url.rsplit('/', 1)[1]}]({url}){text(lang, 'faq.ref_sep')}{loc}"))
     return rows
 
 

@@ -319,6 +319,11 @@ def _traced(obj, key):
         return obj
     if isinstance(obj, types.FunctionType):
         return wrap(obj)
+    if callable(obj) and hasattr(obj, "cache_clear") and isinstance(getattr(obj, "__wrapped__", None),
+                                                                     types.FunctionType):
+        traced = wrap(obj)  # functools.lru_cache: a call is recorded whether or not the cache answers it
+        traced.cache_clear, traced.cache_info = obj.cache_clear, obj.cache_info
+        return traced
     return obj
 
 

@@ -179,6 +179,11 @@ def _t(lang: str, key: str, **values) -> str:
     return text(lang, f"schem.{key}", **values)
 
 
+def _signed(lang: str, offset: int) -> str:
+    """An offset with its sign, as the page's language writes numbers (−2 with a minus sign in zh)."""
+    return _t(lang, "task.offset", o=offset)
+
+
 def _compact(fig: str) -> str:
     """The same drawing in fewer bytes: no wrapper group per shape or label, no no-op rotation, no font
     family (text inherits the page's), no clipping, coordinates to 0.01 pt, no whitespace between tags."""
@@ -954,4 +959,4 @@ def task_figure(lang: str, position: int = 7, seed: int | None = None, seq_len: 
     """task_sketch as the page's inline SVG figure."""
     sk = task_sketch(lang, position, seed, seq_len, offsets)
     return _draw(lang, "task", sk, L=seq_len, p=position, T=len(offsets),
-                 offs=", ".join(f"{o:+d}" for o in offsets))
+                 offs=_t(lang, "task.offset_sep").join(_signed(lang, o) for o in offsets))

@@ -1,7 +1,7 @@
 """The letters the site uses for sizes, defined in one place and printed where a page first uses them.
 
 >>> print(legend("en"))
-**Symbols**: N batch size · L query length (tokens) · S key length · E = `d_model`, the model's width · h number of heads · d_k = E / h, one head's width
+**Symbols**: N batch size · L query length (tokens) · S key length · T = L = S, when a sequence attends to itself · E = `d_model`, the model's width · h number of heads · d_k = E / h, one head's width
 >>> legend("fr")
 Traceback (most recent call last):
 ...
@@ -14,7 +14,7 @@ from .i18n import check_lang, text
 
 __all__ = ["SYMBOLS", "legend"]
 
-SYMBOLS = ("N", "L", "S", "E", "h", "d_k")  # the order of the legend, as in the shape comments
+SYMBOLS = ("N", "L", "S", "T", "E", "h", "d_k")  # the order of the legend, as in the shape comments
 
 
 def legend(lang: str) -> str:

@@ -55,13 +55,13 @@ def flat(value: float, lengths=(1024, 2048)) -> dict[int, float]:
 # geometric mean is the ratio the sweep was built with, since OWN's rotations have the same product).
 EN_ROWS = ("| fast path, no weights vs training mode (SDPA) | 1024 | 1.005 [0.980–1.030] | 98.33% | "
            "can't tell |\n|  | 2048 | 1.500 [1.457–1.544] | 99.17% | slower |")
-ZH_ROWS = ("| 融合版对比最快的 nn.MHA 配置 | 1024 | 1.000 [0.964–1.037] | 98.33% | 分不出 |\n"
-           "|  | 2048 | 1.000 [0.964–1.037] | 98.33% | 分不出 |")
+ZH_ROWS = ("| 融合版对比最快的 nn.MHA 配置 | 1024 | 1.000 [0.964, 1.037] | 98.33% | 分不出 |\n"
+           "|  | 2048 | 1.000 [0.964, 1.037] | 98.33% | 分不出 |")  # an interval is [a, b] on zh pages
 GOAL_ROW = ("| fused time ÷ fastest nn.MHA time | ≤ 1.05 | geometric mean of the per-round ratios [95% interval], "
             "highest upper end at L=2048: 1.050 [1.021–1.080]; the interval covers 1.05 at L = 2048 | "
             "≈ undecided: the interval covers the target |")
 GOAL_ROW_OVER = ("| 融合版用时 ÷ 最快的 nn.MHA 配置用时 | ≤ 1.05 | 逐轮用时之比的几何平均 [95% 置信区间]，L=2048 时上限最高："
-                 "1.200 [1.167–1.234]；L = 2048 时整个区间高于 1.05 | ❌ 未达成 |")
+                 "1.200 [1.167, 1.234]；L = 2048 时整个区间高于 1.05 | ❌ 未达成 |")
 
 
 def test_comparison_table_words_each_verdict_once():
@@ -124,9 +124,9 @@ def test_printed_sentences_read_whole_in_both_languages():
         "(p ≤ 1.2) for training mode (SDPA) (p = 1.00), fused (p = 1.00). At L=2048, from scratch "
         "holds the most (16.0 MiB) and training mode (SDPA) the least (2.0 MiB).")
     assert br.memory_sentence(data, "zh") == (
-        "在 L=1024→2048 之间，峰值内存近似按平方增长（p ≥ 1.5）的有：手写版（p = 2.00）、"
-        "快速路径（返回权重）（p = 2.00）、快速路径（不返回权重）（p = 2.00）；"
-        "近似线性增长（p ≤ 1.2）的有：训练模式（走 SDPA）（p = 1.00）、融合版（p = 1.00）。"
+        "在 L=1024→2048 之间，峰值内存近似按平方增长（p ≥ 1.5）的有：手写版，p = 2.00；"
+        "快速路径（返回权重），p = 2.00；快速路径（不返回权重），p = 2.00。"
+        "近似线性增长（p ≤ 1.2）的有：训练模式（走 SDPA），p = 1.00；融合版，p = 1.00。"
         "L=2048 时占得最多的是手写版（16.0 MiB），最少的是训练模式（走 SDPA）（2.0 MiB）。")
 
 
@@ -297,3 +297,32 @@ def test_load_rows_say_zero_once_and_warn_about_timings_only_for_timings():
     assert "2 layers × 1 head, seed 0 (final loss 0.750 nats)" in br.runs_cell("en", busy)
     # which committed results are timings: the ones whose page compares times
     assert br.TIMED <= {p.stem for p in (ROOT / "results").glob("*.json")}
+
+
+def test_quick_table_prints_sample_counts_and_peak_memory_but_no_times():
+    samples = {i: [0.001 * (k + 1)] * 3 for k, i in enumerate(IMPLS)}
+    peaks = {"scratch": 640 * 1024, "mha_default": 448 * 1024, "mha_no_weights": 192 * 1024,
+             "mha_fastpath": 352 * 1024, "fast": 166 * 1024}
+    en = br.quick_table(samples, peaks, 128, 64, 4, "en")
+    assert "| from scratch | 3 | 640 |" in en and "| fused | 3 | 166 |" in en
+    assert "held 474 KiB more at its peak than the fused one" in en
+    assert "the 4 heads' 128×128 float32 weights take 256 KiB" in en
+    assert "0.001" not in en and "0.005" not in en  # times would make two builds differ
+    zh = br.quick_table(samples, peaks, 128, 64, 4, "zh")
+    assert "| 手写版 | 3 | 640 |" in zh and "多 474 KiB" in zh and "一共 256 KiB" in zh
+    with pytest.raises(ValueError, match="same number of samples"):
+        br.quick_table(samples | {"fast": [0.1]}, peaks, 128, 64, 4, "en")
+    with pytest.raises(ValueError, match="expected samples and peak bytes"):
+        br.quick_table({"scratch": [0.1]}, peaks, 128, 64, 4, "en")
+
+
+def test_quick_run_on_the_page_measures_every_implementation():
+    from snippets.bench import make_impls, peak_bytes, threads, time_rounds
+
+    impls = make_impls(N=1, L=64, d_model=32, num_heads=4)
+    samples = time_rounds(impls, rounds=2, min_sample_time=0.001)
+    assert {k: len(v) for k, v in samples.items()} == {i: 2 for i in IMPLS}
+    with threads(1):
+        peaks = {name: peak_bytes(fn) for name, fn in impls.items()}
+    # from scratch keeps the scores and the softmax output, two (1, 4, 64, 64) float32 maps, at once
+    assert peaks["scratch"] >= 2 * 4 * 64 * 64 * 4 > peaks["fast"]

@@ -219,7 +219,7 @@ def test_retrieval_verdicts_are_holm_corrected_over_every_head():
         "the 72 intervals would exclude 0: 5-7 (other, -10.3 [-18.6, -1.9]); even if no head mattered, chance alone "
         "would give about 3.6 of 72 (5%).")
     zh = report.retrieval_verdicts("zh")
-    assert "所有区间都包含 0" in zh and "99.93%" in zh and "72 个区间里会有 1 个不含 0：5-7（其他，-10.3 [-18.6, -1.9]）；而即使" in zh
+    assert "所有区间都包含 0" in zh and "99.93%" in zh and "72 个区间里会有 1 个不含 0：5-7（其他，−10.3 [−18.6, −1.9]）；而即使" in zh
     assert report.retrieval_takeaway("en") == (
         "On log retrieval, with all 72 heads tested together (Holm), removing any single head makes no measurable "
         "difference to accuracy on these 34 pairs. Judged one head at a time at 95%, 1 would seem to matter, where "
@@ -231,7 +231,7 @@ def test_retrieval_verdicts_are_holm_corrected_over_every_head():
         report.head_table("en")
     # medians of an even count are the mean of the two middle values (torch.median took the lower one, so this
     # row said 15.5° for 5-10 while the head table's percentiles said 15.6°)
-    assert "| 5 | 7.4° | 11.9° | 15.6°（5-10） | 5-7: -10.3 [-25.7, +5.1] | 0 |" in report.layer_table("zh")
+    assert "| 5 | 7.4° | 11.9° | 15.6°（5-10） | 5-7：−10.3 [−25.7, +5.1] | 0 |" in report.layer_table("zh")
     assert "| 5-10 | other | 15.6° | 12.0°–19.8° |" in report.head_table("en")
     assert "5-10: a median of 15.6° over the 68 texts" in report.ablation_scale("en")
 
@@ -277,3 +277,31 @@ def test_page_sentences_and_tables():
         report.ablation_scale("fr")
     with pytest.raises(ValueError, match="texts must be an even number"):
         full_embeddings(("one", "two", "three"))
+
+
+def test_quick_ablation_reports_the_angles_of_two_texts_with_and_without_a_head():
+    full = torch.tensor([[1.0, 0.0], [1.0, 1.0]])  # 45° apart
+    off = torch.tensor([[1.0, 0.0], [0.0, 1.0]])  # the second turned by 45°, now 90° from the first
+    en = report.quick_ablation(full, off, 5, 0, "en")
+    assert en == ("The angle between the two texts' sentence vectors: 45.0° with every head on, 90.0° with head 0 "
+                  "of layer 5 off. Removing that head turned the first text's vector by 0.00° and the second's by "
+                  "45.00°.")
+    assert "所有头都开着时 45.0°，去掉第 5 层第 0 个头后 90.0°" in report.quick_ablation(full, off, 5, 0, "zh")
+    with pytest.raises(ValueError, match=r"\(2, E\)"):
+        report.quick_ablation(full[:1], off[:1], 5, 0, "en")
+
+
+def test_removing_a_head_turns_the_page_examples_sentence_vectors():
+    from snippets.bert.loader import load_model
+    from snippets.bert.retrieval import encode_batch, pooled_embedding
+
+    ids, mask = encode_batch(["disk /var is full", "no space left on the /var partition"])
+    model = load_model()
+    with torch.no_grad():
+        full = pooled_embedding(model(ids, mask)[0][-1], mask)
+        with head_mask(model.layers[5].attn, 0):
+            off = pooled_embedding(model(ids, mask)[0][-1], mask)
+        again = pooled_embedding(model(ids, mask)[0][-1], mask)
+    turned = retrieval.angle_deg(full, off)
+    assert turned.shape == (2,) and bool((turned > 1.0).all())  # the head matters to both
+    assert_close(again, full)  # the mask is gone after the block

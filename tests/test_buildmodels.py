@@ -27,6 +27,12 @@ DATA = results.load(B.NAME)["data"]
 PY = sys.executable
 
 
+def tolerance() -> float:
+    """How far a float may move when a job runs again on another CPU: the largest tolerance measured for §4's
+    training (results/integrity-drift.json), the same model and training code."""
+    return max(integrity.tolerances()["whatif-sweeps"].values())
+
+
 def _run(code: str, cache) -> str:
     env = {**os.environ, "MHA_CACHE_DIR": str(cache), "MKL_CBWR": "AUTO,STRICT", "PYTHONPATH": str(ROOT)}
     out = subprocess.run([PY, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, timeout=600)
@@ -68,7 +74,10 @@ def test_a_seeded_cache_answers_the_pages_without_training(tmp_path):
         "from snippets.whatif.model import D_MODEL\n"
         "ok = all(train._train_cached.check_call_in_cache(h, s, 1000, 64, 3e-3, D_MODEL, code=train.CODE_VERSION)\n"
         "         for h in analysis.HEADS for s in analysis.SEEDS)\n"
-        "train._train_cached.func = None  # any call that is not a cache hit fails\n"
+        "def refuse(*args, **kwargs):\n"
+        "    raise AssertionError('computed, not read from the cache')\n"
+        "train._train = refuse  # what a cache miss would run\n"
+        "analysis._MEASURES = {kind: refuse for kind in analysis._MEASURES}\n"
         "run = train.train_run(8, 0)\n"
         "print(ok, run['num_heads'], len(analysis.specialisation(run)[1]))\n", tmp_path)
     assert out.splitlines() == ["['real_model', 'real_model_ablation']", "True 8 8"]
@@ -87,7 +96,7 @@ def test_a_drawn_job_computed_again_matches_the_file():
         _run(f"from sitebuild import precompute as p\np._work({job.fn!r}, {job.args!r})\n", cache)
         fresh = B.harvest(__import__("pathlib").Path(cache))
     committed = {(e["func"], e["args_id"]): e for e in DATA["entries"]}
-    tolerance = B.tolerance()
+    tolerance = tolerance()
     assert fresh, job.label
     for entry in fresh:
         key = (entry["func"], entry["args_id"])
@@ -102,7 +111,22 @@ def test_the_check_catches_a_changed_number():
     edited = json.loads(json.dumps(entry["value"]))
     edited = B.decode(edited)
     edited["accuracy"] = run["accuracy"] - 0.05
-    assert B.differences(run, edited, B.tolerance())
-    assert not B.differences(run, B.decode(json.loads(json.dumps(entry["value"]))), B.tolerance())
-    assert B.tolerance() == max(integrity.tolerances()["whatif-sweeps"].values())
-    assert B.tolerance() < 0.05
+    assert B.differences(run, edited, tolerance())
+    assert not B.differences(run, B.decode(json.loads(json.dumps(entry["value"]))), tolerance())
+    assert tolerance() == max(integrity.tolerances()["whatif-sweeps"].values())
+    assert tolerance() < 0.05
+
+
+def test_the_build_reads_the_file_only_while_it_matches_the_code(tmp_path):
+    """load_current (the build's check, which must not import sitebuild.results) agrees with results.stale: the
+    committed file is read; after an edit of one file it was computed from, it is not."""
+    import shutil
+
+    prov = results.load(B.NAME)["provenance"]
+    for rel in [*prov["fingerprint_covers"]["files"], f"results/{B.NAME}.json"]:
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / rel, tmp_path / rel)
+    assert B.load_current(tmp_path) is not None and results.stale(B.NAME) is None
+    edited = tmp_path / "snippets/whatif/train.py"
+    edited.write_text(edited.read_text(encoding="utf-8") + "\n# an edit\n", encoding="utf-8")
+    assert B.load_current(tmp_path) is None

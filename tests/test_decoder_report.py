@@ -85,3 +85,51 @@ def test_grouping_is_drawn_from_the_config(result):
     c = result["data"]["config"]
     assert f"Q{c['num_heads'] - 1}" in svg and f"Q{c['num_heads']}" not in svg
     assert f"K{c['num_kv_heads'] - 1} V{c['num_kv_heads'] - 1}" in svg and f"K{c['num_kv_heads']} " not in svg
+
+
+def test_the_pages_small_run_on_a_tiny_random_decoder():
+    """What the page's small run prints: a model loaded through the GGUF names generates the same tokens with
+    and without the cache, and rope_angles gives (P, d_k/2)."""
+    import torch
+
+    from snippets.decoder.model import LlamaDecoder, generate, gguf_tensors, load_state, rope_angles
+    from snippets.decoder.report import quick_decode
+    from snippets.decoder.weights import LlamaConfig
+
+    cfg = LlamaConfig(vocab=50, d_model=32, num_layers=2, num_heads=4, num_kv_heads=2, d_ff=48, context=16,
+                      rope_base=10000.0, eps=1e-5)
+    torch.manual_seed(0)
+    source = LlamaDecoder(cfg).eval()
+    model = load_state(LlamaDecoder(cfg), gguf_tensors(source))
+    prompt = torch.tensor([[1, 2, 3, 4, 1, 2]])
+    assert torch.equal(model(prompt), source(prompt))  # every weight arrived under its GGUF name
+    from snippets.decoder.model import tiny_decoder
+
+    page = tiny_decoder(cfg, seed=0)
+    assert torch.equal(page(prompt), tiny_decoder(cfg, seed=0)(prompt))  # the seed fixes the page's model
+    assert not torch.equal(page(prompt), tiny_decoder(cfg, seed=1)(prompt))
+    cached, again = generate(model, prompt, 4), generate(model, prompt, 4, cache=False)
+    cos, _ = rope_angles(cfg.d_k, 0, 6, cfg.rope_base)
+    en = quick_decode(prompt, cached, again, cos.shape, "en")
+    assert en.startswith(f"After the prompt [1, 2, 3, 4, 1, 2], the 4 tokens generated with the cache are "
+                         f"{cached[0, 6:].tolist()}, and without it {again[0, 6:].tolist()}: the same.")
+    assert en.endswith("cos and sin are (6, 4) each (6 positions × d_k/2 = 4 pairs).")
+    other = again.clone()
+    other[0, -1] = (other[0, -1] + 1) % 50
+    assert "：两者不同。" in quick_decode(prompt, cached, other, cos.shape, "zh")
+    with pytest.raises(ValueError, match="start with the 6-token prompt"):
+        quick_decode(prompt, prompt, prompt, cos.shape, "en")
+
+
+def test_made_up_heads_score_one_on_their_own_measure():
+    from snippets.decoder.heads import ideal_weights, prefix_matching, previous_token, sink_share
+    from snippets.decoder.report import quick_scores
+
+    w = ideal_weights(5)
+    assert w.sum(-1).eq(1).all() and w.triu(1).eq(0).all()  # rows are distributions, nothing from the future
+    table = quick_scores(previous_token(w), prefix_matching(w, 5), sink_share(w), "en")
+    assert "| only the previous token | 1.00 | 0.00 | 0.11 |" in table
+    assert "| only the first token | 0.11 | 0.00 | 1.00 |" in table
+    assert "| induction: the position after the last occurrence | 0.00 | 1.00 | 0.00 |" in table
+    with pytest.raises(ValueError, match="at least 2"):
+        ideal_weights(1)

@@ -13,6 +13,7 @@ from torch.testing import assert_close
 
 from snippets import faq
 from snippets.multihead import MultiHeadAttention
+from snippets.numfmt import typeset
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -69,7 +70,7 @@ def test_rounding_sentence_calls_an_exact_zero_exact():
     assert faq.rounding_sentence(0.0, "zh").startswith("最大差值恰好是 0")
     assert faq.rounding_sentence(2.4e-7, "en") == ("The largest difference is 2.4e-07, the size of float32 rounding "
                                                    "(machine epsilon 1.2e-07).")
-    assert faq.rounding_sentence(2.4e-7, "zh") == "最大差值是 2.4e-07，在 float32 舍入的量级（机器精度 1.2e-07）。"
+    assert faq.rounding_sentence(2.4e-7, "zh") == "最大差值是 2.4×10⁻⁷，在 float32 舍入的量级（机器精度 1.2×10⁻⁷）。"
     assert "more than float32 rounding" in faq.rounding_sentence(1e-3, "en")
     assert "超出了 float32 的舍入" in faq.rounding_sentence(1e-3, "zh")
     for bad in (-1.0, float("nan"), "0", True):
@@ -230,7 +231,8 @@ def test_permutation_sentence_carries_the_printed_numbers():
                   f"epsilon 1.2e-07); with a causal mask it is {causal}: shuffling the tokens changes the "
                   "outputs themselves, not just their order.")
     zh = faq.permutation_sentence("zh")
-    assert f"最大差值是 {free}，" in zh and "（1.2e-07）" in zh and f"差值是 {causal}：" in zh
+    assert f"最大差值是 {typeset(free)}，" in zh and "（1.2×10⁻⁷）" in zh and f"差值是 {causal}：" in zh
+    assert float(causal) > 0.1 and "e" not in causal  # 0.93, not 9.3e-01 (zh review FQ-7)
     assert faq.permutation_sentence("en", d_model=32, num_heads=2, L=5, seed=1).count(
         faq.permutation_check(d_model=32, num_heads=2, L=5, seed=1)) == 1
     with pytest.raises(ValueError, match="lang"):
@@ -298,6 +300,15 @@ def test_glossary_matches_chinese_inside_sentences_but_not_code():
     assert '用<abbr title="multi-head attention">多头注意力</abbr>计算' in out
     assert '<abbr title="多头注意力">Multi-head attention</abbr>' in out
     assert "multi-headed" in out and out.count("<abbr") == 2  # not inside code, not inside longer words
+
+
+def test_glossary_leaves_link_text_alone():
+    """A paper's English title in a reference list is a link, not a use of the term (zh review S1-15)."""
+    src = ("[Low-Rank Bottleneck in Multi-head Attention Models](https://arxiv.org/abs/2002.07028) 说多头注意力"
+           "有瓶颈。\n\n*[多头注意力]: multi-head attention\n*[multi-head attention]: 多头注意力\n")
+    out = markdown.markdown(src, extensions=["abbr", _glossary_extension()])
+    assert ">Low-Rank Bottleneck in Multi-head Attention Models</a>" in out
+    assert out.count("<abbr") == 1 and '说<abbr title="multi-head attention">多头注意力</abbr>' in out
 
 
 def test_glossary_tooltip_once_per_section():

@@ -542,7 +542,8 @@ def test_decode_table_and_sentences_carry_the_measured_numbers():
                                           "without ÷ with (no copies)"]
     rows = report.decode_rows("en", result)
     assert len(rows) == 9
-    assert rows[0] == ["MHA g=8", 64, "32", "0.1 [0.1–0.1]", "0.1 [0.1–0.1]", "1 [1–1]", "10.0 [10.0–10.0]"]
+    assert rows[0] == ["MHA g=8", 64, "32", "0.100 [0.100–0.100]", "0.100 [0.100–0.100]", "1.00 [1.00–1.00]",
+                       "10.0 [10.0–10.0]"]  # times to three significant digits, the ends to as many decimals
     assert rows[2][:3] == ["MHA g=8", 256, "128"] and rows[2][-1].startswith("40.")  # 16 ms over 0.4 ms
     assert rows[8][:3] == ["MQA g=1", 256, "16"] and rows[8][-1].startswith("80.")  # an eighth of the cache, half the time
     data = result["data"]
@@ -566,7 +567,8 @@ def test_decode_table_and_sentences_carry_the_measured_numbers():
     assert "with the cache and head copies 1.00 [0.98–1.02] (99.29% interval), no measurable difference;" in en[6]
     assert "with the cache and no copies 0.50 [0.50–0.50] (99.44% interval), measurably faster;" in en[6]
     zh = report.decode_sentences("zh", result)
-    assert "只有 MHA g=8 的 128 KiB 的 12.5%。" in zh and "没有可测的差别" in zh
+    assert "MQA g=1 的缓存是 16 KiB，是 MHA g=8（128 KiB）的 12.5%。" in zh and "没有可测的差别" in zh
+    assert "MHA g=8 快 40.0 倍 [40.0, 40.0]" in zh  # the speed-up: how many times faster, then its interval
     assert "<svg" in report.decode_figure("zh", result)
     flops = report.decode_flops_rows("en", result)
     assert [r[0] for r in flops] == ["MHA g=8", "GQA g=2", "MQA g=1"]
@@ -747,3 +749,57 @@ def test_recall_prose_states_the_sweep_the_committed_results_come_from():
     chance = f"{100 / mqar.VALUES:.1f}%"
     assert f"a random value out of {mqar.VALUES} would be right {chance}" in en
     assert f"从 {mqar.VALUES} 个值里随便猜，只有 {chance}" in zh
+
+
+def test_quick_steps_counts_each_steps_flops_and_checks_it_against_its_reference():
+    torch.manual_seed(0)
+    x = torch.randn(1, 16, 32)  # 15 cached, 1 new
+    fns = decode_bench.next_token_fns(GroupedQueryAttention(32, 4, num_kv_heads=2), x)
+    fns |= decode_bench.latent_fns(LatentAttention(32, 4, d_latent=8), x)
+    flops = {name: decode_bench.step_flops(fn) for name, fn in fns.items()}
+    table = report.quick_steps(fns, flops, "en")
+    # one new position against 16 keys: projections 2·32·(32 + 2·16 + 32), scores and mix 2·2·4·8·16
+    assert flops["cache"] == flops["cache_grouped"] == 2 * 32 * 96 + 4 * 4 * 8 * 16
+    assert flops["no_cache"] == 16 * flops["cache"]  # every position again
+    assert f"| `cache` | `no_cache` | yes | {flops['cache']:,} |" in table
+    assert f"| `no_cache` | — | — | {flops['no_cache']:,} |" in table
+    assert f"| `mla_absorbed` | `mla_naive` | yes | {flops['mla_absorbed']:,} |" in table
+    assert "| `cache_grouped` | `no_cache` | 是 |" in report.quick_steps(fns, flops, "zh")
+    wrong = dict(fns, cache=lambda: fns["cache"]() + 1)  # a step that computes something else
+    assert "| `cache` | `no_cache` | no |" in report.quick_steps(wrong, flops, "en")
+    with pytest.raises(ValueError, match="reference step 'no_cache'"):
+        report.quick_steps({"cache": fns["cache"]}, {"cache": 1}, "en")
+    with pytest.raises(ValueError, match="with the FLOPs of each"):
+        report.quick_steps(fns, {}, "en")
+
+
+def test_next_token_fns_accept_a_notebooks_own_layer_class():
+    """The check looks GroupedQueryAttention up when called: a notebook that edits the class installs its own
+    in decode_bench (snippets.notebook.use_definitions), and a default argument would keep the old one."""
+    class Edited(GroupedQueryAttention):
+        pass
+
+    old = decode_bench.GroupedQueryAttention
+    decode_bench.GroupedQueryAttention = Edited
+    try:
+        fns = decode_bench.next_token_fns(Edited(16, 4, 2), torch.randn(1, 3, 16))
+        with pytest.raises(ValueError, match="layer must be a Edited"):
+            decode_bench.next_token_fns(old(16, 4, 2), torch.randn(1, 3, 16))
+    finally:
+        decode_bench.GroupedQueryAttention = old
+    assert fns["cache"]().shape == (1, 1, 16)
+
+
+def test_quick_recall_sentence():
+    en = report.quick_recall(0.19625, 150, 4, 2, 32, "en")
+    assert en == ("g = 2, 4 pairs, trained for only 150 steps (32 sequences a batch): 19.6% held-out accuracy, "
+                  "where guessing a value gives 1.6%. Each model of the committed results trains for 1500 steps.")
+    assert "留出集上的准确率是 19.6%，瞎猜一个值是 1.6%" in report.quick_recall(0.19625, 150, 4, 2, 32, "zh")
+    with pytest.raises(ValueError, match="share in"):
+        report.quick_recall(19.6, 150, 4, 2, 32, "en")
+
+
+def test_step_fns_are_the_timed_steps_on_one_input():
+    fns = report.step_fns(L=16, d_model=32, num_heads=4, kv_heads=2, d_latent=8)
+    assert list(fns) == [*decode_bench.METHODS, *decode_bench.MLA_METHODS]
+    assert all(fn().shape == (1, 1, 32) for fn in fns.values())

@@ -247,3 +247,14 @@ def test_params_sentence_says_the_counts_are_not_matched():
     assert "MQA g=1 24% fewer" in en and "MLA d_c=16 9% more than MQA g=1" in en
     assert "MLA d_c=32 17% more than GQA g=2" in en and "cannot tell the two apart" in en
     assert "MQA g=1 少 24%" in zh and "MLA d_c=32 比 GQA g=2 多 17%" in zh
+
+
+def test_followup_quick_sentence():
+    en = R.followup_quick([0.013, 0.019, 0.021, 0.018], 10, 40, 32, 128, 16, "en")
+    assert en == ("The normed MLA with d_c = 16, trained for only 40 steps (32 sequences a batch): its accuracy on 128 "
+                  "held-out sequences every 10 steps was 1.3%, 1.9%, 2.1%, 1.8%; guessing a value gives 1.6%. Each "
+                  f"model of the experiment above trains for {P.STEPS} steps.")
+    assert "依次是 1.3%、1.9%、2.1%、1.8%；瞎猜一个值是 1.6%" in R.followup_quick(
+        [0.013, 0.019, 0.021, 0.018], 10, 40, 32, 128, 16, "zh")
+    with pytest.raises(ValueError, match="expected 4 accuracies"):
+        R.followup_quick([0.5], 10, 40, 32, 128, 16, "en")

@@ -654,3 +654,31 @@ def test_the_first_edit_a_notebook_suggests_is_in_its_code():
         code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
         assert code.count(old) == 1, f"{stem}.{lang}: {old!r} is not (once) in the notebook's code"
     assert suggested == 2 * len(tested)
+
+
+def test_trace_sees_calls_of_a_shown_lru_cached_function():
+    """MHA_NOTEBOOK_TRACE=1 (the download test) records a later call of a shown definition that
+    functools.lru_cache wraps (snippets.bert.loader._model), whether the cache answers it or not."""
+    import subprocess
+    import sys
+
+    code = """
+import functools, json, sys, types
+import snippets.notebook as nbm
+cell = [1]
+nbm._cell = lambda: cell[0]
+package = types.ModuleType("snippets._lru_probe")
+sys.modules[package.__name__] = package
+exec("import functools\\n@functools.lru_cache(maxsize=2)\\ndef model(path):\\n    return len(path)\\n", vars(package))
+notebook = {}
+exec("import functools\\n@functools.lru_cache(maxsize=2)\\ndef model(path):\\n    return len(path)\\n", notebook)
+nbm.use_definitions(notebook, package.__name__, ["model"])
+cell[0] = 2
+print(package.model("abc"), package.model("abc"), package.model.cache_info().hits)
+print(nbm.trace_report())
+"""
+    env = {**os.environ, "MHA_NOTEBOOK_TRACE": "1", "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True,
+                         cwd=ROOT).stdout.splitlines()
+    assert out[0] == "3 3 1"
+    assert json.loads(out[1]) == {"shown": ["snippets._lru_probe.model"], "called": ["snippets._lru_probe.model"]}

@@ -211,3 +211,22 @@ def test_annotations_are_on():
 def test_no_raw_annotation_marker(built_site: Path):
     found = raw_annotations(built_site)
     assert not found, f"{len(found)} pages or notebooks show a raw `# (n)!`: {found[:10]}"
+
+
+def _search_docs(root: Path, lang: str) -> list[dict]:
+    """The entries of one language in the site's one search index (English pages live under en/)."""
+    docs = json.loads((root / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    return [d for d in docs if d["location"].startswith("en/") == (lang == "en")]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_search_reads_formulas_as_typed(built_site: Path, lang: str):
+    """The search index holds each formula's plain text (sitebuild.mathtext): the section on scaling says the
+    scores are divided by √d_k, not by "dk" (MathML's text), and the pages keep their MathML."""
+    docs = [d for d in _search_docs(built_site, lang) if d["location"].endswith("3-pytorch/#why-scale")]
+    assert len(docs) == 1, [d["location"] for d in _search_docs(built_site, lang) if "why-scale" in d["location"]]
+    text = docs[0]["text"]
+    assert "√d_k" in text, text[:300]
+    assert not re.search(r"(?<![√_\w])dk(?!\w)", text), text[:300]
+    page = (built_site / ("" if lang == "zh" else "en") / "article/3-pytorch/index.html").read_text(encoding="utf-8")
+    assert "<msqrt>" in page and 'class="math">√' not in page

@@ -17,7 +17,7 @@ LEGEND_BLOCK = re.compile(r'```python exec="1"\nfrom snippets\.symbols import le
 def test_legend_names_every_symbol_once_in_order(lang):
     line = legend(lang)
     assert "\n" not in line
-    found = [m.group(1) for m in re.finditer(r"(?:^|· |[:：] ?)(N|L|S|E|h|d_k) ", line.split("**", 2)[-1])]
+    found = [m.group(1) for m in re.finditer(r"(?:^|· |[:：] ?)(N|L|S|T|E|h|d_k) ", line.split("**", 2)[-1])]
     assert found == list(SYMBOLS)
 
 

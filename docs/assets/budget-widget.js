@@ -187,9 +187,11 @@
       });
       outCells[1].change.textContent = num(r.d1);
       outCells[3].change.textContent = num(r.d2);
+      // A change below 1e-9 is rounding (float64 here, float32 in PyTorch): said as no change, not as "at most 0.00".
+      const change = (d) => (d < 1e-9 ? ui.unchanged : fill(ui.changed, { d: num(d) }));
       summary.textContent = fill(ui.summary, {
-        s: fmtS(s), a1: r.a1.toFixed(3), b1: r.b1.toFixed(3), d1: num(r.d1),
-        a2: r.a2.toFixed(3), b2: r.b2.toFixed(3), d2: num(r.d2),
+        s: fmtS(s), a1: r.a1.toFixed(3), b1: r.b1.toFixed(3), c1: change(r.d1),
+        a2: r.a2.toFixed(3), b2: r.b2.toFixed(3), c2: change(r.d2),
       });
       root.dataset.state = JSON.stringify({ a, b, s });
     }

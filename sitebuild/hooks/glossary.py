@@ -26,7 +26,9 @@ from mkdocs.plugins import event_priority
 SNIPPETS = Path(__file__).resolve().parents[2] / "docs" / ".snippets"
 GLOSSARIES = {"zh": SNIPPETS / "glossary.md", "en": SNIPPETS / "glossary-en.md"}
 
-SKIP = {"h1", "h2", "h3", "h4", "h5", "h6"}  # headings stay plain: they also feed the table of contents
+# Headings stay plain: they also feed the table of contents. So does a link's text: it is a title or a pointer
+# (a paper's English title in a reference list was a run of tooltips), and a tooltip in it competes with the link.
+SKIP = {"h1", "h2", "h3", "h4", "h5", "h6", "a"}
 SECTION = {"h1", "h2"}  # a term's tooltip appears again after one of these
 
 
@@ -36,6 +38,15 @@ class CJKAbbrTreeprocessor(AbbrTreeprocessor):
     def iter_element(self, el, parent=None):
         if el.tag not in SKIP:
             super().iter_element(el, parent)
+            return
+        # Only the text after it (its tail, which belongs to the paragraph): hide its text and children meanwhile.
+        text, children = el.text, list(el)
+        el.text = None
+        for child in children:
+            el.remove(child)
+        super().iter_element(el, parent)
+        el.text = text
+        el.extend(children)
 
     def __init__(self, md, abbrs):
         super().__init__(md, abbrs)

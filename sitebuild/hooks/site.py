@@ -41,6 +41,9 @@ os.environ.setdefault("SOURCE_DATE_EPOCH", "1700000000")
 os.environ.setdefault("MKL_CBWR", "AUTO,STRICT")
 
 from latex2mathml.converter import convert  # noqa: E402
+from mkdocs.plugins import event_priority  # noqa: E402
+
+from sitebuild.mathtext import remember  # noqa: E402
 
 _BLOCK = re.compile(r'<div class="arithmatex">\\\[(.*?)\\\]</div>', re.S)
 _INLINE = re.compile(r'<span class="arithmatex">\\\((.*?)\\\)</span>', re.S)
@@ -56,7 +59,21 @@ def on_config(config):
 
 
 def tex_to_mathml(tex: str, display: str) -> str:
-    return convert(html.unescape(tex).strip(), display=display)
+    tex = html.unescape(tex).strip()
+    mathml = convert(tex, display=display)
+    remember(mathml, tex)  # the plain text search reads instead (search_math.py; put back below)
+    return mathml
+
+
+@event_priority(-50)  # after the search plugin (0) has indexed the copy search_math.py made (at 60)
+def on_page_context(context, page, config, nav):
+    shown = getattr(page, "math_shown", None)
+    if shown is not None:
+        if page.content != page.math_searched:
+            raise ValueError(f"{page.file.src_uri}: the page changed between search_math.py and site.py; "
+                             "its formulas cannot be put back")
+        page.content, page.math_shown, page.math_searched = shown, None, None
+    return context
 
 
 _PALETTE_SCRIPT = 'var palette=__md_get("__palette");'

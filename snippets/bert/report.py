@@ -21,7 +21,7 @@ from .loader import encode_text
 from .logdata import PAIRS
 from .retrieval import ablation_results
 
-__all__ = ["wordpiece_table", "pair_examples", "text_table", "stats_table", "category_grid", "category_rows",
+__all__ = ["quick_ablation", "wordpiece_table", "pair_examples", "text_table", "stats_table", "category_grid", "category_rows",
            "category_table",
            "finding", "entropy_by_category", "broad_removal", "smallest_detectable", "broad_vs_clark", "neighbour_heads", "special_tokens", "length_table",
            "length_summary", "ablation_scale",
@@ -90,7 +90,9 @@ def category_rows(lang: str, texts=TEXTS) -> list[tuple[str, str, int, str]]:
             rule = lab["rule_other"]
         members = [(layer, head) for layer, row in enumerate(cats) for head, c in enumerate(row) if c == cat]
         shown = members if cat != "other" else []
-        which = ", ".join(f"{layer}-{head}: {stats[STAT_OF[cat]][layer, head].item():.2f}" for layer, head in shown)
+        which = lab["list_sep"].join(i18n.text(lang, "bert.head_value", head=f"{layer}-{head}",
+                                               v=f"{stats[STAT_OF[cat]][layer, head].item():.2f}")
+                                     for layer, head in shown)
         rows.append((lab[cat], rule, len(members), which or "—"))
     return rows
 
@@ -153,7 +155,7 @@ def neighbour_heads(lang: str, texts=TEXTS) -> str:
     sep = i18n.text(lang, "bert.list_sep")
 
     def heads(cat):
-        found = [f"{layer}-{head}: {stats[cat][layer, head].item():.2f}"
+        found = [i18n.text(lang, "bert.head_value", head=f"{layer}-{head}", v=f"{stats[cat][layer, head].item():.2f}")
                  for layer, row in enumerate(cats) for head, c in enumerate(row) if c == cat]
         return len(found), sep.join(found) or "—"
 
@@ -193,18 +195,16 @@ def length_summary(lang: str) -> str:
                      t=long["tokens"], u=long["uniform"], long_over=long["over_10"])
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:+.1f}"
-
-
 def _level(level: float) -> str:
     """An interval's level as printed: 95%, 97.5%, 99.93%."""
     return f"{100 * level:.2f}".rstrip("0").rstrip(".") + "%"
 
 
-def _interval(eff, layer: int, head: int, lo: str = "lo", hi: str = "hi") -> str:
-    """change [lo, hi] in points: the Holm-corrected interval, or with lo_95 / hi_95 the head's own 95% one."""
-    return f"{_pct(eff['delta'][layer, head])} [{_pct(eff[lo][layer, head])}, {_pct(eff[hi][layer, head])}]"
+def _interval(lang: str, eff, layer: int, head: int, lo: str = "lo", hi: str = "hi") -> str:
+    """change [lo, hi] in points: the Holm-corrected interval, or with lo_95 / hi_95 the head's own 95% one
+    (bert.interval; a Chinese page writes its minus signs as −)."""
+    return i18n.text(lang, "bert.interval", d=100 * eff["delta"][layer, head].item(),
+                     lo=100 * eff[lo][layer, head].item(), hi=100 * eff[hi][layer, head].item())
 
 
 def ablation_scale(lang: str) -> str:
@@ -232,7 +232,8 @@ def layer_table(lang: str) -> str:
         top, worst = int(m.argmax()), int(eff["delta"][layer].argmin())
         drops = eff["verdict"][layer].count("lower")  # Holm-corrected over every head of the model
         rows.append((layer, f"{m.min():.1f}°", f"{_median(m).item():.1f}°", i18n.text(lang, "bert.angle_head", a=m.max().item(), h=f"{layer}-{top}"),
-                     f"{layer}-{worst}: {_interval(eff, layer, worst)}", drops))
+                     i18n.text(lang, "bert.head_value", head=f"{layer}-{worst}",
+                               v=_interval(lang, eff, layer, worst)), drops))
     return md_table(lab["layers"], rows, align="rrrlll")
 
 
@@ -277,7 +278,7 @@ def retrieval_verdicts(lang: str) -> str:
 
     def refs(which, lo="lo", hi="hi"):
         return lab["list_sep"].join(i18n.text(lang, "bert.verdict_head", head=f"{layer}-{head}",
-                                              cat=lab[cats[layer][head]], iv=_interval(eff, layer, head, lo, hi))
+                                              cat=lab[cats[layer][head]], iv=_interval(lang, eff, layer, head, lo, hi))
                                     for layer, head in which)
 
     parts = [i18n.text(lang, "bert.verdict_family", n=len(heads))]
@@ -285,7 +286,7 @@ def retrieval_verdicts(lang: str) -> str:
     if not any(found.values()):
         layer, head = divmod(int(eff["p"].argmin()), h)
         parts.append(i18n.text(lang, "bert.verdict_all_none", pairs=eff["pairs"], n=len(heads),
-                               head=f"{layer}-{head}", cat=lab[cats[layer][head]], iv=_interval(eff, layer, head),
+                               head=f"{layer}-{head}", cat=lab[cats[layer][head]], iv=_interval(lang, eff, layer, head),
                                p=eff["p"][layer, head].item(), level=_level(eff["level"][layer, head].item())))
     else:
         parts += [i18n.text(lang, f"bert.verdict_{key}", k=len(which), heads=refs(which))
@@ -327,8 +328,22 @@ def head_table(lang: str) -> str:
     q = torch.quantile(ang, torch.tensor([0.1, 0.5, 0.9], dtype=torch.float64), dim=-1)  # (3, n, h)
     _, cats = all_stats(TEXTS)
     rows = [(f"{layer}-{head}", lab[cats[layer][head]], f"{q[1, layer, head]:.1f}°",
-             f"{q[0, layer, head]:.1f}°–{q[2, layer, head]:.1f}°", _interval(eff, layer, head),
+             f"{q[0, layer, head]:.1f}°–{q[2, layer, head]:.1f}°", _interval(lang, eff, layer, head),
              i18n.text(lang, "bert.effect_cell", verdict=lab[f"effect_{eff['verdict'][layer][head]}"],
                        level=_level(eff["level"][layer, head].item())))
             for layer in range(ang.size(0)) for head in range(ang.size(1))]
     return md_table(lab["heads_table"], rows, align="llrrll")
+
+
+def quick_ablation(full: torch.Tensor, off: torch.Tensor, layer: int, head: int, lang: str) -> str:
+    """Two texts' sentence vectors (2, E) with every head on (full) and with one head off: the angle between
+    the texts each way, and how far each vector turned."""
+    from .retrieval import angle_deg
+
+    if not isinstance(full, torch.Tensor) or full.dim() != 2 or full.size(0) != 2 or full.shape != off.shape:
+        raise ValueError(f"expected two texts' sentence vectors (2, E) each way, got "
+                         f"{tuple(getattr(full, 'shape', ()))} and {tuple(getattr(off, 'shape', ()))}")
+    turn = angle_deg(full, off)  # (2,)
+    return i18n.text(lang, "bert.quick", both=float(angle_deg(full[0], full[1])),
+                     both_off=float(angle_deg(off[0], off[1])), layer=layer, head=head,
+                     turn_a=float(turn[0]), turn_b=float(turn[1]))

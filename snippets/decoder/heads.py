@@ -22,7 +22,7 @@ from .model import LlamaDecoder, shared_model
 from .reference import TEXTS_FILE, encode
 from .weights import file_hash, read_config
 
-__all__ = ["ZH_TEXT", "EN_TEXT", "REPEAT", "repeated_tokens", "previous_token", "prefix_matching", "sink_share",
+__all__ = ["ideal_weights", "ZH_TEXT", "EN_TEXT", "REPEAT", "repeated_tokens", "previous_token", "prefix_matching", "sink_share",
            "text_scores", "cache_sizes", "measure"]
 
 ZH_TEXT, EN_TEXT = TEXTS_FILE["passages"]["zh"], TEXTS_FILE["passages"]["en"]
@@ -56,6 +56,27 @@ def prefix_matching(w: Tensor, T: int) -> Tensor:
     i = torch.arange(T)  # (T,): queries T + i, targets i + 1
     return w[:, :, T + i, i + 1].mean((0, -1))
 # --8<-- [end:scores]
+
+
+def ideal_weights(T: int) -> Tensor:
+    """(1, 3, 2T, 2T) causal attention weights of three made-up heads on a sequence of T tokens shown twice:
+    head 0 puts all its weight on the previous position (position 0 on itself), head 1 on position 0, head 2
+    is an induction head (from T + i to i + 1; the first copy on itself). Each scores 1 on its own measure.
+
+    >>> w = ideal_weights(5)
+    >>> previous_token(w).tolist(), prefix_matching(w, 5).tolist(), sink_share(w)[1].item()
+    ([1.0, 0.1111111119389534, 0.0], [0.0, 0.0, 1.0], 1.0)
+    """
+    if not isinstance(T, int) or isinstance(T, bool) or T < 2:
+        raise ValueError(f"T must be an integer of at least 2, got {T!r}")
+    S = 2 * T
+    w = torch.zeros(1, 3, S, S)
+    t = torch.arange(S)
+    w[0, 0, t, (t - 1).clamp(min=0)] = 1.0  # previous token
+    w[0, 1, :, 0] = 1.0  # first token
+    w[0, 2, t[:T], t[:T]] = 1.0  # first copy: itself
+    w[0, 2, T + t[:T], t[:T] + 1] = 1.0  # second copy: after the first occurrence
+    return w
 
 
 @torch.no_grad()

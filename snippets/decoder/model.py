@@ -37,7 +37,7 @@ from .._checks import check_positive_int
 from .weights import LlamaConfig, file_hash, load_weights, read_config
 
 __all__ = ["RMSNorm", "rope_angles", "apply_rope", "SwiGLU", "RotaryGQA", "LlamaBlock", "LlamaDecoder",
-           "generate", "load_state", "load_model", "shared_model", "check_tokens"]
+           "generate", "load_state", "load_model", "shared_model", "check_tokens", "gguf_tensors", "tiny_decoder"]
 
 
 # --8<-- [start:norm]
@@ -254,6 +254,32 @@ def load_model(path=None) -> LlamaDecoder:
         model = LlamaDecoder(cfg)
     return load_state(model, load_weights(path))
 # --8<-- [end:load]
+
+
+def gguf_tensors(model: LlamaDecoder) -> dict:
+    """The model's weights under the names a GGUF file gives them (what load_state reads): the page's small
+    run loads a random model's weights into another with it, where SmolLM2's file is not installed.
+
+    >>> cfg = LlamaConfig(vocab=50, d_model=32, num_layers=2, num_heads=4, num_kv_heads=2,
+    ...                   d_ff=48, context=16, rope_base=10000.0, eps=1e-5)
+    >>> len(gguf_tensors(LlamaDecoder(cfg))), len(LlamaDecoder(cfg).state_dict())
+    (20, 20)
+    """
+    if not isinstance(model, LlamaDecoder):
+        raise ValueError(f"model must be a LlamaDecoder, got {type(model).__name__}")
+    state = model.state_dict()
+    out = {"token_embd.weight": state["embed.weight"], "output_norm.weight": state["norm_f.weight"]}
+    for i in range(len(model.blocks)):
+        for src, dst in GGUF_NAMES.items():
+            out[f"blk.{i}.{src}"] = state[f"blocks.{i}.{dst}"]
+    return {k: v.detach().clone() for k, v in out.items()}
+
+
+def tiny_decoder(cfg: LlamaConfig, seed: int = 0) -> LlamaDecoder:
+    """A randomly initialised decoder (seeded) whose weights went through their GGUF names: one model's
+    gguf_tensors loaded into another by load_state, as load_model loads SmolLM2's file."""
+    torch.manual_seed(seed)
+    return load_state(LlamaDecoder(cfg), gguf_tensors(LlamaDecoder(cfg)))
 
 
 def shared_model(path=None) -> LlamaDecoder:

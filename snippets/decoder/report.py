@@ -13,11 +13,11 @@ from ..benchreport import load
 from ..figures import FG, MIN_FONT_PT, Figure, svg_figure
 from ..i18n import text, texts
 
-__all__ = ["RESULT", "LOGIT_ATOL", "NEW_TOKENS", "result", "config_line", "summary_bullets", "score_figure", "grouping_figure",
-           "decoder_cache_rows", "decoder_cache_header", "cache_sentence", "top_head_rows", "top_header", "layer_sentence",
-           "tolerance_sentence", "ABLATION", "knockout_result", "knockout_family", "knockout_header", "knockout_rows",
-           "knockout_sentence", "knockout_heads_sentence", "knockout_bullet", "induction_page_sentence",
-           "knockout_reading"]
+__all__ = ["quick_decode", "quick_scores", "RESULT", "LOGIT_ATOL", "NEW_TOKENS", "result", "config_line",
+           "summary_bullets", "score_figure", "grouping_figure", "decoder_cache_rows", "decoder_cache_header",
+           "cache_sentence", "top_head_rows", "top_header", "layer_sentence", "tolerance_sentence", "ABLATION",
+           "knockout_result", "knockout_family", "knockout_header", "knockout_rows", "knockout_sentence",
+           "knockout_heads_sentence", "knockout_bullet", "induction_page_sentence", "knockout_reading"]
 
 RESULT = "decoder-heads"
 # Our logits against transformers' on the same file (tests/test_decoder.py): both multiply the same float32
@@ -353,3 +353,33 @@ def knockout_reading(lang: str, r: dict | None = None) -> str:
     return text(lang, "decoder.abl_reading", k1=d["protocol"]["K"][0], k2=d["protocol"]["K"][-1], s1=shares[0],
                 s2=shares[-1], n=len(ordinary), bound=bound, minimum=minimum,
                 inside=text(lang, "decoder.abl_inside" if bound < minimum else "decoder.abl_outside", minimum=minimum))
+def quick_decode(prompt, cached, again, angles_shape, lang: str) -> str:
+    """The page's small run on a tiny random decoder: the tokens generate gave after the prompt with the cache
+    and without it, whether they agree, and the shape of rope_angles' cos and sin for the prompt's positions."""
+    import torch
+
+    if not all(isinstance(t, torch.Tensor) and t.dim() == 2 and t.size(0) == 1 for t in (prompt, cached, again)):
+        raise ValueError("expected the prompt and both generations as (1, L) token tensors")
+    P = prompt.size(1)
+    if cached.size(1) <= P or cached.shape != again.shape or not torch.equal(cached[:, :P], prompt):
+        raise ValueError(f"expected both generations to start with the {P}-token prompt and add the same number "
+                         f"of tokens, got shapes {tuple(cached.shape)} and {tuple(again.shape)}")
+    same = torch.equal(cached, again)
+    shape = tuple(angles_shape)
+    return text(lang, "decoder.quick_decode", prompt=prompt[0].tolist(), n=cached.size(1) - P,
+                cached=cached[0, P:].tolist(), again=again[0, P:].tolist(),
+                same=text(lang, "decoder.quick_same" if same else "decoder.quick_differs"),
+                P=P, shape=f"({shape[0]}, {shape[1]})", pairs=shape[1])
+
+
+def quick_scores(prev, prefix, sink, lang: str) -> str:
+    """A table of the three scores (h,) of the made-up heads of heads.ideal_weights, one row per head."""
+    from ..tables import md_table
+
+    names = text(lang, "decoder.quick_heads")
+    if not (len(prev) == len(prefix) == len(sink) == len(names)):
+        raise ValueError(f"expected the {len(names)} made-up heads' scores, got {len(prev)}, {len(prefix)} and "
+                         f"{len(sink)}")
+    rows = [[name, f"{float(a):.2f}", f"{float(b):.2f}", f"{float(c):.2f}"]
+            for name, a, b, c in zip(names, prev, prefix, sink)]
+    return md_table(text(lang, "decoder.quick_scores_head"), rows, align="lrrr")

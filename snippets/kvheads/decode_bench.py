@@ -156,7 +156,10 @@ def step_flops(fn: Callable[[], Tensor]) -> int:
 # --8<-- [end:step_flops]
 
 
-def _check_prefix(layer: object, x: object, kind: type = GroupedQueryAttention) -> None:
+def _check_prefix(layer: object, x: object, kind: type | None = None) -> None:
+    # the class is looked up when called, not bound as a default: a notebook that edits GroupedQueryAttention
+    # installs its own class in this module (snippets.notebook.use_definitions)
+    kind = GroupedQueryAttention if kind is None else kind
     if not isinstance(layer, kind):
         raise ValueError(f"layer must be a {kind.__name__}, got {type(layer).__name__}")
     check_tensor(x, "x", 3)

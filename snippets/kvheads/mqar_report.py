@@ -27,7 +27,7 @@ from ..i18n import text
 from . import protocol as P
 from .mqar import IGNORE, KEYS, VALUES, MQARModel, make_mqar_batch, mqar_accuracy, train_mqar
 
-__all__ = ["RESULT_NAME", "PILOT", "pilot_run", "mqar_pilot_header", "mqar_pilot_rows", "show_mqar_sequence", "load_mqar", "mqar_family", "mqar_rows", "mqar_header", "mqar_figure", "mqar_sentences", "params_sentence",
+__all__ = ["followup_quick", "RESULT_NAME", "PILOT", "pilot_run", "mqar_pilot_header", "mqar_pilot_rows", "show_mqar_sequence", "load_mqar", "mqar_family", "mqar_rows", "mqar_header", "mqar_figure", "mqar_sentences", "params_sentence",
            "mqar_learned_sentence", "curve_sentence", "mqar_protocol_sentence", "mqar_cost_sentence", "equal_cache_sentence",
            "FOLLOWUP_NAME", "load_followup", "followup_family", "followup_header", "followup_rows",
            "followup_sentence", "mla_copy_of_mha", "holds_sentence", "still_rising", "CLEARLY_RISING"]
@@ -287,7 +287,7 @@ def curve_sentence(lang: str, result: dict | None = None) -> str:
         return text(lang, "mqar.curves_small", runs=len(runs), rising=len(rising), window=window, steps=steps)
     counts = [sum((m["kind"], m["size"]) == s for m in big) for s in names]
     return text(lang, "mqar.curves", runs=len(runs), rising=len(rising), big=len(big), window=window, steps=steps,
-                names=text(lang, "kvheads.sep").join(text(lang, "mqar.curve_part", name=_label(lang, *s), n=n)
+                names=text(lang, "mqar.curve_sep").join(text(lang, "mqar.curve_part", name=_label(lang, *s), n=n)
                                                      for s, n in zip(names, counts, strict=True)))
 
 
@@ -497,3 +497,16 @@ def _made_up() -> dict:
                                         "EVAL_SIZE", "LEARNED", "MINIMUM")}
     proto |= {"SEEDS": list(P.SEEDS), "SETTINGS": [list(s) for s in P.SETTINGS]}
     return {"provenance": {"commit": "0" * 40}, "data": {"protocol": proto, "models": models}}
+
+
+def followup_quick(curve: list[float], every: int, steps: int, batch: int, size: int, d_latent: int,
+                   lang: str) -> str:
+    """One sentence on a short run of the normed MLA (train_mqar's curve, every `every` steps) beside chance
+    (one value in VALUES) and the steps the experiment's models train for."""
+    if not curve or any(not 0 <= a <= 1 for a in curve):
+        raise ValueError(f"expected a non-empty curve of accuracies in [0, 1], got {curve!r}")
+    if len(curve) != steps // every:
+        raise ValueError(f"expected {steps // every} accuracies ({steps} steps, one every {every}), got {len(curve)}")
+    sep = text(lang, "kvheads.list_sep")
+    return text(lang, "mqarf.quick", d_c=d_latent, steps=steps, batch=batch, every=every, size=size,
+                curve=sep.join(f"{a:.1%}" for a in curve), chance=1 / VALUES, full=P.STEPS)

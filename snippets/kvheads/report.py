@@ -23,6 +23,7 @@ import resultcache
 from .. import benchreport, stats
 from ..figures import Figure, svg_figure
 from ..i18n import check_lang, text
+from ..tables import md_table
 from ..whatif.compare import diff_interval, interval_verdict  # the page's old method, for its history table
 from .attention import GroupedQueryAttention, KVCache, cache_bytes_per_token, decode, formula_bytes_per_token
 from . import cost
@@ -37,7 +38,7 @@ __all__ = ["decode_demo", "show_sequence", "cache_rows", "cache_header", "cache_
            "decode_header", "decode_rows", "growth", "decode_sentences", "decode_figure", "stored_rows", "stored_header",
            "decoder_rows", "row_difference", "decoder_step_flops", "step_flops_lines", "flops_header", "flops_check_rows",
            "false_positive_sentence", "summary_sentence", "decode_family", "decode_flops_rows",
-           "decode_flops_header", "mla_row", "mla_header", "mla_rows", "mla_flops_header", "mla_flops_rows",
+           "decode_flops_header", "mla_row", "mla_header", "mla_rows", "mla_flops_header", "mla_flops_rows", "quick_steps", "quick_recall", "step_fns",
            "mla_family", "mla_sentences"]
 
 RESULT_NAME = "kvheads-recall.json"
@@ -456,7 +457,8 @@ def decode_rows(lang: str, result: dict | None = None) -> list[list[str]]:
     for g in p["kv_heads"]:
         for L in p["lengths"]:
             got = [decode_row(data, g, L, method) for method in METHODS]
-            cells = [f"{_ms(r['time'].median)} [{_ms(r['time'].low)}–{_ms(r['time'].high)}]" for r in got]
+            cells = [benchreport.ms_spread(r["time"].median, r["time"].low, r["time"].high, grouped=True)
+                     for r in got]
             rows.append([_kv_label(lang, p["num_heads"], g), L, f"{got[0]['cache_bytes'] / 2**10:,.0f}", *cells,
                          _ratio_text(lang, _speedup(data, g, L))])
     return rows
@@ -513,7 +515,7 @@ def decode_sentences(lang: str, result: dict | None = None) -> str:
                           times=last["time"].median / first["time"].median, L1=L1, p=e[0], lo=e[1], hi=e[2],
                           theory=_THEORY[method], where=text(lang, f"kvheads.decode_{where}")))
     parts = [text(lang, "kvheads.decode_speedup_part", name=_kv_label(lang, h, k),
-                  ratio=benchreport.cjk_spacing(_ratio_text(lang, _speedup(data, k, L2)))) for k in gs]
+                  ratio=_speedup_text(lang, _speedup(data, k, L2))) for k in gs]
     lines.append(text(lang, "kvheads.decode_speedup", L=L2, parts=text(lang, "kvheads.sep").join(parts)))
     family = decode_family(data)
     parts = [text(lang, "kvheads.decode_speedup_part", name=_kv_label(lang, h, k),
@@ -602,7 +604,8 @@ def mla_rows(lang: str, result: dict | None = None) -> list[list[str]]:
     for d_c in p["latents"]:
         for L in p["lengths"]:
             got = [mla_row(data, d_c, L, m) for m in MLA_METHODS]
-            cells = [f"{_ms(r['time'].median)} [{_ms(r['time'].low)}–{_ms(r['time'].high)}]" for r in got]
+            cells = [benchreport.ms_spread(r["time"].median, r["time"].low, r["time"].high, grouped=True)
+                     for r in got]
             rows.append([_mla_label(lang, d_c), L, f"{got[0]['cache_bytes'] / 2**10:,.0f}", *cells,
                          _ratio_text(lang, _absorbed_over_naive(data, d_c, L), 2)])
     return rows
@@ -694,6 +697,13 @@ def mla_sentences(lang: str, result: dict | None = None) -> str:
             lines.append(text(lang, "kvheads.mla_against", name=_mla_label(lang, d_c), L=L,
                               parts=text(lang, "kvheads.sep").join(parts)))
     return "\n".join(f"- {benchreport.cjk_spacing(line)}" for line in lines)
+
+
+def _speedup_text(lang: str, r: benchreport.Interval) -> str:
+    """How many times faster, with its interval: 0 decimals from 100 up, else 1, thousands grouped."""
+    digits = 0 if r.median >= 100 else 1
+    return text(lang, "kvheads.speedup_times", ratio=f"{r.median:,.{digits}f}", low=f"{r.low:,.{digits}f}",
+                high=f"{r.high:,.{digits}f}")
 
 
 def _ratio_text(lang: str, r: benchreport.Interval, digits: int | None = None) -> str:
@@ -849,3 +859,52 @@ def summary_sentence(lang: str, result: dict | None = None, threshold: float = L
                 family=len(family), found=found, hardest=hardest, mha=_kv_label(lang, h, h), k_a=split.learned_a,
                 small=_kv_label(lang, h, g), k_b=split.learned_b, p=split.p_share)
 
+
+
+def step_fns(L: int, d_model: int, num_heads: int, kv_heads: int, d_latent: int, seed: int = 0) -> dict:
+    """The timed steps on one seeded input x (1, L, E): next_token_fns of a GroupedQueryAttention with kv_heads
+    key/value heads, then latent_fns of a LatentAttention with a d_latent latent (layers built here, by the
+    lesson package's classes, which a notebook's edits replace)."""
+    from .decode_bench import latent_fns, next_token_fns
+
+    torch.manual_seed(seed)
+    x = torch.randn(1, L, d_model)  # (N, L, E): L - 1 positions cached, then 1 new
+    fns = next_token_fns(GroupedQueryAttention(d_model, num_heads, kv_heads), x)
+    return fns | latent_fns(LatentAttention(d_model, num_heads, d_latent), x)
+
+
+# The page's small runs: the timed steps once, and a short training (numbers a reader can change and run again).
+def quick_steps(fns: dict, flops: dict[str, int], lang: str) -> str:
+    """A table of the steps next_token_fns and latent_fns make: each method's FLOPs per step (counted by
+    step_flops, given) and whether its output is its reference's: the output without a cache for the
+    grouped-query methods, the naive form's for MLA."""
+    check_lang(lang)
+    known = set(METHODS) | set(MLA_METHODS)
+    if not fns or set(fns) - known or set(flops) != set(fns):
+        raise ValueError(f"expected steps among {sorted(known)} with the FLOPs of each, got {sorted(fns)} and "
+                         f"{sorted(flops)}")
+    out = {name: fn() for name, fn in fns.items()}
+    rows = []
+    for name in fns:
+        ref = "no_cache" if name in METHODS else "mla_naive"
+        if ref not in out:
+            raise ValueError(f"expected the reference step {ref!r} next to {name!r}, got {sorted(fns)}")
+        if name == ref:  # the reference itself
+            rows.append([f"`{name}`", "—", "—", f"{flops[name]:,}"])
+            continue
+        same = torch.allclose(out[name], out[ref], rtol=0, atol=1e-5)
+        rows.append([f"`{name}`", f"`{ref}`", text(lang, "kvheads.quick_same" if same else "kvheads.quick_differs"),
+                     f"{flops[name]:,}"])
+    return md_table(text(lang, "kvheads.quick_steps_head"), rows, align="lllr")
+
+
+def quick_recall(accuracy: float, steps: int, pairs: int, kv_heads: int, batch: int, lang: str) -> str:
+    """One sentence on a short training run: its held-out accuracy beside chance (one value in VALUES) and the
+    steps the committed models train for."""
+    from .recall import VALUES
+    from .train import SWEEP
+
+    if not 0 <= accuracy <= 1:
+        raise ValueError(f"accuracy must be a share in [0, 1], got {accuracy!r}")
+    return text(lang, "kvheads.quick_recall", g=kv_heads, pairs=pairs, steps=steps, batch=batch, acc=accuracy,
+                chance=1 / VALUES, full=SWEEP["steps"])

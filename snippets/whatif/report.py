@@ -22,7 +22,7 @@ __all__ = [
     "SAMPLE_SEED", "VASWANI_TABLE3A", "fmt_offset", "sweep_rows", "sweep_stats", "sweep_figure", "width_rows",
     "vaswani_rows", "share_rows", "role_rows", "sample_heatmaps", "ablation_rows", "ablation_stats",
     "pruning_rows", "pruning_stats", "share_stats", "role_stats", "roleless_stats", "sentence", "timeline_rows",
-    "ablation_sentence", "pruning_interval_stats", "role_drop_stats", "specialisation_rows", "first_round_one_head_stats", "role_split_stats",
+    "fixed_pool_sentence", "ablation_sentence", "pruning_interval_stats", "role_drop_stats", "specialisation_rows", "first_round_one_head_stats", "role_split_stats",
 ]
 
 SAMPLE_SEED = 7  # the stream drawn in the heatmaps
@@ -416,3 +416,18 @@ def specialisation_rows(runs: list[dict]) -> list[list[object]]:
     stats = share_stats(runs)
     d = runs[0]["d_model"]
     return [[h, d // h, f"{stats[f'top_{h}']:.0%}", f"{stats[f'roles_{h}']:.1f} / {h}"] for h in _by_heads(runs)]
+
+
+def fixed_pool_sentence(train: dict, held_out: dict, num_heads: int, d_model: int, steps: int, pool: int,
+                        lang: str) -> str:
+    """One sentence on a short run of _train_fixed: accuracy and loss on its pool of training logs and on the
+    held-out logs (evaluate's dicts)."""
+    from ..i18n import text
+    from .train import EVAL_SIZE
+
+    for name, d in (("train", train), ("held_out", held_out)):
+        if not isinstance(d, dict) or not {"loss", "accuracy"} <= set(d):
+            raise ValueError(f"expected {name} to be evaluate's dict with 'loss' and 'accuracy', got {d!r}")
+    return text(lang, "whatif.quick_fixed", h=num_heads, d_model=d_model, pool=pool, steps=steps,
+                train_acc=train["accuracy"], train_loss=train["loss"], held=EVAL_SIZE,
+                held_acc=held_out["accuracy"], held_loss=held_out["loss"])

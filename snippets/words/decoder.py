@@ -13,10 +13,10 @@ ZH = {
     "decoder.bullet.cache": ("{h} 个查询头只配 {g} 个键/值头：bfloat16 下每个词元缓存 {kib:.1f} KiB，"
                              "上下文 {context:,} 个词元时共 {mib:,.0f} MiB；同样的模型如果每个头都有自己的键和值（MHA），"
                              "要 {mha_mib:,.0f} MiB。"),
-    "decoder.bullet.prev": ("有专门看前一个词元的头：最突出的是第 {layer} 层的头 {head}，"
+    "decoder.bullet.prev": ("有专门看前一个词元的头：最突出的是第 {layer} 层头 {head}，"
                             "平均把 {score:.0%} 的注意力给了前一个位置。"),
     "decoder.bullet.induction": ("在写两遍的随机词元上（每遍 {T} 个），{total} 个头里有 {n} 个的前缀匹配分数超过 {thr}，"
-                                 "分布在第 {first} 到第 {last} 层；最高的是第 {layer} 层的头 {head}（{score:.2f}）。"),
+                                 "分布在第 {first} 到第 {last} 层；最高的是第 {layer} 层头 {head}（{score:.2f}）。"),
     "decoder.bullet.sink": ("第一个词元拿走相当一部分注意力：在两段正文上，各头给第 0 个位置的平均份额是 {mean:.0%}，"
                             "{total} 个头里有 {n} 个超过一半。"),
     "decoder.layers": ("前缀匹配分数超过 {thr} 的头，按层计数（层:个数）：{listed}。{layers} 层里有 {n_layers} 层至少有一个。"),
@@ -86,6 +86,13 @@ ZH = {
     "decoder.abl_outside": "有的超出了实验方案定下的最小差别 {minimum:g} 奈特，所以说不上影响可以忽略",
     "decoder.abl_head_item": "L{L} H{h}（{s:.2f}）",
     "decoder.abl_list_sep": "、",
+    # the small runs on the page (snippets.decoder.report.quick_decode, quick_scores)
+    "decoder.quick_decode": ("提示 {prompt} 之后，有缓存时生成的 {n} 个词元是 {cached}，没有缓存时是 {again}：{same}。"
+                             "{P} 个位置的 RoPE 角度：cos 和 sin 的形状都是 {shape}（{P} 个位置 × d_k/2 = {pairs} 对）。"),
+    "decoder.quick_same": "两者相同",
+    "decoder.quick_differs": "两者不同",
+    "decoder.quick_scores_head": ["编出来的头", "前一个词元", "前缀匹配", "第一个词元"],
+    "decoder.quick_heads": ["只看前一个词元", "只看第一个词元", "归纳：看上一次出现之后的那个位置"],
 }
 
 EN = {
@@ -187,4 +194,13 @@ EN = {
                             "matters, so the effect there is not shown to be negligible"),
     "decoder.abl_head_item": "L{L} H{h} ({s:.2f})",
     "decoder.abl_list_sep": ", ",
+    # the small runs on the page (snippets.decoder.report.quick_decode, quick_scores)
+    "decoder.quick_decode": ("After the prompt {prompt}, the {n} tokens generated with the cache are {cached}, and "
+                             "without it {again}: {same}. RoPE's angles for {P} positions: cos and sin are "
+                             "{shape} each ({P} positions × d_k/2 = {pairs} pairs)."),
+    "decoder.quick_same": "the same",
+    "decoder.quick_differs": "they differ",
+    "decoder.quick_scores_head": ["made-up head", "previous token", "prefix matching", "first token"],
+    "decoder.quick_heads": ["only the previous token", "only the first token",
+                            "induction: the position after the last occurrence"],
 }

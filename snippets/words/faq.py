@@ -15,6 +15,7 @@ ZH = {
     "faq.per_pixel": "每个像素一个词元",
     "faq.per_patch": "每个 {patch}×{patch} 块一个词元",
     "faq.table": "表",
+    "faq.ref_sep": "，",
     "faq.yes": "是",
     "faq.no": "否（{n}）",
     "faq.no_plain": "否",
@@ -41,11 +42,11 @@ ZH = {
                             "（PyTorch 默认初始化，输入取自标准正态分布），"
                             "所有行平均是 {mean}，连最集中的那一行也有 {min}。",
     "faq.difference.exact": ("最大差值恰好是 0：在这个尺寸下，两种算法的舍入碰巧完全一样。这是巧合，不是规律："
-                             "同样的求和换个顺序，末几位的舍入就会不同，差值会在 float32 机器精度（{eps}）的量级。"),
-    "faq.difference.rounding": "最大差值是 {diff}，在 float32 舍入的量级（机器精度 {eps}）。",
-    "faq.difference.more": "最大差值是 {diff}，超出了 float32 的舍入（机器精度 {eps}）。",
-    "faq.permutation_sentence": "不加掩码时，最大差值是 {free}，与 float32 的机器精度（{eps}）同一量级，"
-                                "只是舍入误差；加了因果掩码，差值是 {causal}：打乱顺序改变的是输出本身，"
+                             "同样的求和换个顺序，末几位的舍入就会不同，差值会在 float32 机器精度（{eps:.2g}）的量级。"),
+    "faq.difference.rounding": "最大差值是 {diff:.2g}，在 float32 舍入的量级（机器精度 {eps:.2g}）。",
+    "faq.difference.more": "最大差值是 {diff:.2g}，超出了 float32 的舍入（机器精度 {eps:.2g}）。",
+    "faq.permutation_sentence": "不加掩码时，最大差值是 {free:.2g}，与 float32 的机器精度（{eps:.2g}）同一量级，"
+                                "只是舍入误差；加了因果掩码，差值是 {causal:.2g}：打乱顺序改变的是输出本身，"
                                 "而不只是输出的排列。",
     "faq.real_width": "all-MiniLM-L6-v2（读自它的 config.json）：{layers} 层，每层 {h} 个头，"
                       "模型宽度 {E}，每个头的维数 d_k = {d_k}。",
@@ -84,6 +85,7 @@ EN = {
     "faq.per_pixel": "one token per pixel",
     "faq.per_patch": "one token per {patch}×{patch} patch",
     "faq.table": "Table",
+    "faq.ref_sep": ", ",
     "faq.yes": "yes",
     "faq.no": "no ({n})",
     "faq.no_plain": "no",
@@ -118,13 +120,13 @@ EN = {
     "faq.difference.exact": ("The largest difference is exactly 0: at this size the two ways happen to round "
                              "identically. That is luck, not a rule: the same sum added up in another order "
                              "rounds differently in its last bits, at the size of float32's machine epsilon "
-                             "({eps})."),
-    "faq.difference.rounding": "The largest difference is {diff}, the size of float32 rounding (machine "
-                               "epsilon {eps}).",
-    "faq.difference.more": "The largest difference is {diff}, more than float32 rounding (machine epsilon "
-                           "{eps}).",
-    "faq.permutation_sentence": "Without a mask the largest difference is {free}, the size of float32 "
-                                "rounding (machine epsilon {eps}); with a causal mask it is {causal}: "
+                             "({eps:.2g})."),
+    "faq.difference.rounding": "The largest difference is {diff:.2g}, the size of float32 rounding (machine "
+                               "epsilon {eps:.2g}).",
+    "faq.difference.more": "The largest difference is {diff:.2g}, more than float32 rounding (machine epsilon "
+                           "{eps:.2g}).",
+    "faq.permutation_sentence": "Without a mask the largest difference is {free:.2g}, the size of float32 "
+                                "rounding (machine epsilon {eps:.2g}); with a causal mask it is {causal:.2g}: "
                                 "shuffling the tokens changes the outputs themselves, not just their order.",
     "faq.real_width": "all-MiniLM-L6-v2 (read from its config.json): {layers} layers, {h} heads per layer, "
                       "d_model = {E}, head width d_k = {d_k}.",

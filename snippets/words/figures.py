@@ -61,9 +61,9 @@ ZH = {
     "figs.params.alt": ("两幅图：头数从 {h0} 到 {h1}，参数量始终是 {params}；每个头的维数 d_k 从 {d0} 降到 {d1}，"
                         "每个查询的分布数 h 同步增加，两者之积始终是 {E}。"),
     "figs.params.caption": "同样的参数，切成不同数量的头。",
-    "figs.home.prev": "第 {layer} 层的头 {head}：看前一个词元",
-    "figs.home.next": "第 {layer} 层的头 {head}：看后一个词元",
-    "figs.home.far": "第 {layer} 层的头 {head}：看得最远的头",
+    "figs.home.prev": "第 {layer} 层头 {head}：看前一个词元",
+    "figs.home.next": "第 {layer} 层头 {head}：看后一个词元",
+    "figs.home.far": "第 {layer} 层头 {head}：看得最远的头",
     "figs.home.alt": ("弧线图：预训练模型 all-MiniLM-L6-v2 读日志行（{T} 个子词）时 {n} 个头的注意力，每个头一行、一种颜色。"
                       "每条弧连接一个子词和它最关注的另一个子词（[CLS] 和 [SEP] 不算），权重低于 {t} 的不画。"),
     "figs.home.caption": ("同一行日志，三个头，三种看法：一个头看前一个子词，一个看后一个，一个跨过整段去找别处。"
@@ -85,8 +85,9 @@ ZH = {
     "figs.widget.swapped": "互换后",
     "figs.widget.change": "最大变化",
     "figs.widget.same": "两个词元必须不同：已把第二个换成 {t}。",
-    "figs.widget.summary": ("sharpness = {s}：一个头在两处各得 {a1} 和 {b1}，互换后输出最多变 {d1}；"
-                            "两个头各得 {a2} 和 {b2}，互换后输出最多变 {d2}。"),
+    "figs.widget.summary": "sharpness = {s}：一个头在两处各得 {a1} 和 {b1}，{c1}；两个头各得 {a2} 和 {b2}，{c2}。",
+    "figs.widget.changed": "互换后输出最多变 {d}",
+    "figs.widget.unchanged": "互换后输出一点没变",
     # snippets.homefig: the WordPieces in the home figure's caption
     "figs.home.pieces": ("模型读的不是整词，而是 WordPiece：它的分词器切出的子词。接在词中间的子词以 ## 开头，"
                          "比如 {word} 被读成 {pieces}；[CLS] 和 [SEP] 是模型在每段输入首尾加上的标记。"),
@@ -192,9 +193,10 @@ EN = {
     "figs.widget.swapped": "swapped",
     "figs.widget.change": "largest change",
     "figs.widget.same": "The two tokens must differ: the second is now {t}.",
-    "figs.widget.summary": ("sharpness = {s}: one head gives the two places {a1} and {b1}, and the swap changes "
-                            "its output by at most {d1}; two heads give {a2} and {b2}, and the swap changes their "
-                            "output by at most {d2}."),
+    "figs.widget.summary": ("sharpness = {s}: one head gives the two places {a1} and {b1}, and {c1}; two heads "
+                            "give {a2} and {b2}, and {c2}."),
+    "figs.widget.changed": "the swap changes the output by at most {d}",
+    "figs.widget.unchanged": "the swap leaves the output exactly as it was",
     # snippets.homefig: the WordPieces in the home figure's caption
     "figs.home.pieces": ("The model reads WordPieces, the sub-word pieces its tokenizer cuts text into: a "
                          "piece that continues a word starts with ##, so {word} is read as {pieces}; [CLS] and "

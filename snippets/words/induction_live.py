@@ -12,7 +12,7 @@ ZH = {
     "live.empty": "输入一段文本。",
     "live.heads": "头（取消勾选就关掉这个头）",
     "live.all_on": "全部打开",
-    "live.head_label": "第 {layer} 层第 {head} 个头",
+    "live.head_label": "第 {layer} 层头 {head}",
     "live.role_prev": "前一词元头",
     "live.role_induction": "归纳头",
     "live.scores": "前一词元分 {prev}，前缀匹配分数 {prefix}",

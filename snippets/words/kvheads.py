@@ -51,8 +51,8 @@ ZH = {
     "kvheads.learned_found": "有 {found} 个的学会比例与 MHA 不同",
     "kvheads.among_part": "{name} {mean:.1%}（{lo:.1%}–{hi:.1%}）",
     "kvheads.learned_all": "每一档的每个种子都学会了这个任务（留出集上的准确率不低于 {threshold:.0%}）。",
-    "kvheads.history_head": ["键值对", "结构", "以前：自助法区间（95%，各自单独）", "以前的结论",
-                             "现在：t 区间（Holm 校正后的水平）", "现在的结论"],
+    "kvheads.history_head": ["键值对", "结构", "百分位自助法区间（95%，各自单独）", "据此的结论",
+                             "t 区间（Holm 校正后的置信水平）", "本页的结论"],
     "kvheads.stored_head": ["结构", "查询（字节/词元/层，只在本步用一次）", "缓存（字节/词元/层，以后每步都读）"],
     "kvheads.stored_step": "上下文 {context:,} 个词元时，一步要读的缓存（MiB，{layers} 层）",
     "kvheads.dec_head": ["注意力", "预分配缓存与无缓存：生成的词元相同", "torch.cat 缓存与无缓存：生成的词元相同",
@@ -101,13 +101,14 @@ ZH = {
     "kvheads.decode_above": "整个在它上面",
     "kvheads.decode_below": "整个在它下面",
     "kvheads.decode_covers": "包含它",
-    "kvheads.decode_speedup": ("在 L = {L}，缓存（不复制）让下一个词元快了这么多倍"
+    "kvheads.decode_speedup": ("在 L = {L}，有缓存（不复制）时生成下一个词元比没有缓存快多少"
                                "（无缓存 ÷ 有缓存，按轮配对的几何平均，95% 置信区间）：{parts}。"),
+    "kvheads.speedup_times": "快 {ratio} 倍 [{low}, {high}]",
     "kvheads.decode_speedup_part": "{name} {ratio}",
     "kvheads.decode_judged": "{ratio}（{level} 置信区间），{verdict}",
     "kvheads.decode_copies": ("在 L = {L}，不复制与复制键/值头的每词元时间之比"
                               "（与下面几个比值共 {family} 个，一起做 Holm 校正）：{parts}。"),
-    "kvheads.decode_smaller": ("在 L = {L}，{small} 的缓存是 {kib_small} KiB，只有 {big} 的 {kib_big} KiB 的 "
+    "kvheads.decode_smaller": ("在 L = {L}，{small} 的缓存是 {kib_small} KiB，是 {big}（{kib_big} KiB）的 "
                                "{share:.1%}。每个词元的时间与 {big} 之比：有缓存、复制时 {cache}；"
                                "有缓存、不复制时 {cache_grouped}；没有缓存时 {no_cache}。"),
     "kvheads.decode_cache_label": "有缓存、复制，{name}",
@@ -138,6 +139,12 @@ ZH = {
                            "吸收式的 FLOPs 是它的 {flops:.2f} 倍，时间之比 {ratio}"),
     "kvheads.cost": ("这 {models} 个模型，每个在一个线程上训练要 {lo:.0f} 到 {hi:.0f} 秒 CPU 时间，"
                      "合计 {total:.0f} CPU 分钟。"),
+    # the small runs on the page (quick_steps, quick_recall)
+    "kvheads.quick_steps_head": ["做法", "参照", "与参照相同（相差不到 1e-5）", "一步的 FLOPs"],
+    "kvheads.quick_same": "是",
+    "kvheads.quick_differs": "否",
+    "kvheads.quick_recall": ("g = {g}，{pairs} 个键值对，只训练 {steps} 步（每批 {batch} 条）：留出集上的准确率是 {acc:.1%}，"
+                             "瞎猜一个值是 {chance:.1%}。提交的结果每个模型训练 {full} 步。"),
 }
 
 EN = {
@@ -250,6 +257,7 @@ EN = {
     "kvheads.decode_speedup": ("At L = {L}, the cache (no copies) makes the next token this many times faster "
                                "(without ÷ with, geometric mean over rounds, 95% interval): {parts}."),
     "kvheads.decode_speedup_part": "{name} {ratio}",
+    "kvheads.speedup_times": "{ratio} [{low}–{high}]",
     "kvheads.decode_judged": "{ratio} ({level} interval), {verdict}",
     "kvheads.decode_copies": ("At L = {L}, time per token without head copies over with them (Holm-corrected "
                               "together with the ratios below, {family} in all): {parts}."),
@@ -290,4 +298,11 @@ EN = {
                            "{flops:.2f} times the FLOPs, {ratio}"),
     "kvheads.cost": ("Each of these {models} models takes {lo:.0f} to {hi:.0f} CPU seconds to train on one thread, "
                      "{total:.0f} CPU minutes in all."),
+    # the small runs on the page (quick_steps, quick_recall)
+    "kvheads.quick_steps_head": ["method", "reference", "same as the reference (within 1e-5)", "FLOPs per step"],
+    "kvheads.quick_same": "yes",
+    "kvheads.quick_differs": "no",
+    "kvheads.quick_recall": ("g = {g}, {pairs} pairs, trained for only {steps} steps ({batch} sequences a batch): "
+                             "{acc:.1%} held-out accuracy, where guessing a value gives {chance:.1%}. Each model of "
+                             "the committed results trains for {full} steps."),
 }

@@ -45,10 +45,11 @@ ZH = {
     "mqar.equal": ("缓存一样大时，把 MLA 和 GQA 直接配对比较（这是另一组比较，共 {family} 个，也用 Holm 校正）："
                    "{parts}。"),
     "mqar.curves": ("学习曲线：{runs} 次训练里，有 {rising} 次在最后 {window} 步涨了半个百分点以上，其中 {big} 次涨了"
-                    " 2 个百分点以上，这些到第 {steps} 步预算用完时显然还在学：{names}。"),
+                    " 2 个百分点以上（{names}），这些模型到第 {steps} 步预算用完时显然还在学。"),
     "mqar.curves_small": ("学习曲线：{runs} 次训练里，有 {rising} 次在最后 {window} 步涨了半个百分点以上，"
                           "但没有一次涨到 2 个百分点；到第 {steps} 步时，各次训练都已接近停下。"),
-    "mqar.curve_part": "{name}：{n} 次",
+    "mqar.curve_part": "{name} 有 {n} 次",
+    "mqar.curve_sep": "，",
     "mqar.holds": ("d_c = {d_c} 时，把一个随机初始化的 MHA 模型照上面的办法抄成 MLA，两者在同一批序列上的输出最多相差 "
                    "{diff:.1e}；MHA 每层每个位置缓存 {mha} 字节，这个 MLA 只缓存 {mla} 字节。"),
     "mqar.holds_exact": ("d_c = {d_c} 时，把一个随机初始化的 MHA 模型照上面的办法抄成 MLA，两者在同一批序列上的输出完全相同"
@@ -68,6 +69,9 @@ ZH = {
     "mqar.fig_caption": ("横轴是每层为每个位置缓存的字节数：GQA 存 2 g d_k 个数，MLA 存 d_c 个，每个数 4 字节。浅色小点是 {seeds} 个种子，"
                          "实心点是平均值，竖线是它的 95% t 区间（每个设置单独算，未做多重比较校正）。"
                          "缓存一样大的两个点左右错开一点，免得重叠。"),
+    # followup_quick: a short run of the normed MLA on the page
+    "mqarf.quick": ("d_c = {d_c} 加归一化的 MLA，只训练 {steps} 步（每批 {batch} 条）：每 {every} 步在 {size} 条留出序列上的准确率依次是 "
+                    "{curve}；瞎猜一个值是 {chance:.1%}。上面的实验每个模型训练 {full} 步。"),
 }
 
 EN = {
@@ -127,6 +131,7 @@ EN = {
     "mqar.curves_small": ("Learning curves: in their last {window} steps, {rising} of the {runs} runs moved up by "
                           "half a point or more, none by 2 points; by step {steps:,} the runs had nearly settled."),
     "mqar.curve_part": "{name}: {n}",
+    "mqar.curve_sep": "; ",
     "mqar.holds": ("At d_c = {d_c}, a randomly initialised MHA model copied into MLA this way gives outputs that "
                    "differ from the MHA model's by at most {diff:.1e} on one batch of the task, while MHA caches "
                    "{mha} bytes per position and layer and this MLA {mla}."),
@@ -151,4 +156,8 @@ EN = {
                          "Faint dots are the {seeds} seeds, solid points their mean with its 95% t interval (each setting "
                          "on its own, not corrected for multiple comparisons). Points of equal cache size are set "
                          "slightly apart so they do not overlap."),
+    # followup_quick: a short run of the normed MLA on the page
+    "mqarf.quick": ("The normed MLA with d_c = {d_c}, trained for only {steps} steps ({batch} sequences a batch): its "
+                    "accuracy on {size} held-out sequences every {every} steps was {curve}; guessing a value gives "
+                    "{chance:.1%}. Each model of the experiment above trains for {full} steps."),
 }

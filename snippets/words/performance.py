@@ -22,6 +22,11 @@ ZH = {
     "bench.word_higher_small": "更慢，但可能不到 {minimum}",
     "bench.word_negligible": "相差不到 {minimum}",
     "bench.word_none": "分不出",
+    "bench.quick_head": ["实现", "样本数", "峰值内存（KiB）"],
+    "bench.quick": ("这是 L = {L}、d_model = {E}、{h} 个头时的一次小测量：`time_rounds` 测了 {rounds} 轮，"
+                    "每种实现 {rounds} 个样本；按 `peak_bytes`，手写版的峰值内存比融合版多 {extra} KiB，"
+                    "而 {h} 个头的 {L}×{L} float32 权重一共 {weights} KiB。用时本身不印在页面上："
+                    "每次运行、每台机器都不一样；在笔记本里打印 `samples`，就能看到本机的数。"),
     "bench.rounds": ("提交的这次测量在 {n} 个长度（{lengths}）上各测了 {rounds} 轮（上面 `time_rounds` 的默认值是 "
                      "{d_rounds} 轮），每个样本约 {ms} 毫秒。下面每个用时都是这 {rounds} 个样本的中位数，并附上离散程度。"),
     "bench.flop_head": ["L", "总 GFLOP", "注意力部分占比", "N·h·L² 权重（MiB）"],
@@ -52,18 +57,18 @@ ZH = {
     "bench.throughput_label": "吞吐（按中位用时算的 GFLOP/s；括号里是占矩阵乘法参照的百分比）",
     "bench.memory_label": "峰值内存（MiB）",
     "bench.pair_head": ["比较（前者对后者）", "L", "用时之比 [区间]", "置信水平（Holm）", "结论"],
-    "bench.ratio": "{ratio} [{low}–{high}]",
+    "bench.ratio": "{ratio} [{low}, {high}]",
     "bench.pair_label": "{a} 对比 {b}",
     "bench.list_sep": "、",
-    "bench.name_sep": "、",
-    "bench.slope_item": "{name}（p = {p:.2f}）",
+    "bench.name_sep": "；",
+    "bench.slope_item": "{name}，p = {p:.2f}",
     "bench.group_sep": "；",
     # stats.verdict's four keys, for a time ratio (first / second)
     "bench.verdict_lower": "更快",
     "bench.verdict_higher": "更慢",
     "bench.verdict_none": "没有可测的差别",
     "bench.verdict_negligible": "差别不到 {minimum}，可以忽略",
-    "bench.memory_sentence": ("在 L={a}→{b} 之间，峰值内存近似按平方增长（p ≥ 1.5）的有：{quad}；"
+    "bench.memory_sentence": ("在 L={a}→{b} 之间，峰值内存近似按平方增长（p ≥ 1.5）的有：{quad}。"
                               "近似线性增长（p ≤ 1.2）的有：{lin}。L={L} 时占得最多的是 {big}（{big_mib} MiB），"
                               "最少的是 {small}（{small_mib} MiB）。"),
     # sitebuild.buildbench
@@ -136,6 +141,12 @@ EN = {
     "bench.word_higher_small": "slower, maybe by under {minimum}",
     "bench.word_negligible": "within {minimum}",
     "bench.word_none": "can't tell",
+    "bench.quick_head": ["Implementation", "Samples", "Peak memory (KiB)"],
+    "bench.quick": ("That was a small run at L = {L}, d_model = {E} and {h} heads: `time_rounds` ran {rounds} "
+                    "rounds, {rounds} samples per implementation, and by `peak_bytes` the from-scratch version "
+                    "held {extra} KiB more at its peak than the fused one; the {h} heads' {L}×{L} float32 weights "
+                    "take {weights} KiB. The times themselves are not printed here: they change with every run "
+                    "and every machine. Print `samples` in the notebook to see this machine's."),
     "bench.rounds": ("The committed run timed {rounds} rounds (the default of `time_rounds` above is {d_rounds}) "
                      "at each of its {n} lengths ({lengths}), with samples of about {ms} ms. Every time below is "
                      "the median of those {rounds} samples, shown with its spread."),

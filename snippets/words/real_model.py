@@ -49,6 +49,8 @@ ZH = {
     "bert.verdict_head": "{head}（{cat}，{iv}）",
     "bert.angle_head": "{a:.1f}°（{h}）",
     "bert.list_sep": "、",
+    "bert.head_value": "{head}：{v}",
+    "bert.interval": "{d:+.1f} [{lo:+.1f}, {hi:+.1f}]",
     "bert.verdict_family": "{n} 个头是一起检验的，所以区间按这 {n} 个头一起做了 Holm 校正（各个区间的置信水平见下面全部头的表）。",
     "bert.verdict_lower": "去掉其中 {k} 个头，检索准确率测得下降：{heads}。",
     "bert.verdict_higher": "去掉 {k} 个头，检索准确率测得上升：{heads}。",
@@ -98,6 +100,9 @@ ZH = {
     "headview.all": "所有词元的注意力",
     "headview.nojs": "交互式头视图需要 JavaScript。",
     "headview.error": "头视图的数据没能加载（{status}），请刷新页面再试。",
+    # snippets.bert.report.quick_ablation: one head off, on two texts
+    "bert.quick": ("两段文本的句向量夹角：所有头都开着时 {both:.1f}°，去掉第 {layer} 层第 {head} 个头后 {both_off:.1f}°。"
+                   "去掉这个头，第一段的句向量转了 {turn_a:.2f}°，第二段转了 {turn_b:.2f}°。"),
 }
 
 EN = {
@@ -155,6 +160,8 @@ EN = {
     "bert.verdict_head": "{head} ({cat}, {iv})",
     "bert.angle_head": "{a:.1f}° ({h})",
     "bert.list_sep": ", ",
+    "bert.head_value": "{head}: {v}",
+    "bert.interval": "{d:+.1f} [{lo:+.1f}, {hi:+.1f}]",
     "bert.verdict_family": ("All {n} heads are tested together, so their intervals are Holm-corrected over the {n} "
                             "(the level of each is in the table of all heads below). "),
     "bert.verdict_lower": "Removing {k} of them measurably lowers retrieval accuracy: {heads}. ",
@@ -213,4 +220,8 @@ EN = {
     "headview.all": "Attention of all tokens",
     "headview.nojs": "The interactive head view needs JavaScript.",
     "headview.error": "The head view's data could not be loaded ({status}); reload the page to try again.",
+    # snippets.bert.report.quick_ablation: one head off, on two texts
+    "bert.quick": ("The angle between the two texts' sentence vectors: {both:.1f}° with every head on, "
+                   "{both_off:.1f}° with head {head} of layer {layer} off. Removing that head turned the first "
+                   "text's vector by {turn_a:.2f}° and the second's by {turn_b:.2f}°."),
 }

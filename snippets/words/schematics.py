@@ -89,15 +89,17 @@ ZH = {
                               "哪个头在看哪里，从平均图里就看不出来了。"),
     "schem.task.stream": "日志流：{L} 个事件",
     "schem.task.readout": "位置 {p} 要答出",
-    "schem.task.before": "前第 {n} 个：{event}",
-    "schem.task.after": "后第 {n} 个：{event}",
-    "schem.task.before.none": "前第 {n} 个：在流外，不计分",
-    "schem.task.after.none": "后第 {n} 个：在流外，不计分",
+    "schem.task.before": "往前第 {n} 个：{event}",
+    "schem.task.after": "往后第 {n} 个：{event}",
+    "schem.task.before.none": "往前第 {n} 个：在流外，不计分",
+    "schem.task.after.none": "往后第 {n} 个：在流外，不计分",
+    "schem.task.offset_sep": "、",
+    "schem.task.offset": "{o:+d}",
     "schem.task.alt": ("示意图：一条 {L} 个事件的日志流，从上往下排。位置 {p} 的事件连向偏移 {offs} 处的事件，"
                        "右边列出它要答出的 {T} 个事件。"),
     "schem.task.caption": ("要学的是什么：每个位置都要同时说出偏移 {offs} 处的事件，图里只画了位置 {p}。"
                            "答案直接取自生成训练数据的 make_batch；落在流外的目标不计分。"
-                           "模型输出端（readout）的 {T} 组预测，各自要从不同的位置取信息。"),
+                           "读出层的 {T} 组预测，各自要从不同的位置取信息。"),
 }
 
 EN = {
@@ -218,6 +220,8 @@ EN = {
     "schem.task.after": "{n} after: {event}",
     "schem.task.before.none": "{n} before: outside, not scored",
     "schem.task.after.none": "{n} after: outside, not scored",
+    "schem.task.offset_sep": ", ",
+    "schem.task.offset": "{o:+d}",
     "schem.task.alt": ("Diagram: a log stream of {L} events, top to bottom. The event at position {p} is linked "
                        "to the events at offsets {offs}, and the {T} events it must name are listed on the right."),
     "schem.task.caption": ("What is learned: every position must name the events at offsets {offs}, all at once; "

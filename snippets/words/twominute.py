@@ -51,12 +51,13 @@ ZH = {
         "{speedup:,.0f} 倍（MHA g={h}，本站的 CPU）。",
         "**共用与解码速度**：有缓存、L = {L:,} 时，MQA（g={g_small}）每个词元"
         "的用时是 MHA 的 {mqa_time:.2f} 倍，{mqa_time_verdict}。",
-        "**共用与准确率**（每种 {seeds} 个种子）：在联想回忆上，MHA 平均答对 "
-        "{acc_mha:.1%}，MQA {acc_mqa:.1%}。按种子配对，MQA 与 MHA 之差的 "
-        "{level_mqa:.1%} 置信区间是 [{lo_mqa:+.1f}, {hi_mqa:+.1f}] 个百分点"
-        "（平均 {diff_mqa:+.1f}），据此判断：{verdict_mqa}。MHA 的 {seeds} 个种子"
+        "**共用与准确率**（每种 {seeds} 个种子）：联想回忆任务上，MHA 的 {seeds} 个种子"
         "{learned_mha:里有 # 个学会了任务|里没有一个学会任务|全部学会了任务=seeds}，"
-        "MQA 的 {seeds} 个种子{learned_mqa:里有 # 个|里没有一个|全部学会了=seeds}。",
+        "MQA 的 {seeds} 个种子{learned_mqa:里有 # 个|里没有一个|全部学会了=seeds}；"
+        "平均答对率 MHA {acc_mha:.1%}、MQA {acc_mqa:.1%}。一个种子要么学会、要么没学会，"
+        "所以按种子配对的差（平均 {diff_mqa:+.1f} 个百分点）起伏很大：它的 "
+        "{level_mqa:.1%} 置信区间（同时比较好几组，所以比 95% 宽）是 "
+        "[{lo_mqa:+.1f}, {hi_mqa:+.1f}]，据此判断：{verdict_mqa}。",
         "**MLA**：这里训练的 {mla_n} 种潜向量大小"
         "{mla_lower:里有 # 种准确率低于 MHA|里没有一种准确率低于 MHA|，准确率都低于 MHA=mla_n}。",
     ],
@@ -129,12 +130,14 @@ EN = {
         "**Sharing and decoding speed**: with the cache at L = {L:,}, MQA "
         "(g={g_small}) takes {mqa_time:.2f} times MHA's time per token: "
         "{mqa_time_verdict}.",
-        "**Sharing and accuracy** ({seeds} seeds each): on "
-        "associative recall MHA answers {acc_mha:.1%} on average and MQA "
-        "{acc_mqa:.1%}, {diff_mqa:+.1f} points [{lo_mqa:+.1f}, {hi_mqa:+.1f}] "
-        "({level_mqa:.1%} interval): "
-        "{verdict_mqa}. {learned_mha} of {seeds} MHA seeds learned the task, "
-        "{learned_mqa} of {seeds} MQA seeds.",
+        "**Sharing and accuracy** ({seeds} seeds each): on associative "
+        "recall, {learned_mha} of {seeds} MHA seeds learned the task and "
+        "{learned_mqa} of {seeds} MQA seeds; MHA answers {acc_mha:.1%} on "
+        "average, MQA {acc_mqa:.1%}. A seed either learns or does not, so "
+        "the paired difference ({diff_mqa:+.1f} points on average) swings "
+        "widely: its {level_mqa:.1%} interval (wider than 95% because "
+        "several comparisons are made at once) is [{lo_mqa:+.1f}, "
+        "{hi_mqa:+.1f}], so {verdict_mqa}.",
         "**MLA**: {mla_lower} of the {mla_n} latent sizes trained here answer "
         "measurably fewer queries than MHA.",
     ],

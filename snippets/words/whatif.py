@@ -32,7 +32,7 @@ ZH = {
     "lab.headCells": "头 {i} 的注意力：{list}",
     "lab.cell": "位置 {j} {event} {p}%",
     "lab.preds": "位置 {i} 的四个预测",
-    "lab.targets": ["前 2 个", "前 1 个", "后 1 个", "后 2 个"],
+    "lab.targets": ["往前第 2 个", "往前第 1 个", "往后第 1 个", "往后第 2 个"],
     "lab.outside": "超出日志，不计分",
     "lab.right": "✓ 对",
     "lab.wrong": "✗ 错，实际是 {event}",
@@ -46,6 +46,9 @@ ZH = {
     "lab.loading": "正在加载模型…",
     "lab.failed": "模型数据加载失败：{error}",
     "lab.sep": "、",
+    # snippets.whatif.report.fixed_pool_sentence: the small run below _train_fixed
+    "whatif.quick_fixed": ("{h} 个头、d_model = {d_model}，训练集只有 {pool} 段日志，训练 {steps} 步：训练集上的准确率 {train_acc:.1%}"
+                           "（损失 {train_loss:.2f}），{held} 段留出日志上 {held_acc:.1%}（损失 {held_loss:.2f}）。"),
 }
 
 EN = {
@@ -95,4 +98,8 @@ EN = {
     "lab.loading": "Loading the model…",
     "lab.failed": "Could not load the model data: {error}",
     "lab.sep": ", ",
+    # snippets.whatif.report.fixed_pool_sentence: the small run below _train_fixed
+    "whatif.quick_fixed": ("{h} heads, d_model = {d_model}, a training set of only {pool} logs, {steps} steps: "
+                           "{train_acc:.1%} accuracy on the training set (loss {train_loss:.2f}), {held_acc:.1%} on "
+                           "{held} held-out logs (loss {held_loss:.2f})."),
 }

@@ -8,6 +8,7 @@ import itertools
 import pytest
 
 from snippets.heads import _num, one_head_vs_two
+from snippets.i18n import text
 from snippets.lessonfigs import DEMO_WANTED, attention_budget
 from snippets.logline import log_tokens
 
@@ -117,6 +118,11 @@ def test_keyboard_drives_the_widget_and_it_shows_the_demos_numbers(page, server_
             assert shown_change == _num(d)
     assert got["changes"][0::2] == ["", ""]
     assert got["s"] == "10"
+    # The summary says a change only where there is one: two heads leave the output as it was.
+    lang = "en" if "/en/" in path else "zh"
+    summary = widget.locator(".bw-summary").inner_text()
+    assert summary.count(text(lang, "figs.widget.unchanged")) == 1, summary
+    assert text(lang, "figs.widget.changed").split("{")[0] in summary, summary
     # The same token twice is refused, and the reader is told.
     widget.locator("select").nth(1).select_option(str(a))
     assert widget.locator("select").nth(0).input_value() != widget.locator("select").nth(1).input_value()
