@@ -20,6 +20,7 @@ matches, ``tests/test_results.py`` fails, and the same command measures again::
     python -m sitebuild.results induction-circuits  # retrain results/induction-circuits.json (~33 CPU minutes)
     python -m sitebuild.results integrity-drift  # how far those runs move across CPU paths (~25 CPU minutes)
     python -m sitebuild.results decoder-heads  # score SmolLM2-135M's heads, results/decoder-heads.json (~5 min)
+    python -m sitebuild.results decoder-ablation  # cut its top induction heads, results/decoder-ablation.json (~5 min)
     python -m sitebuild.results stale        # re-measure every stale result
 
 How busy the machine was is measured, not declared: the load average before and after the whole
@@ -123,6 +124,11 @@ SPECS: dict[str, Spec] = {
     "decoder-heads": Spec(("snippets.decoder.heads",), ("snippets/decoder/texts.json",),
                           "python -m sitebuild.results decoder-heads",
                           exclude=WORDS),
+    # Cutting the top induction heads (snippets.decoder.ablation and the model it runs), on the texts it reads. The
+    # heads it cuts come from results/decoder-heads.json; tests/test_decoder_ablation.py checks they are still the top.
+    "decoder-ablation": Spec(("snippets.decoder.ablation",),
+                             ("snippets/decoder/texts.json", "snippets/decoder/passages.json"),
+                             "python -m sitebuild.results decoder-ablation", exclude=WORDS),
 }
 
 
@@ -527,6 +533,17 @@ def measure_decoder_heads() -> Path:
     return save("decoder-heads", prov, data, start, runs)
 
 
+def measure_decoder_ablation() -> Path:
+    """Cut SmolLM2-135M's top induction heads and random heads of the same layers (snippets.decoder.ablation,
+    its protocol), each kind of text and cut a recorded run; write results/decoder-ablation.json. No timing."""
+    from snippets.decoder.ablation import measure
+
+    prov = provenance("decoder-ablation", 1)
+    start, runs = snapshot(), []
+    data = measure(record=lambda run: recording(runs, run))
+    return save("decoder-ablation", prov, data, start, runs)
+
+
 def measure_build_models(workers: int = 2) -> Path:
     """Run §4's first-round jobs of sitebuild.precompute in an empty cache folder (one thread per worker, as a build
     runs them; never seeded from the committed file), then commit every cache entry they left
@@ -561,6 +578,7 @@ MEASURE: dict[str, Callable[[], Path]] = {"bench-full": measure_bench, "buildben
                                          "induction-circuits": measure_induction_circuits,
                                          "integrity-drift": _measure_drift,
                                          "decoder-heads": measure_decoder_heads,
+                                         "decoder-ablation": measure_decoder_ablation,
                                          "build-models": measure_build_models}
 
 
@@ -570,8 +588,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Committed measurements: check them, or measure again.")
     parser.add_argument("what", nargs="?", choices=["check", "bench", "build", "recall", "decode", "whatif", "mqar",
                                                      "mqar-followup", "induction", "induction-live", "induction-reader",
-                                                     "induction-circuits", "integrity-drift", "decoder-heads", "build-models",
-                                                     "stale"],
+                                                     "induction-circuits", "integrity-drift", "decoder-heads",
+                                                     "decoder-ablation", "build-models", "stale"],
                         default="check")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
@@ -580,8 +598,8 @@ def main(argv: list[str] | None = None) -> int:
              "mqar-followup": ["kvheads-mqar-followup"], "induction": ["induction"],
              "induction-live": ["induction-live"], "induction-reader": ["induction-reader"],
              "induction-circuits": ["induction-circuits"], "integrity-drift": ["integrity-drift"],
-             "decoder-heads": ["decoder-heads"], "build-models": ["build-models"], "check": [],
-             "stale": []}[args.what]
+             "decoder-heads": ["decoder-heads"], "decoder-ablation": ["decoder-ablation"],
+             "build-models": ["build-models"], "check": [], "stale": []}[args.what]
     if args.what in ("check", "stale"):
         for name in SPECS:
             try:

@@ -53,15 +53,17 @@ def test_cache_sizes_follow_the_config(result):
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_two_minute_version_has_five_bullets_with_the_results_numbers(lang, result):
+def test_two_minute_version_has_six_bullets_with_the_results_numbers(lang, result):
     bullets = report.summary_bullets(lang, result).splitlines()
-    assert len(bullets) == 5 and all(b.startswith("- ") for b in bullets)
+    assert len(bullets) == 6 and all(b.startswith("- ") for b in bullets)
     top = report._top(report._maps(result)["prefix"], 1)[0]
     assert f"{top[2]:.2f}" in bullets[3]
+    cut = report.knockout_family()[report.knockout_result()["data"]["protocol"]["K"][0], "zero", "cut-intact:repeated"]
+    assert f"{cut.mean_a:.2f}" in bullets[5] and f"{cut.mean_b:.2f}" in bullets[5] and f"{cut.mean:+.2f}" in bullets[5]
 
 
 def test_top_heads_are_sorted(result):
-    rows = report.top_heads("en", 5, result)
+    rows = report.top_head_rows("en", 5, result)
     for col in range(1, 4):
         values = [float(r[col].rsplit(": ", 1)[1]) for r in rows]
         assert values == sorted(values, reverse=True)

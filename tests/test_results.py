@@ -71,6 +71,8 @@ def edit(root: Path, rel: str) -> None:
     ("decoder-heads", "snippets/kvheads/attention.py", "snippets/decoder/report.py"),  # the layer run, not the page
     ("decoder-heads", "snippets/decoder/weights.py", "snippets/kvheads/decoder.py"),  # the loader, not the toy decoder
     ("decoder-heads", "snippets/decoder/texts.json", "snippets/i18n.py"),  # the texts scored, not the page's words
+    ("decoder-ablation", "snippets/decoder/passages.json", "snippets/decoder/report.py"),  # its texts, not the page
+    ("decoder-ablation", "snippets/decoder/model.py", "snippets/exercises/decoder.py"),  # the model cut, not exercises
 ])
 def test_editing_what_a_result_came_from_makes_it_stale(copy, name, deep_dependency, unrelated):
     check = lambda: results.stale(name, root=copy, results_dir=copy / "results")  # noqa: E731

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import stats
 from ..benchreport import load
 from ..figures import FG, MIN_FONT_PT, Figure, svg_figure
 from ..i18n import text, texts
 
-__all__ = ["quick_decode", "quick_scores", "RESULT", "LOGIT_ATOL", "NEW_TOKENS", "result", "config_line", "summary_bullets", "score_figure", "grouping_figure",
-           "decoder_cache_rows", "decoder_cache_header", "cache_sentence", "top_heads", "top_header", "layer_sentence",
-           "tolerance_sentence"]
+__all__ = ["quick_decode", "quick_scores", "RESULT", "LOGIT_ATOL", "NEW_TOKENS", "result", "config_line",
+           "summary_bullets", "score_figure", "grouping_figure", "decoder_cache_rows", "decoder_cache_header",
+           "cache_sentence", "top_head_rows", "top_header", "layer_sentence", "tolerance_sentence", "ABLATION",
+           "knockout_result", "knockout_family", "knockout_header", "knockout_rows", "knockout_sentence",
+           "knockout_heads_sentence", "knockout_bullet", "induction_page_sentence", "knockout_reading"]
 
 RESULT = "decoder-heads"
 # Our logits against transformers' on the same file (tests/test_decoder.py): both multiply the same float32
@@ -57,7 +60,8 @@ def _induction_layers(m: np.ndarray) -> list[int]:
     return sorted({L for L, _, v in _top(m, m.size) if v > INDUCTION})
 
 
-def summary_bullets(lang: str, r: dict | None = None) -> str:
+def summary_bullets(lang: str, r: dict | None = None, ablation: dict | None = None) -> str:
+    """The two-minute version: five bullets from the head scores and cache sizes, the sixth from the cut."""
     r = r or result()
     maps, c, d = _maps(r), r["data"]["config"], r["data"]
     gqa = next(row for row in d["cache"]["rows"] if row["kind"] == "GQA")
@@ -77,6 +81,7 @@ def summary_bullets(lang: str, r: dict | None = None) -> str:
              first=layers[0] if layers else -1, last=layers[-1] if layers else -1, layer=il, head=ih, score=iv,
              T=d["repeat"]["length"]),
         text(lang, "decoder.bullet.sink", mean=sink_mean, n=sink_half, total=maps["sink"].size),
+        knockout_bullet(lang, ablation),
     ]
     return "\n".join(f"- {item}" for item in items)
 
@@ -94,7 +99,7 @@ def top_header(lang: str) -> list[str]:
     return text(lang, "decoder.top_head")
 
 
-def top_heads(lang: str, k: int = 5, r: dict | None = None) -> list[list[str]]:
+def top_head_rows(lang: str, k: int = 5, r: dict | None = None) -> list[list[str]]:
     """The k heads with the highest score of each kind: rank, then (layer, head, score) per kind."""
     maps = _maps(r or result())
     cols = [_top(maps[s], k) for s in SCORES]
@@ -208,6 +213,146 @@ def _box(x: float, y: float, w: float, hgt: float, colour: str):
     return FancyBboxPatch((x, y), w, hgt, boxstyle="round,pad=0,rounding_size=0.06", fc=colour, ec="none")
 
 
+# ---- cutting the top induction heads (results/decoder-ablation.json, snippets.decoder.ablation's protocol) ----
+
+ABLATION = "decoder-ablation"
+
+
+def knockout_result() -> dict:
+    return load(ABLATION)
+
+
+def _cells(r: dict) -> list[tuple[int, str, str]]:
+    """(k, cut, comparison) in the family's order: each k, each kind of cut, each comparison."""
+    p = r["data"]["protocol"]
+    return [(k, cut, comp) for k in p["K"] for cut in p["CUTS"] for comp in p["COMPARISONS"]]
+
+
+def _pair(r: dict, k: int, cut: str, comp: str) -> tuple[list[float], list[float]]:
+    """The (a, b) per-unit losses whose difference b - a a comparison is about."""
+    loss = r["data"]["loss"]
+    if comp == "cut-intact:repeated":
+        return loss["repeated"]["intact"], loss["repeated"][f"top{k}-{cut}"]
+    if comp == "cut-intact:ordinary":
+        return loss["ordinary"]["intact"], loss["ordinary"][f"top{k}-{cut}"]
+    if comp == "top-random:repeated":
+        return loss["repeated"][f"random{k}-{cut}"], loss["repeated"][f"top{k}-{cut}"]
+    raise ValueError(f"unknown comparison {comp!r}")
+
+
+# --8<-- [start:knockout_family]
+def knockout_family(r: dict | None = None) -> dict:
+    """Per (k, cut, comparison): the per-text losses b - a, paired by
+    text; one family, Holm-corrected, with the exact sign-flip test."""
+    r = r or knockout_result()
+    cells = _cells(r)
+    found = stats.compare_family([_pair(r, *c) for c in cells],
+                                 minimum=r["data"]["protocol"]["MINIMUM"],
+                                 sign_flip=True)
+    return dict(zip(cells, found, strict=True))
+# --8<-- [end:knockout_family]
+
+
+def _verdict(lang: str, c: stats.Comparison, minimum: float) -> str:
+    return text(lang, f"decoder.v_{c.verdict}", n=c.n, minimum=minimum)
+
+
+def _diff(c: stats.Comparison, lang: str | None = None) -> str:
+    """'+1.23 [+1.01, +1.45]' for a table cell; with lang, in nats as a sentence prints it."""
+    if lang is None:
+        return f"{c.mean:+.2f} [{c.lo:+.2f}, {c.hi:+.2f}]"
+    return text(lang, "decoder.abl_diff", d=c.mean, lo=c.lo, hi=c.hi)
+
+
+def knockout_header(lang: str) -> list[str]:
+    return text(lang, "decoder.abl_head")
+
+
+def knockout_rows(lang: str, r: dict | None = None) -> list[list[str]]:
+    """One row per comparison: the heads cut and how, the text, what is compared, mean loss before -> after,
+    the difference with its interval (at the level Holm's step used), the verdict."""
+    r = r or knockout_result()
+    fam, minimum = knockout_family(r), r["data"]["protocol"]["MINIMUM"]
+    rows = []
+    for (k, cut, comp), c in fam.items():
+        rows.append([text(lang, f"decoder.abl_cut_{cut}", k=k), text(lang, f"decoder.abl_comp.{comp}"),
+                     f"{c.mean_a:.2f} → {c.mean_b:.2f}", _diff(c), _verdict(lang, c, minimum)])
+    return rows
+
+
+def knockout_sentence(lang: str, r: dict | None = None) -> str:
+    """The result in words, with its numbers: intact losses, then per k the zero cut (top against random, and on
+    ordinary text) and the mean cut."""
+    r = r or knockout_result()
+    d, fam = r["data"], knockout_family(r)
+    minimum, loss = d["protocol"]["MINIMUM"], d["loss"]
+    parts = []
+    for k in d["protocol"]["K"]:
+        z = {comp: fam[k, "zero", comp] for comp in d["protocol"]["COMPARISONS"]}
+        m = {comp: fam[k, "mean", comp] for comp in d["protocol"]["COMPARISONS"]}
+        rnd = z["top-random:repeated"]
+        parts.append(text(
+            lang, "decoder.abl_part", k=k, top=z["cut-intact:repeated"].mean_b, d=_diff(z["cut-intact:repeated"], lang),
+            v=_verdict(lang, z["cut-intact:repeated"], minimum), rnd=rnd.mean_a, dr=_diff(rnd, lang),
+            vr=_verdict(lang, rnd, minimum), do=_diff(z["cut-intact:ordinary"], lang),
+            vo=_verdict(lang, z["cut-intact:ordinary"], minimum),
+            mean=m["cut-intact:repeated"].mean_b, dm=_diff(m["cut-intact:repeated"], lang),
+            vm=_verdict(lang, m["cut-intact:repeated"], minimum), dmo=_diff(m["cut-intact:ordinary"], lang),
+            vmo=_verdict(lang, m["cut-intact:ordinary"], minimum)))
+    return text(lang, "decoder.abl_sentence", first=float(np.mean(loss["repeated"]["first_copy"])),
+                second=float(np.mean(loss["repeated"]["intact"])), ordinary=float(np.mean(loss["ordinary"]["intact"])),
+                n_rep=len(loss["repeated"]["intact"]), n_ord=len(loss["ordinary"]["intact"]),
+                T=d["protocol"]["REPEAT"]["length"], family=len(fam), parts=text(lang, "decoder.abl_join").join(parts))
+
+
+def knockout_heads_sentence(lang: str, r: dict | None = None, scores: dict | None = None) -> str:
+    """Which heads are cut at each k (layer, head and prefix-matching score) and how the control is drawn."""
+    r = r or knockout_result()
+    m = _maps(scores or result())["prefix"]
+    ks, sep = r["data"]["protocol"]["K"], text(lang, "decoder.abl_list_sep")
+    small, large = (r["data"]["heads"][str(k)] for k in (ks[0], ks[-1]))
+
+    def listed(heads):
+        return sep.join(text(lang, "decoder.abl_head_item", L=L, h=h, s=float(m[L, h])) for L, h in heads)
+
+    return text(lang, "decoder.abl_heads", k1=ks[0], k2=ks[-1], first=listed(small), more=listed(large[ks[0]:]),
+                units=len(r["data"]["random"][str(ks[0])]))
+
+
+def knockout_bullet(lang: str, r: dict | None = None) -> str:
+    """The two-minute version's bullet: the zero cut of the smallest k against intact and against random heads,
+    and on ordinary text."""
+    r = r or knockout_result()
+    fam, k = knockout_family(r), r["data"]["protocol"]["K"][0]
+    minimum = r["data"]["protocol"]["MINIMUM"]
+    rep, rnd, ordn = (fam[k, "zero", c] for c in ("cut-intact:repeated", "top-random:repeated", "cut-intact:ordinary"))
+    return text(lang, "decoder.bullet.ablation", k=k, a=rep.mean_a, b=rep.mean_b, d=_diff(rep, lang),
+                v=_verdict(lang, rep, minimum), rnd=rnd.mean_a, vr=_verdict(lang, rnd, minimum), do=_diff(ordn, lang),
+                vo=_verdict(lang, ordn, minimum))
+
+
+def induction_page_sentence(lang: str) -> str:
+    """What zeroing the induction head did in the induction page's 2-layer models (results/induction.json)."""
+    from ..induction.report import cause_family
+
+    one, four = (cause_family(None, s)["ablate_induction"] for s in ((2, 1), (2, 4)))
+    return text(lang, "decoder.abl_induction", one=_diff(one, lang), four=_diff(four, lang), seeds=one.n,
+                a1=one.mean_a, b1=one.mean_b, a4=four.mean_a, b4=four.mean_b)
+
+
+def knockout_reading(lang: str, r: dict | None = None) -> str:
+    """Two readings of the table, with their numbers: how much of the gap between the first copy and the second the
+    zero cut closes at each k, and how far from 0 the ordinary-text intervals reach, against the protocol's minimum."""
+    r = r or knockout_result()
+    d, fam = r["data"], knockout_family(r)
+    loss, minimum = d["loss"]["repeated"], d["protocol"]["MINIMUM"]
+    first, intact = float(np.mean(loss["first_copy"])), float(np.mean(loss["intact"]))
+    shares = [(float(np.mean(loss[f"top{k}-zero"])) - intact) / (first - intact) for k in d["protocol"]["K"]]
+    ordinary = [c for (k, cut, comp), c in fam.items() if comp == "cut-intact:ordinary"]
+    bound = max(max(abs(c.lo), abs(c.hi)) for c in ordinary)
+    return text(lang, "decoder.abl_reading", k1=d["protocol"]["K"][0], k2=d["protocol"]["K"][-1], s1=shares[0],
+                s2=shares[-1], n=len(ordinary), bound=bound, minimum=minimum,
+                inside=text(lang, "decoder.abl_inside" if bound < minimum else "decoder.abl_outside", minimum=minimum))
 def quick_decode(prompt, cached, again, angles_shape, lang: str) -> str:
     """The page's small run on a tiny random decoder: the tokens generate gave after the prompt with the cache
     and without it, whether they agree, and the shape of rope_angles' cos and sin for the prompt's positions."""

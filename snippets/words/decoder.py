@@ -44,6 +44,48 @@ ZH = {
     "decoder.group.alt": "{h} 个查询头分成 {g} 组，每组 {per} 个头连到同一个键/值头",
     "decoder.group.caption": ("SmolLM2-135M 每层的分组，按模型的配置画出：{h} 个查询头共用 {g} 个键/值头，"
                               "缓存只有每个头各存一份时的 1/{per}。"),
+    # the cut of the top induction heads (results/decoder-ablation.json)
+    "decoder.bullet.ablation": ("把前缀匹配分数最高的 {k} 个头置零，随机词元第二遍上的损失从 {a:.2f} 变为 {b:.2f} 奈特"
+                                "（{d}，{v}）；在同一层里随机置零同样多的头，是 {rnd:.2f} 奈特"
+                                "（切前几名与切随机头相比：{vr}）；普通文本上的变化是 {do}，{vo}。"),
+    "decoder.abl_head": ["切掉的头", "比较", "平均损失（奈特）：对照 → 切除", "差（奈特，Holm 区间）", "结论"],
+    "decoder.abl_cut_zero": "前 {k} 个，置零",
+    "decoder.abl_cut_mean": "前 {k} 个，换成均值",
+    "decoder.abl_comp.cut-intact:repeated": "随机词元第二遍：切除 − 完整",
+    "decoder.abl_comp.cut-intact:ordinary": "普通文本：切除 − 完整",
+    "decoder.abl_comp.top-random:repeated": "随机词元第二遍：前 k 个 − 随机 k 个",
+    "decoder.abl_diff": "{d:+.2f} 奈特[{lo:+.2f}, {hi:+.2f}]",
+    "decoder.v_higher": "损失更高",
+    "decoder.v_lower": "损失更低",
+    "decoder.v_none": "{n} 段文本下没有可测的差别",
+    "decoder.v_negligible": "有差别，但小于 {minimum:g} 奈特，可以忽略",
+    "decoder.abl_join": "。",
+    "decoder.abl_sentence": ("完整的模型在随机词元的第一遍上平均损失 {first:.2f} 奈特（词元是随机抽的，无从预测），"
+                             "到第二遍只有 {second:.2f} 奈特：它在照着第一遍抄；{n_ord} 段普通文本上平均 {ordinary:.2f} 奈特。"
+                             "下面的差都按文本配对（写两遍的随机词元 {n_rep} 条，每遍 {T} 个词元；普通文本 {n_ord} 段），"
+                             "{family} 个比较用 Holm 方法一起校正，还要求精确的符号翻转检验也通过。{parts}。"),
+    "decoder.abl_part": ("置零前 {k} 个头：第二遍的损失变为 {top:.2f} 奈特，变化 {d}，{v}；"
+                         "在同一层里随机置零同样多的头，损失是 {rnd:.2f} 奈特，前 {k} 个减随机的为 {dr}，{vr}；"
+                         "普通文本上变化 {do}，{vo}。把这 {k} 个头换成各自的均值输出，第二遍的损失是 {mean:.2f} 奈特，"
+                         "变化 {dm}，{vm}；普通文本上 {dmo}，{vmo}"),
+    "decoder.abl_heads": ("按已提交的前缀匹配分数（括号里的数），k = {k1} 时切掉的是 {first}；k = {k2} 时再加上 {more}。对照组的头每段文本重新抽一次（共 {units} 次，种子固定）："
+                          "每个被切的头，对应同一层里另一个不在前 k 名中的头。"),
+    "decoder.abl_induction": ("作为参照，[归纳头](induction-heads.md#causes)一页训练的两层模型里，置零第 1 层唯一的归纳头，"
+                              "可预测词元上的损失从 {a1:.2f} 变为 {b1:.2f} 奈特（{one}，{seeds} 个种子）；"
+                              "每层 4 个头时，置零第 1 层分数最高的归纳头，从 {a4:.2f} 变为 {b4:.2f} 奈特（{four}）。"),
+    # the exercises (snippets.exercises.decoder)
+    "decoder.ex_prev": "手算：{hand:.4f}；heads.previous_token：{code:.4f}",
+    "decoder.ex_cache_head": ["结构", "键/值头", "缓存（MiB，bfloat16）", "是 GQA 的几倍"],
+    "decoder.ex_holm_head": ["比较", "p", "这一步的门槛", "手算：有差别？", "本页的结论"],
+    "decoder.ex_sep": "；",
+    "decoder.ex_yes": "是",
+    "decoder.ex_no": "否",
+    "decoder.abl_reading": ("换句话说：第一遍和第二遍之间的损失差距，置零前 {k1} 个头就抹掉了 {s1:.0%}，置零前 {k2} 个抹掉了 {s2:.0%}。"
+                            "普通文本上的 {n} 个区间都落在 ±{bound:.2f} 奈特以内，{inside}。"),
+    "decoder.abl_inside": "小于实验方案定下的、算得上有影响的最小差别 {minimum:g} 奈特",
+    "decoder.abl_outside": "有的超出了实验方案定下的最小差别 {minimum:g} 奈特，所以说不上影响可以忽略",
+    "decoder.abl_head_item": "L{L} H{h}（{s:.2f}）",
+    "decoder.abl_list_sep": "、",
     # the small runs on the page (snippets.decoder.report.quick_decode, quick_scores)
     "decoder.quick_decode": ("提示 {prompt} 之后，有缓存时生成的 {n} 个词元是 {cached}，没有缓存时是 {again}：{same}。"
                              "{P} 个位置的 RoPE 角度：cos 和 sin 的形状都是 {shape}（{P} 个位置 × d_k/2 = {pairs} 对）。"),
@@ -103,6 +145,55 @@ EN = {
     "decoder.group.caption": ("The grouping in every layer of SmolLM2-135M, drawn from the model's config: {h} query "
                               "heads share {g} key/value heads, so the cache is 1/{per} of what one pair per head "
                               "would take."),
+    "decoder.bullet.ablation": ("Zeroing the {k} heads with the highest prefix-matching score takes the loss on the "
+                                "second copy of the random tokens from {a:.2f} to {b:.2f} nats ({d}, {v}); zeroing as "
+                                "many random heads of the same layers gives {rnd:.2f} (top against random: {vr}); on "
+                                "ordinary text the change is {do}, {vo}."),
+    "decoder.abl_head": ["heads cut", "comparison", "mean loss (nats): reference → cut",
+                         "difference (nats, Holm interval)", "verdict"],
+    "decoder.abl_cut_zero": "top {k}, zeroed",
+    "decoder.abl_cut_mean": "top {k}, mean output",
+    "decoder.abl_comp.cut-intact:repeated": "random tokens, second copy: cut − intact",
+    "decoder.abl_comp.cut-intact:ordinary": "ordinary text: cut − intact",
+    "decoder.abl_comp.top-random:repeated": "random tokens, second copy: top k − random k",
+    "decoder.abl_diff": "{d:+.2f} nats [{lo:+.2f}, {hi:+.2f}]",
+    "decoder.v_higher": "higher loss",
+    "decoder.v_lower": "lower loss",
+    "decoder.v_none": "no measurable difference at {n} texts",
+    "decoder.v_negligible": "a difference, but under {minimum:g} nats: negligible",
+    "decoder.abl_join": ". ",
+    "decoder.abl_sentence": ("Intact, the model averages {first:.2f} nats on the first copy of the random tokens "
+                             "(drawn at random: nothing to predict) and {second:.2f} on the second: it copies from the "
+                             "first. On the {n_ord} ordinary passages it averages {ordinary:.2f}. Every difference below "
+                             "is paired by text ({n_rep} repeated sequences, {T} tokens per copy; {n_ord} passages), and "
+                             "the {family} comparisons are corrected together with Holm's method, the exact sign-flip "
+                             "test required as well. {parts}."),
+    "decoder.abl_part": ("Zeroing the top {k}: the second copy's loss becomes {top:.2f} nats, a change of {d}, {v}; "
+                         "zeroing as many random heads of the same layers gives {rnd:.2f}, top {k} minus random {dr}, {vr}; "
+                         "on ordinary text the change is {do}, {vo}. With each of the {k} heads' mean output in its "
+                         "place, the second copy's loss is {mean:.2f} nats, {dm}, {vm}; on ordinary text {dmo}, {vmo}"),
+    "decoder.abl_heads": ("By the committed prefix-matching scores (in brackets), k = {k1} cuts {first}; k = {k2} "
+                          "adds {more}. The control heads are drawn again for each text ({units} draws, "
+                          "seeded): for every head cut, another head of the same layer that is not among the top k."),
+    "decoder.abl_induction": ("For reference, in the 2-layer models the [induction heads](induction-heads.md#causes) "
+                              "page trains, zeroing layer 1's only head, the induction head, takes the loss on the "
+                              "predictable tokens from {a1:.2f} to {b1:.2f} nats ({one}, {seeds} seeds); with 4 heads "
+                              "per layer, zeroing layer 1's highest-scoring induction head takes it from {a4:.2f} to "
+                              "{b4:.2f} ({four})."),
+    "decoder.ex_prev": "by hand: {hand:.4f}; heads.previous_token: {code:.4f}",
+    "decoder.ex_cache_head": ["layout", "key/value heads", "cache (MiB, bfloat16)", "times GQA's"],
+    "decoder.ex_holm_head": ["comparison", "p", "this step's bar", "by hand: a difference?", "the page's verdict"],
+    "decoder.ex_sep": "; ",
+    "decoder.ex_yes": "yes",
+    "decoder.ex_no": "no",
+    "decoder.abl_reading": ("Put another way: zeroing the top {k1} closes {s1:.0%} of the gap in loss between the first "
+                            "copy and the second, and zeroing the top {k2} closes {s2:.0%}. On ordinary text all {n} "
+                            "intervals lie within ±{bound:.2f} nats, {inside}."),
+    "decoder.abl_inside": "inside the {minimum:g} nats the protocol set as the smallest difference that matters",
+    "decoder.abl_outside": ("some reaching past the {minimum:g} nats the protocol set as the smallest difference that "
+                            "matters, so the effect there is not shown to be negligible"),
+    "decoder.abl_head_item": "L{L} H{h} ({s:.2f})",
+    "decoder.abl_list_sep": ", ",
     # the small runs on the page (snippets.decoder.report.quick_decode, quick_scores)
     "decoder.quick_decode": ("After the prompt {prompt}, the {n} tokens generated with the cache are {cached}, and "
                              "without it {again}: {same}. RoPE's angles for {P} positions: cos and sin are "
