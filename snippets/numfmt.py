@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MINUS", "typeset", "signed", "zh_interval"]
+__all__ = ["MINUS", "typeset", "signed", "zh_interval", "grouped"]
 
 MINUS = "\u2212"
 _SUPER = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
@@ -57,3 +57,15 @@ def zh_interval(lo: float, hi: float, digits: int = 2, sign: bool = True) -> str
     """
     fmt = (lambda v: signed(v, digits)) if sign else (lambda v: typeset(f"{v:.{digits}f}"))
     return f"[{fmt(lo)}, {fmt(hi)}]"
+
+
+def grouped(rows):
+    """rows with every integer of five digits or more written with thousands separators, for a table.
+
+    >>> grouped([(768, 12, True, 2362368)])
+    [(768, 12, True, '2,362,368')]
+    """
+    def cell(v):
+        return f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 10_000 else v
+
+    return [tuple(cell(v) for v in row) for row in rows]

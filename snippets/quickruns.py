@@ -1,0 +1,121 @@
+"""Small runs a reader can change: each calls, on a tiny case, definitions a page shows and prints a result.
+
+A page (and its notebook) prints one of these below the definitions it exercises: the training functions
+whose real results are committed measurements, the timing harness, the real decoder's layers on a tiny random
+model. The keyword arguments are what a reader changes; each run takes a second or two on one core. The
+definitions are looked up when a run is called, not when this module is imported, so in a notebook a run uses
+the reader's edited definition (snippets.notebook.use_definitions installs it in its module).
+"""
+
+from __future__ import annotations
+
+__all__ = ["fixed_pool_run", "step_table", "recall_run", "normed_mla_run", "bench_run", "tiny_generate",
+           "made_up_scores", "head_off_run"]
+
+
+def fixed_pool_run(h: int = 8, steps: int = 80, pool: int = 16, lang: str = "en") -> str:
+    """§4: _train_fixed on a small pool of training logs (d_model = 64, one thread); one sentence."""
+    from .bench import threads
+    from .whatif import regime, report
+
+    with threads(1):
+        train, held_out = regime._train_fixed(h, seed=0, steps=steps, pool=pool, d_model=64, batch_size=16)
+    return report.fixed_pool_sentence(train, held_out, h, 64, steps, pool, lang)
+
+
+def step_table(L: int = 64, d_model: int = 64, num_heads: int = 8, kv_heads: int = 2, d_latent: int = 16,
+               lang: str = "en") -> str:
+    """Key/value heads: next_token_fns (g = kv_heads) and latent_fns (d_c = d_latent) once on one input of
+    L positions, each step's output against its reference and its FLOPs (step_flops); a table."""
+    from .kvheads import decode_bench, report
+
+    fns = report.step_fns(L=L, d_model=d_model, num_heads=num_heads, kv_heads=kv_heads, d_latent=d_latent)
+    flops = {name: decode_bench.step_flops(fn) for name, fn in fns.items()}
+    return report.quick_steps(fns, flops, lang)
+
+
+def recall_run(steps: int = 150, pairs: int = 4, g: int = 2, batch: int = 32, lang: str = "en") -> str:
+    """Key/value heads: the recall model (8 query heads, g key/value heads) trained briefly by _train; its
+    held-out accuracy in one sentence."""
+    from .bench import threads
+    from .kvheads import report, train
+
+    with threads(1):
+        model = train._train(8, g, pairs, seed=0, steps=steps, batch_size=batch, lr=3e-3)
+        acc = train.accuracy(model, pairs, size=200)
+    return report.quick_recall(acc, steps, pairs, g, batch, lang)
+
+
+def normed_mla_run(steps: int = 40, every: int = 10, size: int = 128, batch: int = 32, d_latent: int = 16,
+                   lang: str = "en") -> str:
+    """Key/value heads: the MLA model with a normed latent (normed_mla_model) trained briefly by train_mqar on
+    the protocol's task, held-out accuracy every `every` steps; one sentence."""
+    import torch
+
+    from .bench import threads
+    from .kvheads import followup, mqar, mqar_report, protocol
+
+    torch.manual_seed(0)  # the initial weights
+    with threads(1):
+        _, curve = mqar.train_mqar(followup.normed_mla_model(d_latent), protocol.PAIRS, protocol.SEQ_LEN, seed=0,
+                                   steps=steps, batch_size=batch, eval_every=every, eval_size=size)
+    return mqar_report.followup_quick(curve, every, steps, batch, size, d_latent, lang)
+
+
+def bench_run(L: int = 128, E: int = 64, h: int = 4, rounds: int = 3, lang: str = "en") -> str:
+    """Performance: make_impls on a small size, time_rounds for a few rounds, peak_bytes of each implementation
+    with the timings' thread count; a table of sample counts and peak memory (not the times, which differ from
+    run to run)."""
+    from . import bench, benchreport
+
+    impls = bench.make_impls(N=1, L=L, d_model=E, num_heads=h)
+    samples = bench.time_rounds(impls, rounds=rounds, min_sample_time=0.001)
+    with bench.threads(1):
+        peaks = {name: bench.peak_bytes(fn) for name, fn in impls.items()}
+    return benchreport.quick_table(samples, peaks, L, E, h, lang)
+
+
+def tiny_generate(d_model: int = 32, num_layers: int = 2, num_heads: int = 4, num_kv_heads: int = 2,
+                  prompt: tuple[int, ...] = (1, 2, 3, 4, 1, 2), new: int = 4, lang: str = "en") -> str:
+    """Real decoder: SmolLM2's layers as a tiny random model (vocabulary 50), its weights moved by their GGUF
+    names into another with load_state, then generate with the cache and without it."""
+    import torch
+
+    from .decoder import model as layers
+    from .decoder import report
+    from .decoder.weights import LlamaConfig
+
+    cfg = LlamaConfig(vocab=50, d_model=d_model, num_layers=num_layers, num_heads=num_heads,
+                      num_kv_heads=num_kv_heads, d_ff=48, context=16, rope_base=10000.0, eps=1e-5)
+    net = layers.tiny_decoder(cfg, seed=0)
+    ids = torch.tensor([list(prompt)])  # (N, P)
+    cached = layers.generate(net, ids, new)
+    again = layers.generate(net, ids, new, cache=False)
+    cos, _ = layers.rope_angles(cfg.d_k, 0, ids.shape[1], cfg.rope_base)
+    return report.quick_decode(ids, cached, again, cos.shape, lang)
+
+
+def made_up_scores(T: int = 5, lang: str = "en") -> str:
+    """Real decoder: three made-up heads on T tokens shown twice (ideal_weights), each scored by
+    previous_token, prefix_matching and sink_share; a table."""
+    from .decoder import heads, report
+
+    w = heads.ideal_weights(T)  # (1, 3, 2T, 2T)
+    return report.quick_scores(heads.previous_token(w), heads.prefix_matching(w, T), heads.sink_share(w), lang)
+
+
+def head_off_run(texts: tuple[str, ...] = ("disk /var is full", "no space left on the /var partition"),
+                 layer: int = 5, head: int = 0, lang: str = "en") -> str:
+    """Real model: the texts' sentence vectors (pooled_embedding of the last layer) with every head on, and
+    with one head switched off by head_mask; the angles, in one table."""
+    import torch
+
+    from .bert import ablation, loader, report, retrieval
+
+    ids, mask = retrieval.encode_batch(list(texts))  # (N, T) each, padded
+    model = loader.load_model()
+    with torch.no_grad():
+        full = retrieval.pooled_embedding(model(ids, mask)[0][-1], mask)  # (N, E)
+        with ablation.head_mask(model.layers[layer].attn, head):
+            off = retrieval.pooled_embedding(model(ids, mask)[0][-1], mask)
+    return report.quick_ablation(full, off, layer, head, lang)
