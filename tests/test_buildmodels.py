@@ -96,12 +96,12 @@ def test_a_drawn_job_computed_again_matches_the_file():
         _run(f"from sitebuild import precompute as p\np._work({job.fn!r}, {job.args!r})\n", cache)
         fresh = B.harvest(__import__("pathlib").Path(cache))
     committed = {(e["func"], e["args_id"]): e for e in DATA["entries"]}
-    tolerance = tolerance()
+    tol = tolerance()
     assert fresh, job.label
     for entry in fresh:
         key = (entry["func"], entry["args_id"])
         assert key in committed, f"{job.label}: {key} computed now is not in the file"
-        found = B.differences(B.decode(committed[key]["value"]), B.decode(entry["value"]), tolerance)
+        found = B.differences(B.decode(committed[key]["value"]), B.decode(entry["value"]), tol)
         assert not found, f"{job.label}, {entry['func']} {entry['input']}: {found[:5]}"
 
 

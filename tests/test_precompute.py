@@ -62,4 +62,5 @@ def test_factor_jobs_are_the_per_layer_stacks_once(tmp_path, monkeypatch):
     stacks = [(dict(c), s, j.args[2]) for j, (c, s) in zip(todo, keys, strict=True) if "layers" in dict(c)]
     assert {(tuple(sorted(c.items())), s) for c, s, _ in stacks} == {
         (tuple(sorted(c.items())), s) for c in DEPTH for s in FACTOR_SEEDS}
-    assert all(m == (("layer_ablation", "layer_shares") if c["num_heads"] == 1 else ()) for c, _, m in stacks)
+    assert all(m == (("layer_ablation", "layer_shares") if c["num_heads"] == 1 else ("layer_shares",))
+               for c, _, m in stacks)  # every stack's shares; the single-head stacks ablated layer by layer

@@ -78,7 +78,7 @@ def test_a_short_run_on_a_tiny_pool_memorises_it():
         train, held_out = _train_fixed(8, seed=0, steps=80, pool=16, d_model=64, batch_size=16)
     assert train["accuracy"] > 0.95 and held_out["accuracy"] < 0.5 and held_out["loss"] > 10 * train["loss"]
     en = fixed_pool_sentence({"loss": 0.02, "accuracy": 1.0}, {"loss": 8.9, "accuracy": 0.096}, 8, 64, 80, 16, "en")
-    assert en == ("8 heads, d_model = 64, a training set of only 16 logs, 80 steps: 100.0% accuracy on the training "
+    assert en == ("8 heads, `d_model` = 64, a training set of only 16 logs, 80 steps: 100.0% accuracy on the training "
                   "set (loss 0.02), 9.6% on 2048 held-out logs (loss 8.90).")
     zh = fixed_pool_sentence({"loss": 0.02, "accuracy": 1.0}, {"loss": 8.9, "accuracy": 0.096}, 8, 64, 80, 16, "zh")
     assert "训练集上的准确率 100.0%（损失 0.02），2048 段留出日志上 9.6%（损失 8.90）" in zh
