@@ -362,7 +362,7 @@ def test_faq_pages_have_twenty_anchored_questions_and_tooltips(built_site):
         # opens with the source's claim as a quote; the errata hook (sitebuild/hooks/errata.py) gives
         # each correction box an id="correction-…"
         boxes = re.findall(r'<details class="note correction" id="correction-[^"]+">\s*<summary>(.*?)</summary>'
-                           r'\s*(<blockquote>)?', html, flags=re.S)
+                           r'\s*(?:<p class="correction-quote">[^<]+</p>\s*)?(<blockquote>)?', html, flags=re.S)
         assert len(boxes) >= 20
         assert all(quote and not re.match(r"更正|Correction", title) for title, quote in boxes), boxes
         # every box is folded, except the two-minute version at the top (an open abstract box, once)
