@@ -200,3 +200,26 @@ def page_stems() -> list[str]:
         if lang in LANGS:
             stems.add(str(p.relative_to(docs).parent / stem).removeprefix("./"))
     return sorted(stems)
+
+
+def check_exercises(page: Path, module: str, count: int = 3) -> str:
+    """A lab page's exercises section: `count` exercises, each with one hint before one closed solution that
+    includes its code from snippets/exercises/<module>.py and runs it; returns what follows the section."""
+    import re
+
+    lang = page.name.split(".")[-2]
+    hint, solution = {"zh": ('??? tip "提示"', '??? success "参考答案"'),
+                      "en": ('??? tip "Hint"', '??? success "Solution"')}[lang]
+    text = page.read_text(encoding="utf-8")
+    start = re.search(r"^## .*\{ #exercises \}$", text, flags=re.M)
+    assert start, f"{page.name}: no exercises section"
+    end = re.search(r"^## ", text[start.end():], flags=re.M)
+    stop = start.end() + end.start() if end else len(text)
+    exercises = re.split(r"^### .*\{ #ex-[\w-]+ \}$", text[start.end():stop], flags=re.M)[1:]
+    assert len(exercises) == count
+    for e in exercises:
+        assert e.count(hint) == 1 and e.count(solution) == 1 and e.index(hint) < e.index(solution)
+        answer = e[e.index(solution):]
+        assert f'--8<-- "snippets/exercises/{module}.py:' in answer
+        assert re.search(r'^    ```python exec="1"', answer, flags=re.M)
+    return text[stop:]

@@ -8,7 +8,7 @@ import re
 import numpy as np
 import pytest
 import torch
-from conftest import ROOT
+from conftest import ROOT, check_exercises
 
 from snippets import stats
 from snippets.decoder import report
@@ -64,17 +64,5 @@ def test_holm_by_hand_agrees_with_the_pages_verdicts():
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
 def test_page_has_three_exercises_with_hints_and_closed_solutions(page):
-    lang = page.name.split(".")[-2]
-    hint, solution = {"zh": ('??? tip "提示"', '??? success "参考答案"'),
-                      "en": ('??? tip "Hint"', '??? success "Solution"')}[lang]
-    text = page.read_text(encoding="utf-8")
-    start = re.search(r"^## .*\{ #exercises \}$", text, flags=re.M)
-    end = re.search(r"^## ", text[start.end():], flags=re.M)
-    assert start and end and "{ #provenance }" in text[start.end() + end.start():].splitlines()[0]
-    exercises = re.split(r"^### .*\{ #ex-[\w-]+ \}$", text[start.end():start.end() + end.start()], flags=re.M)[1:]
-    assert len(exercises) == 3
-    for e in exercises:
-        assert e.count(hint) == 1 and e.count(solution) == 1 and e.index(hint) < e.index(solution)
-        answer = e[e.index(solution):]
-        assert '--8<-- "snippets/exercises/decoder.py:' in answer
-        assert re.search(r'^    ```python exec="1"', answer, flags=re.M)
+    after = check_exercises(page, "decoder")
+    assert after.splitlines()[0].endswith("{ #provenance }")

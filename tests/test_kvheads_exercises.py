@@ -6,7 +6,7 @@ import re
 
 import pytest
 import torch
-from conftest import ROOT
+from conftest import ROOT, check_exercises
 
 from snippets.exercises import kvheads as ex
 from snippets.kvheads.attention import GroupedQueryAttention, formula_bytes_per_token
@@ -81,19 +81,8 @@ def test_argument_errors():
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
 def test_page_has_three_exercises_with_hints_and_closed_solutions(page):
-    lang = page.name.split(".")[-2]
-    hint, solution = {"zh": ('??? tip "提示"', '??? success "参考答案"'),
-                      "en": ('??? tip "Hint"', '??? success "Solution"')}[lang]
-    text = page.read_text(encoding="utf-8")
-    start = re.search(r"^## .*\{ #exercises \}$", text, flags=re.M)
-    assert start and not re.search(r"^## ", text[start.end():], flags=re.M)
-    exercises = re.split(r"^### .*\{ #ex-[\w-]+ \}$", text[start.end():], flags=re.M)[1:]
-    assert len(exercises) == 3
-    for e in exercises:
-        assert e.count(hint) == 1 and e.count(solution) == 1 and e.index(hint) < e.index(solution)
-        answer = e[e.index(solution):]
-        assert '--8<-- "snippets/exercises/kvheads.py:' in answer
-        assert re.search(r'^    ```python exec="1"', answer, flags=re.M)
+    after = check_exercises(page, "kvheads")
+    assert after == ""  # the last section of the page
 
 
 def test_page_helpers_print_what_the_functions_compute():
