@@ -18,6 +18,7 @@ from snippets.kvheads import cost, decode_bench
 from snippets.kvheads.attention import (GroupedQueryAttention, KVCache, cache_bytes_per_token, decode,
                                         formula_bytes_per_token)
 from snippets.kvheads.mla import LatentAttention, LatentCache
+from snippets.kvheads.sharedq import SharedQueryAttention
 
 
 @st.composite
@@ -479,14 +480,58 @@ def test_measure_gives_one_row_per_g_length_and_method(one_thread):
                                blocks=2, min_sample_time=1e-4, record=record)
     assert labels == ["rounds 1-2", "rounds 3-4"]
     assert got["params"] | {"min_sample_time": 0} == dict(
-        lengths=[3, 6], d_model=16, num_heads=4, d_k=4, kv_heads=[4, 1], latents=[8], N=1, dtype="float32", rounds=4,
-        blocks=2, min_sample_time=0, num_threads=1, seed=0)
+        lengths=[3, 6], d_model=16, num_heads=4, d_k=4, kv_heads=[4, 1], latents=[8], shared_query=False, N=1,
+        dtype="float32", rounds=4, blocks=2, min_sample_time=0, num_threads=1, seed=0, processes=False)
     assert [(r["g"], r["L"], r["method"], r["cache_bytes"]) for r in got["rows"][:12]] == [
         (g, L, method, 2 * g * 4 * L * 4) for g in (4, 1) for L in (3, 6) for method in decode_bench.METHODS]
     assert [(r["d_c"], r["L"], r["method"], r["cache_bytes"]) for r in got["rows"][12:]] == [
         (8, L, method, 8 * L * 4) for L in (3, 6) for method in decode_bench.MLA_METHODS]
     assert all(len(r["samples"]) == 4 and all(s > 0 for s in r["samples"]) for r in got["rows"])
     assert all(isinstance(r["flops"], int) and r["flops"] > 0 for r in got["rows"])
+
+
+def test_shared_query_control_is_one_query_read_against_h_cached_heads():
+    """The control: h key/value heads, one query. Its cached step equals its full forward's last row; it equals
+    F.scaled_dot_product_attention with the one query given to every head; it caches as much as MHA."""
+    torch.manual_seed(0)
+    layer = SharedQueryAttention(16, 4).double().eval()
+    x = torch.randn(2, 7, 16, dtype=torch.float64)
+    with torch.no_grad():
+        full = layer(x)
+        q = layer.W_q(x).view(2, 7, 1, 4).transpose(1, 2).expand(2, 4, 7, 4)
+        k = layer.W_k(x).view(2, 7, 4, 4).transpose(1, 2)
+        v = layer.W_v(x).view(2, 7, 4, 4).transpose(1, 2)
+        ref = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        assert_close(full, layer.W_o(ref.transpose(1, 2).reshape(2, 7, 16)), atol=1e-12, rtol=1e-12)
+    step = decode_bench.shared_query_fns(layer, x)[decode_bench.SHARED_QUERY]
+    assert_close(step(), full[:, -1:], atol=1e-12, rtol=1e-12)
+    assert_close(step(), full[:, -1:], atol=1e-12, rtol=1e-12)  # the cache is put back between calls
+    mha = GroupedQueryAttention(16, 4, 4)
+    assert decode_bench.cache_bytes(layer.float(), x.float()) == decode_bench.cache_bytes(mha, x.float()) == 2 * 2 * 4 * 4 * 7 * 4
+    fns, records = decode_bench.contenders((3, 9), d_model=16, num_heads=4, kv_heads=(4, 1), shared_query=True)
+    control = [r for r in records if "q" in r]
+    assert [(r["q"], r["L"], r["method"], r["cache_bytes"]) for r in control] == [
+        (1, L, "shared_query", 2 * 4 * 4 * L * 4) for L in (3, 9)]
+    mha_flops = {r["L"]: r["flops"] for r in records if r.get("g") == 4 and r["method"] == "cache_grouped"}
+    # one query projection of d_k instead of d_model: 2·16·(16 - 4) FLOPs fewer, the attention the same
+    assert all(r["flops"] == mha_flops[r["L"]] - 2 * 16 * 12 for r in control)
+    with pytest.raises(ValueError, match="layer must be a SharedQueryAttention, got GroupedQueryAttention"):
+        decode_bench.shared_query_fns(mha, x.float())
+    with pytest.raises(ValueError, match="shared_query must be True or False, got 1"):
+        decode_bench.contenders((3,), 16, 4, (4,), shared_query=1)
+
+
+def test_measure_in_separate_processes_gives_the_same_rows():
+    """processes=True: each block in a freshly spawned process, rows and records as in one process."""
+    got = decode_bench.measure(lengths=(3, 5), d_model=16, num_heads=4, kv_heads=(4,), shared_query=True, rounds=4,
+                               blocks=2, min_sample_time=1e-4, processes=True)
+    assert got["params"]["processes"] is True and got["params"]["shared_query"] is True
+    assert [(r.get("g", r.get("q")), r["L"], r["method"]) for r in got["rows"]] == [
+        (4, L, m) for L in (3, 5) for m in decode_bench.METHODS] + [(1, L, "shared_query") for L in (3, 5)]
+    assert all(len(r["samples"]) == 4 and all(s > 0 for s in r["samples"]) for r in got["rows"])
+    assert decode_bench.block_slices(got["params"]) == [slice(0, 2), slice(2, 4)]
+    with pytest.raises(ValueError, match="processes must be True or False, got 'yes'"):
+        decode_bench.measure((3,), 16, 4, (4,), processes="yes")
 
 
 @pytest.mark.parametrize("call, message", [
@@ -581,6 +626,49 @@ def test_decode_table_and_sentences_carry_the_measured_numbers():
         report.decode_row(data, 4, 64, "cache")
     with pytest.raises(ValueError, match="expected a decoding result with 'params' and 'rows'"):
         report.decode_rows("en", {"data": {"sweep": {}}})
+
+
+def _with_control(result: dict, factor: float) -> dict:
+    """_decode_result plus the shared-query control at `factor` times MHA's grouped step (±0.1% by round), measured
+    in 2 blocks of separate processes."""
+    data = result["data"]
+    rows = [{"q": 1, "L": r["L"], "method": "shared_query", "cache_bytes": r["cache_bytes"],
+             "samples": [t * factor * (1 + 0.001 * (-1) ** i) for i, t in enumerate(r["samples"])]}
+            for r in data["rows"] if r.get("g") == 8 and r["method"] == "cache_grouped"]
+    params = data["params"] | {"shared_query": True, "blocks": 2, "processes": True}
+    return {"provenance": {}, "data": {"params": params, "rows": data["rows"] + rows}}
+
+
+def test_control_sentence_says_where_the_saving_comes_from():
+    """The control as slow as MHA while MQA takes half: the saving is the cache read, in both languages; the
+    control as fast as MQA: not the only reason; its ratio is in the Holm family with the others."""
+    same = _with_control(_decode_result(), 1.0)
+    family = report.decode_family(same["data"])
+    assert len(family) == 10 and family["shared_query", 1, ""].ratio.median == pytest.approx(1.0, abs=1e-3)
+    en = report.control_sentence("en", same)
+    assert en.startswith("The control: a layer whose 8 key/value heads share one query (MQA turned around; at "
+                         "L = 256 it caches 128 KiB, as much as MHA) takes 1.00 [")
+    assert "MQA g=1, which shares the keys and values, takes 0.50 [" in en
+    assert en.endswith("Sharing as such does not make a step faster; reading a smaller cache does.")
+    assert report.control_sentence("zh", same).endswith("而是这一步要读的缓存变小了。")
+    fast = report.control_sentence("en", _with_control(_decode_result(), 0.5))
+    assert fast.endswith("Both kinds of sharing are faster, so a smaller cache is not the only reason here.")
+    with pytest.raises(ValueError, match="no shared-query control measured at L=256"):
+        report.control_sentence("en", _decode_result())
+
+
+def test_spread_sentence_counts_the_verdicts_that_held_in_every_process():
+    result = _with_control(_decode_result(), 1.0)
+    spread = report.process_spread(result["data"])
+    assert len(spread["g", 1, "cache_grouped"]) == 2
+    assert spread["g", 1, "cache_grouped"][0] == pytest.approx(0.5 * 1.0005, rel=1e-3)
+    en = report.decode_spread_sentence("en", result)
+    assert en.startswith("How much do these ratios move from one run to the next? The 2 blocks of 3 rounds each ran "
+                         "in a separate process. All 2 ratios judged faster or slower stayed on the same side of 1 "
+                         "in every process.")
+    assert en.endswith("Trust the directions; the sizes belong to this run on this machine.")
+    zh = report.decode_spread_sentence("zh", result)
+    assert "2 组轮次各在一个单独的进程里跑（每组 3 轮）" in zh and "在每一个进程里都落在 1 的同一侧" in zh
 
 
 @pytest.mark.parametrize("g", [8, 2, 1])

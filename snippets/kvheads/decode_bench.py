@@ -53,18 +53,21 @@ from .._checks import check_positive_int, check_tensor
 from ..bench import time_rounds
 from .attention import GroupedQueryAttention, KVCache, check_kv_heads
 from .mla import LatentAttention, LatentCache
+from .sharedq import SharedQueryAttention
 
-__all__ = ["METHODS", "MLA_METHODS", "DECODE", "grouped_attend", "next_token_fns", "latent_fns", "step_flops",
-           "cache_bytes", "contenders", "measure"]
+__all__ = ["METHODS", "MLA_METHODS", "SHARED_QUERY", "DECODE", "grouped_attend", "next_token_fns", "latent_fns",
+           "shared_query_fns", "step_flops", "cache_bytes", "contenders", "measure", "block_slices"]
 
 log = logging.getLogger(__name__)
 
 METHODS = ("cache", "cache_grouped", "no_cache")
 MLA_METHODS = ("mla_naive", "mla_absorbed")
+SHARED_QUERY = "shared_query"  # the control: h key/value heads, one query (snippets.kvheads.sharedq)
 # The page's layer (d_model = 64, 8 query heads, d_k = 8): MHA, GQA and MQA, and MLA with d_c = 16 (MQA's cache
-# bytes) and 32 (GQA g=2's, 4·d_k as in the paper); 30 interleaved rounds in 6 blocks.
+# bytes) and 32 (GQA g=2's, 4·d_k as in the paper), and the shared-query control; 30 interleaved rounds in 6
+# blocks, each block in a process of its own (so the blocks' spread is the spread between separate runs).
 DECODE = dict(lengths=(64, 128, 256, 512, 1024, 2048), d_model=64, num_heads=8, kv_heads=(8, 2, 1), latents=(16, 32),
-              rounds=30, blocks=6, min_sample_time=0.05, num_threads=1, seed=0)
+              shared_query=True, rounds=30, blocks=6, min_sample_time=0.05, num_threads=1, seed=0, processes=True)
 
 
 # --8<-- [start:grouped]
@@ -146,6 +149,26 @@ def latent_fns(layer: LatentAttention,
 # --8<-- [end:latent]
 
 
+# --8<-- [start:shared_query_fn]
+def shared_query_fns(layer: SharedQueryAttention,
+                     x: Tensor) -> dict[str, Callable[[], Tensor]]:
+    """The control's output at the last position of x (N, L, E), with
+    the L - 1 earlier positions' h key/value heads cached."""
+    _check_prefix(layer, x, SharedQueryAttention)
+    cache = KVCache()
+    with torch.no_grad():
+        layer(x[:, :-1], cache)
+    past_k, past_v = cache.k, cache.v  # (N, h, L - 1, d_k): MHA's size
+
+    @torch.no_grad()
+    def step() -> Tensor:
+        cache.k, cache.v = past_k, past_v
+        return layer(x[:, -1:], cache)  # one shared query, h heads read
+
+    return {SHARED_QUERY: step}
+# --8<-- [end:shared_query_fn]
+
+
 # --8<-- [start:step_flops]
 def step_flops(fn: Callable[[], Tensor]) -> int:
     """FLOPs of one call of a timed step, counted by PyTorch (matrix
@@ -168,11 +191,12 @@ def _check_prefix(layer: object, x: object, kind: type | None = None) -> None:
                          f"got shape {tuple(x.shape)}")
 
 
-def cache_bytes(layer: GroupedQueryAttention | LatentAttention, x: Tensor) -> int:
+def cache_bytes(layer: GroupedQueryAttention | LatentAttention | SharedQueryAttention, x: Tensor) -> int:
     """Bytes of the layer's cache after all L positions of x, read off its tensors (2·N·g·d_k·L·bytes, or
-    N·d_c·L·bytes for MLA)."""
+    N·d_c·L·bytes for MLA; the shared-query control caches h heads, 2·N·h·d_k·L·bytes)."""
     latent = isinstance(layer, LatentAttention)
-    _check_prefix(layer, x, LatentAttention if latent else GroupedQueryAttention)
+    kind = LatentAttention if latent else SharedQueryAttention if isinstance(layer, SharedQueryAttention) else None
+    _check_prefix(layer, x, kind)
     cache = LatentCache() if latent else KVCache()
     with torch.no_grad():
         layer(x, cache)
@@ -195,17 +219,20 @@ def _check_latents(latents: object) -> None:
 
 
 def contenders(lengths: Sequence[int], d_model: int, num_heads: int, kv_heads: Sequence[int],
-               latents: Sequence[int] = (), seed: int = 0) -> tuple[dict[str, Callable[[], Tensor]], list[dict]]:
+               latents: Sequence[int] = (), seed: int = 0,
+               shared_query: bool = False) -> tuple[dict[str, Callable[[], Tensor]], list[dict]]:
     """Every (g, L, method) as a timed function keyed 'g=8 L=64 cache', every (d_c, L, form) of MLA keyed
-    'd_c=16 L=64 mla_naive', and one record per key: {"key", "g" or "d_c", "L", "method", "cache_bytes",
-    "flops"}, the FLOPs counted on the function itself (step_flops). One layer per g and per d_c (seeded),
-    one input per L."""
+    'd_c=16 L=64 mla_naive', the shared-query control keyed 'q=1 L=64 shared_query' if asked, and one record
+    per key: {"key", "g" or "d_c" or "q", "L", "method", "cache_bytes", "flops"}, the FLOPs counted on the
+    function itself (step_flops). One layer per g and per d_c (seeded), one input per L."""
     _check_lengths(lengths)
     if not isinstance(kv_heads, (list, tuple)) or not kv_heads:
         raise ValueError(f"kv_heads must be a non-empty sequence of key/value head counts, got {kv_heads!r}")
     for g in kv_heads:
         check_kv_heads(num_heads, g)
     _check_latents(latents)
+    if not isinstance(shared_query, bool):
+        raise ValueError(f"shared_query must be True or False, got {shared_query!r}")
     layers = []
     for g in kv_heads:
         torch.manual_seed(seed)
@@ -213,6 +240,9 @@ def contenders(lengths: Sequence[int], d_model: int, num_heads: int, kv_heads: S
     for c in latents:
         torch.manual_seed(seed)
         layers.append(("d_c", c, LatentAttention(d_model, num_heads, c).eval(), latent_fns))
+    if shared_query:
+        torch.manual_seed(seed)
+        layers.append(("q", 1, SharedQueryAttention(d_model, num_heads).eval(), shared_query_fns))
     fns, records = {}, []
     for name, value, layer, make in layers:
         for L in lengths:
@@ -227,37 +257,72 @@ def contenders(lengths: Sequence[int], d_model: int, num_heads: int, kv_heads: S
 
 
 def measure(lengths: Sequence[int], d_model: int, num_heads: int, kv_heads: Sequence[int],
-            latents: Sequence[int] = (), rounds: int = 30, blocks: int = 6, min_sample_time: float = 0.05,
-            num_threads: int = 1, seed: int = 0,
+            latents: Sequence[int] = (), shared_query: bool = False, rounds: int = 30, blocks: int = 6,
+            min_sample_time: float = 0.05, num_threads: int = 1, seed: int = 0, processes: bool = False,
             record: Callable[[str], contextlib.AbstractContextManager] | None = None) -> dict:
-    """Seconds per next token for every (g, L, method) and every MLA (d_c, L, form), one sample per round,
-    with the cache's bytes and the FLOPs of one step.
+    """Seconds per next token for every (g, L, method), every MLA (d_c, L, form) and, if asked, the
+    shared-query control, one sample per round, with the cache's bytes and the FLOPs of one step.
 
-    The rounds run in `blocks` blocks of rounds // blocks; record(label), if given, is a context
+    The rounds run in `blocks` blocks of rounds // blocks; with `processes`, each block in a new Python
+    process of its own (the contenders rebuilt there from the same seeds), so that the spread between
+    blocks is the spread between separate runs (block_slices). record(label), if given, is a context
     manager around each block (the load record of sitebuild.results). Returns {"params": ...,
-    "rows": [{"g" (or "d_c" for MLA), "L", "method", "cache_bytes", "flops", "samples"}]}, samples in seconds.
+    "rows": [{"g" (or "d_c", or "q"), "L", "method", "cache_bytes", "flops", "samples"}]}, samples in
+    seconds, in block order.
     """
     check_positive_int(blocks, "blocks")
     check_positive_int(rounds, "rounds")
     if rounds % blocks or rounds // blocks < 1:
         raise ValueError(f"rounds must be a multiple of blocks, got rounds={rounds}, blocks={blocks}")
-    fns, records = contenders(lengths, d_model, num_heads, kv_heads, latents, seed)
+    if not isinstance(processes, bool):
+        raise ValueError(f"processes must be True or False, got {processes!r}")
+    setup = dict(lengths=tuple(lengths), d_model=d_model, num_heads=num_heads, kv_heads=tuple(kv_heads),
+                 latents=tuple(latents), seed=seed, shared_query=shared_query)
+    fns, records = contenders(**setup)
     params = dict(lengths=list(lengths), d_model=d_model, num_heads=num_heads, d_k=d_model // num_heads,
-                  kv_heads=list(kv_heads), latents=list(latents), N=1, dtype="float32", rounds=rounds, blocks=blocks,
-                  min_sample_time=min_sample_time, num_threads=num_threads, seed=seed)
+                  kv_heads=list(kv_heads), latents=list(latents), shared_query=shared_query, N=1, dtype="float32",
+                  rounds=rounds, blocks=blocks, min_sample_time=min_sample_time, num_threads=num_threads,
+                  seed=seed, processes=processes)
     samples: dict[str, list[float]] = {key: [] for key in fns}
     per, keys = rounds // blocks, list(fns)
     for b in range(blocks):
         label = f"rounds {b * per + 1}-{(b + 1) * per}"
         log.info("kvheads-decode: %s of %d", label, rounds)
         start = b * per % len(keys)  # time_rounds rotates within a block; the blocks carry on the rotation
-        order = {key: fns[key] for key in keys[start:] + keys[:start]}
+        order = keys[start:] + keys[:start]
         with (record(label) if record else _nothing()):
-            got = time_rounds(order, rounds=per, min_sample_time=min_sample_time, num_threads=num_threads)
+            if processes:
+                got = _in_new_process(setup, order, per, min_sample_time, num_threads)
+            else:
+                got = time_rounds({key: fns[key] for key in order}, rounds=per, min_sample_time=min_sample_time,
+                                  num_threads=num_threads)
         for key, s in got.items():
             samples[key] += s
     rows = [{k: v for k, v in r.items() if k != "key"} | {"samples": samples[r["key"]]} for r in records]
     return {"params": params, "rows": rows}
+
+
+def _block(setup: dict, order: list[str], rounds: int, min_sample_time: float,
+           num_threads: int) -> dict[str, list[float]]:
+    fns, _ = contenders(**setup)
+    return time_rounds({key: fns[key] for key in order}, rounds=rounds, min_sample_time=min_sample_time,
+                       num_threads=num_threads)
+
+
+def _in_new_process(setup: dict, order: list[str], rounds: int, min_sample_time: float,
+                    num_threads: int) -> dict[str, list[float]]:
+    import concurrent.futures
+    import multiprocessing
+
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        return pool.submit(_block, setup, order, rounds, min_sample_time, num_threads).result()
+
+
+def block_slices(params: dict) -> list[slice]:
+    """Where each block's samples sit in a row's samples: one slice per block (with params["processes"],
+    one separate process each)."""
+    per = params["rounds"] // params["blocks"]
+    return [slice(b * per, (b + 1) * per) for b in range(params["blocks"])]
 
 
 @contextlib.contextmanager

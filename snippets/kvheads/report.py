@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import statistics
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -27,7 +28,7 @@ from ..tables import md_table
 from ..whatif.compare import diff_interval, interval_verdict  # the page's old method, for its history table
 from .attention import GroupedQueryAttention, KVCache, cache_bytes_per_token, decode, formula_bytes_per_token
 from . import cost
-from .decode_bench import METHODS, MLA_METHODS
+from .decode_bench import METHODS, MLA_METHODS, SHARED_QUERY, block_slices
 from .decoder import TinyDecoder, generate_tokens
 from .mla import LatentAttention, LatentCache
 from .recall import D_MODEL, IGNORE, KEYS, RecallModel, make_recall_batch
@@ -35,7 +36,8 @@ from .recall import D_MODEL, IGNORE, KEYS, RecallModel, make_recall_batch
 __all__ = ["decode_demo", "show_sequence", "cache_rows", "cache_header", "cache_check_rows", "load_recall", "recall_header",
            "recall_rows", "recall_figure", "recall_family", "verdict_sentences", "family_sentence", "learned_sentence",
            "history_rows", "parameter_count", "cost_sentence", "recall_intro", "load_decode", "decode_row",
-           "decode_header", "decode_rows", "growth", "decode_sentences", "decode_figure", "stored_rows", "stored_header",
+           "decode_header", "decode_rows", "growth", "decode_sentences", "control_row", "control_sentence",
+           "process_spread", "decode_spread_sentence", "decode_figure", "stored_rows", "stored_header",
            "decoder_rows", "row_difference", "decoder_step_flops", "step_flops_lines", "flops_header", "flops_check_rows",
            "false_positive_sentence", "summary_sentence", "decode_family", "decode_flops_rows",
            "decode_flops_header", "mla_row", "mla_header", "mla_rows", "mla_flops_header", "mla_flops_rows", "quick_steps", "quick_recall", "step_fns",
@@ -476,18 +478,90 @@ def growth(data: dict, g: int, method: str) -> tuple[float, float, float]:
 _THEORY = {"cache": 1, "cache_grouped": 1, "no_cache": 2}  # one query against L keys; L queries against L keys
 
 
-def decode_family(data: dict) -> dict[tuple[str, int, str], benchreport.Ratio]:
-    """The time ratios the decoding sentences judge, at the longest length, one Holm-corrected family:
-    ("copies", g, "") = grouped over copied for each g; ("g", g, method) = g's time over MHA's, each smaller g
-    and each method."""
+def control_row(data: dict, L: int) -> dict:
+    """The shared-query control's row (h key/value heads, one query) at length L, with its interval added."""
+    row = _find_row(data, "q", 1, L, SHARED_QUERY)
+    if row is None:
+        raise ValueError(f"no shared-query control measured at L={L!r} (params: shared_query="
+                         f"{data['params'].get('shared_query', False)!r}, lengths {data['params']['lengths']})")
+    return row
+
+
+def _family_pairs(data: dict) -> dict[tuple[str, int, str], tuple[list[float], list[float]]]:
+    """Each judged ratio's two sample lists (a over b), at the longest length."""
     p = data["params"]
     h, L = p["num_heads"], p["lengths"][-1]
     t = lambda g, method: decode_row(data, g, L, method)["samples"]  # noqa: E731
-    keys = [("copies", g, "") for g in p["kv_heads"]]
-    keys += [("g", g, method) for g in p["kv_heads"] if g != h for method in METHODS]
-    pairs = [(t(g, "cache_grouped"), t(g, "cache")) if kind == "copies" else (t(g, method), t(h, method))
-             for kind, g, method in keys]
-    return dict(zip(keys, benchreport.ratio_family(pairs), strict=True))
+    pairs = {("copies", g, ""): (t(g, "cache_grouped"), t(g, "cache")) for g in p["kv_heads"]}
+    pairs |= {("g", g, method): (t(g, method), t(h, method))
+              for g in p["kv_heads"] if g != h for method in METHODS}
+    if p.get("shared_query"):  # the control against MHA, both reading h cached heads with no copies
+        pairs[SHARED_QUERY, 1, ""] = (control_row(data, L)["samples"], t(h, "cache_grouped"))
+    return pairs
+
+
+def decode_family(data: dict) -> dict[tuple[str, int, str], benchreport.Ratio]:
+    """The time ratios the decoding sentences judge, at the longest length, one Holm-corrected family:
+    ("copies", g, "") = grouped over copied for each g; ("g", g, method) = g's time over MHA's, each smaller g
+    and each method; (SHARED_QUERY, 1, "") = the shared-query control over MHA (cached, no copies), if measured."""
+    pairs = _family_pairs(data)
+    return dict(zip(pairs, benchreport.ratio_family(list(pairs.values())), strict=True))
+
+
+def process_spread(data: dict) -> dict[tuple[str, int, str], list[float]]:
+    """Each judged ratio once per block of rounds (the geometric mean of its per-round ratios in that block):
+    with params["processes"], one value per separate process."""
+    slices = block_slices(data["params"])
+    return {key: [math.exp(statistics.fmean(math.log(x / y) for x, y in zip(a[s], b[s], strict=True)))
+                  for s in slices]
+            for key, (a, b) in _family_pairs(data).items()}
+
+
+def control_sentence(lang: str, result: dict | None = None) -> str:
+    """The shared-query control beside MQA at the longest length, judged in decode_family: does sharing make a
+    cached step faster, or does reading a smaller cache?"""
+    data = _decode_data(result)
+    p = data["params"]
+    h, L = p["num_heads"], p["lengths"][-1]
+    kib = control_row(data, L)["cache_bytes"] / 2**10
+    family = decode_family(data)
+    control, mqa = family[SHARED_QUERY, 1, ""], family["g", 1, "cache_grouped"]
+    ending = ("cache" if control.verdict != "lower" and mqa.verdict == "lower"
+              else "both" if control.verdict == "lower" and mqa.verdict == "lower" else "neither")
+    return benchreport.cjk_spacing(text(
+        lang, "kvheads.control", h=h, L=L, kib=f"{kib:,.0f}",
+        mha=_kv_label(lang, h, h), mqa=_kv_label(lang, h, 1), control=_judged(lang, control),
+        mqa_ratio=_judged(lang, mqa), ending=text(lang, f"kvheads.control_{ending}")))
+
+
+def decode_spread_sentence(lang: str, result: dict | None = None) -> str:
+    """How far the judged ratios moved between the blocks of rounds (separate processes, if so measured), and
+    whether each verdict's direction held in every block."""
+    data = _decode_data(result)
+    p = data["params"]
+    family, spread = decode_family(data), process_spread(data)
+    held = sum(all((v < 1) == (family[k].ratio.median < 1) for v in vs) for k, vs in spread.items()
+               if family[k].verdict in ("lower", "higher"))
+    judged = sum(r.verdict in ("lower", "higher") for r in family.values())
+    widest = max(spread, key=lambda k: max(spread[k]) / min(spread[k]))
+    return benchreport.cjk_spacing(text(
+        lang, "kvheads.spread_processes" if p.get("processes") else "kvheads.spread_blocks",
+        blocks=p["blocks"], per=p["rounds"] // p["blocks"],
+        held_text=text(lang, "kvheads.held_all" if held == judged else "kvheads.held_some", judged=judged, held=held,
+                       unit=text(lang, "kvheads.unit_process" if p.get("processes") else "kvheads.unit_block")),
+        widest=_family_name(lang, widest, p["num_heads"]), low=min(spread[widest]), high=max(spread[widest]),
+        overall=family[widest].ratio.median,
+        ending=text(lang, "kvheads.spread_all" if held == judged else "kvheads.spread_some")))
+
+
+def _family_name(lang: str, key: tuple[str, int, str], h: int) -> str:
+    kind, g, method = key
+    if kind == SHARED_QUERY:
+        return text(lang, "kvheads.control_name", mha=_kv_label(lang, h, h))
+    if kind == "copies":
+        return text(lang, "kvheads.copies_name", name=_kv_label(lang, h, g))
+    return text(lang, "kvheads.ratio_name", name=_kv_label(lang, h, g), mha=_kv_label(lang, h, h),
+                method=text(lang, f"kvheads.method_{method}"))
 
 
 def _judged(lang: str, r: benchreport.Ratio) -> str:

@@ -111,6 +111,30 @@ ZH = {
     "kvheads.decode_smaller": ("在 L = {L}，{small} 的缓存是 {kib_small} KiB，是 {big}（{kib_big} KiB）的 "
                                "{share:.1%}。每个词元的时间与 {big} 之比：有缓存、复制时 {cache}；"
                                "有缓存、不复制时 {cache_grouped}；没有缓存时 {no_cache}。"),
+    "kvheads.control": ("对照：一层里 {h} 个键/值头共用一个查询（把 MQA 反过来，在 L = {L} 缓存 {kib} KiB，和 MHA 一样多），"
+                        "每个词元的时间是 {mha} 的 {control}；共用键和值的 {mqa} 是 {mha} 的 {mqa_ratio}（两者都有缓存、"
+                        "不复制，与上面的比值一起做 Holm 校正）。{ending}"),
+    "kvheads.control_cache": "可见让一步变快的不是“共用”本身，而是这一步要读的缓存变小了。",
+    "kvheads.control_both": "两种共用都更快，所以读的缓存变小不是这里唯一的原因。",
+    "kvheads.control_neither": "这次测量里 MQA 没有比 MHA 更快，所以这个对照回答不了快在哪里。",
+    "kvheads.control_name": "共用查询的对照 ÷ {mha}",
+    "kvheads.copies_name": "{name} 不复制 ÷ 复制",
+    "kvheads.ratio_name": "{name} ÷ {mha}（{method}）",
+    "kvheads.method_cache": "有缓存、复制",
+    "kvheads.method_cache_grouped": "有缓存、不复制",
+    "kvheads.method_no_cache": "无缓存",
+    "kvheads.spread_processes": ("这些比值在各次运行之间会变多少？{blocks} 组轮次各在一个单独的进程里跑（每组 {per} 轮）。"
+                                 "{held_text}"
+                                 "进程之间变化最大的是“{widest}”：从 {low:.2f} 到 {high:.2f}，合起来是 {overall:.2f}。{ending}"),
+    "kvheads.held_all": "判为更快或更慢的 {judged} 个比值，在每一{unit}里都落在 1 的同一侧。",
+    "kvheads.held_some": "判为更快或更慢的 {judged} 个比值里，有 {held} 个在每一{unit}里都落在 1 的同一侧。",
+    "kvheads.unit_process": "个进程",
+    "kvheads.unit_block": "组",
+    "kvheads.spread_all": "所以方向可以信，具体倍数只属于这台机器上的这次测量。",
+    "kvheads.spread_some": "有的比值在某个进程里换到了 1 的另一侧，这些判断只代表这一次测量。",
+    "kvheads.spread_blocks": ("这些比值在各组轮次之间会变多少？{blocks} 组轮次（每组 {per} 轮）在同一个进程里跑。"
+                              "{held_text}"
+                              "变化最大的是“{widest}”：从 {low:.2f} 到 {high:.2f}，合起来是 {overall:.2f}。{ending}"),
     "kvheads.decode_cache_label": "有缓存、复制，{name}",
     "kvheads.decode_cache_grouped_label": "有缓存、不复制，{name}",
     "kvheads.decode_no_cache_label": "无缓存，{name}",
@@ -265,6 +289,33 @@ EN = {
                                "{big}. Its time per token over that of {big}: with the cache and head copies "
                                "{cache}; with the cache and no copies {cache_grouped}; without a cache "
                                "{no_cache}."),
+    "kvheads.control": ("The control: a layer whose {h} key/value heads share one query (MQA turned around; at L = {L} "
+                        "it caches {kib} KiB, as much as MHA) takes {control} of {mha}'s time per token; {mqa}, which "
+                        "shares the keys and values, takes {mqa_ratio} (both cached, no copies, Holm-corrected with "
+                        "the ratios above). {ending}"),
+    "kvheads.control_cache": "Sharing as such does not make a step faster; reading a smaller cache does.",
+    "kvheads.control_both": "Both kinds of sharing are faster, so a smaller cache is not the only reason here.",
+    "kvheads.control_neither": ("MQA was not measurably faster than MHA in this measurement, so the control cannot "
+                                "say where a saving comes from."),
+    "kvheads.control_name": "shared-query control ÷ {mha}",
+    "kvheads.copies_name": "{name}, no copies ÷ copies",
+    "kvheads.ratio_name": "{name} ÷ {mha} ({method})",
+    "kvheads.method_cache": "cached, copies",
+    "kvheads.method_cache_grouped": "cached, no copies",
+    "kvheads.method_no_cache": "no cache",
+    "kvheads.spread_processes": ("How much do these ratios move from one run to the next? The {blocks} blocks of "
+                                 "{per} rounds each ran in a separate process. {held_text} The one that "
+                                 "moved most, {widest}, ranged from {low:.2f} to {high:.2f} between processes "
+                                 "({overall:.2f} overall). {ending}"),
+    "kvheads.held_all": "All {judged} ratios judged faster or slower stayed on the same side of 1 in every {unit}.",
+    "kvheads.held_some": "Of the {judged} ratios judged faster or slower, {held} stayed on the same side of 1 in every {unit}.",
+    "kvheads.unit_process": "process",
+    "kvheads.unit_block": "block",
+    "kvheads.spread_all": "Trust the directions; the sizes belong to this run on this machine.",
+    "kvheads.spread_some": "Some ratios crossed 1 in some process; those verdicts belong to this measurement only.",
+    "kvheads.spread_blocks": ("How much do these ratios move between blocks? The {blocks} blocks of {per} rounds ran "
+                              "in one process. {held_text} The one that moved most, {widest}, ranged from "
+                              "{low:.2f} to {high:.2f} ({overall:.2f} overall). {ending}"),
     "kvheads.decode_cache_label": "cache, heads copied, {name}",
     "kvheads.decode_cache_grouped_label": "cache, no copies, {name}",
     "kvheads.decode_no_cache_label": "no cache, {name}",
