@@ -20,6 +20,7 @@ matches, ``tests/test_results.py`` fails, and the same command measures again::
     python -m sitebuild.results induction-circuits  # retrain results/induction-circuits.json (~33 CPU minutes)
     python -m sitebuild.results integrity-drift  # how far those runs move across CPU paths (~25 CPU minutes)
     python -m sitebuild.results decoder-heads  # score SmolLM2-135M's heads, results/decoder-heads.json (~5 min)
+    python -m sitebuild.results decoder-timing  # time its next token with and without head copies (~2 min)
     python -m sitebuild.results decoder-ablation  # cut its top induction heads, results/decoder-ablation.json (~5 min)
     python -m sitebuild.results stale        # re-measure every stale result
 
@@ -121,6 +122,10 @@ SPECS: dict[str, Spec] = {
     # lesson code that computes them.
     "build-models": Spec(("snippets.whatif.analysis", "snippets.whatif.factors"), (),
                          "python -m sitebuild.results build-models", exclude=WORDS),
+    # SmolLM2-135M's decoding, timed with and without key/value head copies (snippets.decoder.timing and the model it
+    # runs, and snippets.bench's time_rounds).
+    "decoder-timing": Spec(("snippets.decoder.timing",), (), "python -m sitebuild.results decoder-timing",
+                           exclude=WORDS),
     "decoder-heads": Spec(("snippets.decoder.heads",), ("snippets/decoder/texts.json",),
                           "python -m sitebuild.results decoder-heads",
                           exclude=WORDS),
@@ -533,6 +538,19 @@ def measure_decoder_heads() -> Path:
     return save("decoder-heads", prov, data, start, runs)
 
 
+def measure_decoder_timing() -> Path:
+    """Time SmolLM2-135M's next token with and without key/value head copies (snippets.decoder.timing.measure),
+    the interleaved rounds a recorded run; write results/decoder-timing.json."""
+    from snippets.decoder.timing import TIMING, measure
+
+    prov = provenance("decoder-timing", TIMING["num_threads"])
+    start, runs = snapshot(), []
+    data = measure(record=lambda run: recording(runs, run))
+    for row in data["rows"]:
+        row["samples"] = [_round(s) for s in row["samples"]]
+    return save("decoder-timing", prov, data, start, runs)
+
+
 def measure_decoder_ablation() -> Path:
     """Cut SmolLM2-135M's top induction heads and random heads of the same layers (snippets.decoder.ablation,
     its protocol), each kind of text and cut a recorded run; write results/decoder-ablation.json. No timing."""
@@ -578,6 +596,7 @@ MEASURE: dict[str, Callable[[], Path]] = {"bench-full": measure_bench, "buildben
                                          "induction-circuits": measure_induction_circuits,
                                          "integrity-drift": _measure_drift,
                                          "decoder-heads": measure_decoder_heads,
+                                         "decoder-timing": measure_decoder_timing,
                                          "decoder-ablation": measure_decoder_ablation,
                                          "build-models": measure_build_models}
 
@@ -589,7 +608,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("what", nargs="?", choices=["check", "bench", "build", "recall", "decode", "whatif", "mqar",
                                                      "mqar-followup", "induction", "induction-live", "induction-reader",
                                                      "induction-circuits", "integrity-drift", "decoder-heads",
-                                                     "decoder-ablation", "build-models", "stale"],
+                                                     "decoder-timing", "decoder-ablation", "build-models", "stale"],
                         default="check")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
@@ -598,7 +617,7 @@ def main(argv: list[str] | None = None) -> int:
              "mqar-followup": ["kvheads-mqar-followup"], "induction": ["induction"],
              "induction-live": ["induction-live"], "induction-reader": ["induction-reader"],
              "induction-circuits": ["induction-circuits"], "integrity-drift": ["integrity-drift"],
-             "decoder-heads": ["decoder-heads"], "decoder-ablation": ["decoder-ablation"],
+             "decoder-heads": ["decoder-heads"], "decoder-timing": ["decoder-timing"], "decoder-ablation": ["decoder-ablation"],
              "build-models": ["build-models"], "check": [], "stale": []}[args.what]
     if args.what in ("check", "stale"):
         for name in SPECS:

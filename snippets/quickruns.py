@@ -10,7 +10,7 @@ the reader's edited definition (snippets.notebook.use_definitions installs it in
 from __future__ import annotations
 
 __all__ = ["fixed_pool_run", "step_table", "recall_run", "normed_mla_run", "bench_run", "tiny_generate",
-           "made_up_scores", "head_off_run"]
+           "made_up_scores", "head_off_run", "copies_or_not"]
 
 
 def fixed_pool_run(h: int = 8, steps: int = 80, pool: int = 16, lang: str = "en") -> str:
@@ -119,3 +119,18 @@ def head_off_run(texts: tuple[str, ...] = ("disk /var is full", "no space left o
         with ablation.head_mask(model.layers[layer].attn, head):
             off = retrieval.pooled_embedding(model(ids, mask)[0][-1], mask)
     return report.quick_ablation(full, off, layer, head, lang)
+
+
+def copies_or_not(L: int = 12, d_model: int = 48, num_heads: int = 6, num_kv_heads: int = 2,
+                  lang: str = "en") -> str:
+    """Real decoder: one decoding step (decode_step) of a tiny random model after L cached positions, with the
+    key/value heads copied and with grouped_rotary; the largest difference between the two logits."""
+    from .decoder import report, timing
+    from .decoder.model import tiny_decoder
+    from .decoder.weights import LlamaConfig
+
+    cfg = LlamaConfig(vocab=50, d_model=d_model, num_layers=2, num_heads=num_heads, num_kv_heads=num_kv_heads,
+                      d_ff=64, context=L + 1, rope_base=10000.0, eps=1e-5)
+    fns = timing.step_fns(tiny_decoder(cfg, seed=0), L)
+    copied, grouped = fns["copies"](), fns["grouped"]()  # (1, 1, V) each
+    return report.quick_copies(L, tuple(copied.shape), float((copied - grouped).abs().max()), lang)

@@ -25,3 +25,9 @@ def test_changing_an_argument_changes_the_run():
 def test_a_run_refuses_an_unknown_language():
     with pytest.raises(ValueError, match="lang"):
         quickruns.made_up_scores(lang="fr")
+
+
+def test_copies_or_not_compares_both_forms_of_a_step():
+    assert quickruns.copies_or_not(lang="en") == ("After 12 cached positions both forms give logits of shape "
+                                                  "(1, 1, 50); the largest difference is 0: the same.")
+    assert "缓存了 5 个位置之后" in quickruns.copies_or_not(L=5, lang="zh")

@@ -9,7 +9,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import stats
+from .. import benchreport
 from ..benchreport import load
+from ..numfmt import typeset
 from ..figures import FG, MIN_FONT_PT, Figure, svg_figure
 from ..i18n import text, texts
 
@@ -17,7 +19,8 @@ __all__ = ["quick_decode", "quick_scores", "RESULT", "LOGIT_ATOL", "NEW_TOKENS",
            "summary_bullets", "score_figure", "grouping_figure", "decoder_cache_rows", "decoder_cache_header",
            "cache_sentence", "top_head_rows", "top_header", "layer_sentence", "tolerance_sentence", "ABLATION",
            "knockout_result", "knockout_family", "knockout_header", "knockout_rows", "knockout_sentence",
-           "knockout_heads_sentence", "knockout_bullet", "induction_page_sentence", "knockout_reading"]
+           "knockout_heads_sentence", "knockout_bullet", "induction_page_sentence", "knockout_reading", "TIMING",
+           "timing_result", "timing_family", "quick_copies", "timing_header", "timing_rows", "timing_sentence"]
 
 RESULT = "decoder-heads"
 # Our logits against transformers' on the same file (tests/test_decoder.py): both multiply the same float32
@@ -383,3 +386,88 @@ def quick_scores(prev, prefix, sink, lang: str) -> str:
     rows = [[name, f"{float(a):.2f}", f"{float(b):.2f}", f"{float(c):.2f}"]
             for name, a, b, c in zip(names, prev, prefix, sink)]
     return md_table(text(lang, "decoder.quick_scores_head"), rows, align="lrrr")
+
+
+# The decoding timings with and without key/value head copies (results/decoder-timing.json, measured by
+# snippets.decoder.timing).
+TIMING = "decoder-timing"
+
+
+def timing_result() -> dict:
+    return load(TIMING)
+
+
+def _timing_data(r: dict | None) -> dict:
+    d = (r or timing_result())["data"]
+    if not isinstance(d, dict) or not {"params", "rows"} <= d.keys():
+        raise ValueError(f"expected a decoding-timing result with 'params' and 'rows', got "
+                         f"{sorted(d) if isinstance(d, dict) else type(d).__name__}")
+    return d
+
+
+def _timing_row(d: dict, L: int, method: str) -> dict:
+    for row in d["rows"]:
+        if row["L"] == L and row["method"] == method:
+            return row
+    raise ValueError(f"no timing for L={L!r}, method={method!r}; measured L in {d['params']['lengths']}")
+
+
+def timing_family(r: dict | None = None) -> dict[int, benchreport.Ratio]:
+    """Per cached length L: time per token without head copies over with them, paired by round, Holm-corrected
+    over the lengths."""
+    d = _timing_data(r)
+    Ls = d["params"]["lengths"]
+    pairs = [(_timing_row(d, L, "grouped")["samples"], _timing_row(d, L, "copies")["samples"]) for L in Ls]
+    return dict(zip(Ls, benchreport.ratio_family(pairs), strict=True))
+
+
+def timing_header(lang: str) -> list[str]:
+    return text(lang, "decoder.timing_head")
+
+
+def _judged(lang: str, r: benchreport.Ratio) -> str:
+    return text(lang, "decoder.timing_judged", ratio=benchreport.ratio_text(lang, r.ratio, 2),
+                level=benchreport.level_text(r.level),
+                verdict=text(lang, f"bench.verdict_{r.verdict}", minimum=f"{benchreport.MINIMUM - 1:.0%}"))
+
+
+def timing_rows(lang: str, r: dict | None = None) -> list[list[str]]:
+    """One row per cached length: the cache's MiB (float32, all layers), ms per token with copies and without
+    (median [IQR] over the rounds), and without over with, judged."""
+    d = _timing_data(r)
+    family = timing_family(r)
+    rows = []
+    for L in d["params"]["lengths"]:
+        cells = []
+        for method in ("copies", "grouped"):
+            t = benchreport.interval(_timing_row(d, L, method)["samples"])
+            cells.append(benchreport.ms_spread(t.median, t.low, t.high, grouped=True))
+        rows.append([f"{L:,}", f"{_timing_row(d, L, 'copies')['cache_bytes'] / 2**20:,.1f}", *cells,
+                     _judged(lang, family[L])])
+    return rows
+
+
+def timing_sentence(lang: str, r: dict | None = None) -> str:
+    """What the timings say: both ways compute the same logits (the largest difference), and at which lengths
+    leaving out the copies made a step measurably faster."""
+    d = _timing_data(r)
+    p, family = d["params"], timing_family(r)
+    faster = [L for L, f in family.items() if f.verdict == "lower"]
+    diff = max(row["max_logit_difference"] for row in d["rows"])
+    Ls = p["lengths"]
+    big = family[Ls[-1]]
+    if len(faster) == len(Ls):
+        where = text(lang, "decoder.timing_all", n=len(Ls), L=f"{Ls[-1]:,}", share=1 - big.ratio.median)
+    elif faster:
+        where = text(lang, "decoder.timing_some", n=len(Ls),
+                     lengths=text(lang, "decoder.timing_sep").join(f"{L:,}" for L in faster))
+    else:
+        where = text(lang, "decoder.timing_none", n=len(Ls))
+    return text(lang, "decoder.timing_sentence", diff=typeset(f"{diff:.0e}"), g=p["num_kv_heads"], h=p["num_heads"],
+                layers=p["num_layers"], where=where)
+
+
+def quick_copies(L: int, shape: tuple[int, ...], diff: float, lang: str) -> str:
+    """The small run's sentence: both forms' logits after L cached positions, and their largest difference."""
+    return text(lang, "decoder.quick_copies", L=L, shape=shape, diff=typeset(f"{diff:.1e}"),
+                same=text(lang, "decoder.quick_same" if diff < 1e-4 else "decoder.quick_differs"))

@@ -21,6 +21,15 @@ ZH = {
                             "{total} 个头里有 {n} 个超过一半。"),
     "decoder.layers": ("前缀匹配分数超过 {thr} 的头，按层计数（层:个数）：{listed}。{layers} 层里有 {n_layers} 层至少有一个。"),
     "decoder.top_head": ["名次", "前一个词元（两段正文）", "前缀匹配（写两遍的随机词元）", "第一个词元（两段正文）"],
+    "decoder.timing_head": ["已缓存的词元数 L", "缓存（MiB，float32）", "复制键/值头：毫秒/词元",
+                            "不复制：毫秒/词元", "不复制 ÷ 复制"],
+    "decoder.timing_judged": "{ratio}（{level} 置信区间），{verdict}",
+    "decoder.timing_sentence": ("两种做法算出的 logits 相同，最大差别 {diff}，只是 float32 的舍入。"
+                                "{layers} 层里每一层都把 {g} 个键/值头原地读给 {h} 个查询头、不再复制：{where}"),
+    "decoder.timing_all": "测的 {n} 个长度上，一步都确实更快（{n} 个比值一起做 Holm 校正）；缓存 {L} 个词元时，少用了 {share:.0%} 的时间。",
+    "decoder.timing_some": "测的 {n} 个长度里，只有 L = {lengths} 时一步确实更快（{n} 个比值一起做 Holm 校正）。",
+    "decoder.timing_none": "测的 {n} 个长度上，都看不出可测的差别（{n} 个比值一起做 Holm 校正）。",
+    "decoder.timing_sep": "、",
     "decoder.cache_head": ["结构", "键/值头", "字节/词元（float32）", "字节/词元（bfloat16）",
                            "上下文占满时（MiB，bfloat16）"],
     "decoder.kind.MHA": "MHA（每个查询头一个键/值头）",
@@ -89,6 +98,7 @@ ZH = {
     # the small runs on the page (snippets.decoder.report.quick_decode, quick_scores)
     "decoder.quick_decode": ("提示 {prompt} 之后，有缓存时生成的 {n} 个词元是 {cached}，没有缓存时是 {again}：{same}。"
                              "{P} 个位置的 RoPE 角度：cos 和 sin 的形状都是 {shape}（{P} 个位置 × d_k/2 = {pairs} 对）。"),
+    "decoder.quick_copies": "缓存了 {L} 个位置之后，两种写法算出的 logits 形状都是 {shape}，最大差别 {diff}：{same}。",
     "decoder.quick_same": "两者相同",
     "decoder.quick_differs": "两者不同",
     "decoder.quick_scores_head": ["编出来的头", "前一个词元", "前缀匹配", "第一个词元"],
@@ -120,6 +130,18 @@ EN = {
                        "{n_layers} of the {layers} layers have at least one."),
     "decoder.top_head": ["rank", "previous token (two passages)", "prefix matching (random tokens twice)",
                          "first token (two passages)"],
+    "decoder.timing_head": ["cached tokens L", "cache (MiB, float32)", "heads copied: ms per token",
+                            "no copies: ms per token", "no copies ÷ copies"],
+    "decoder.timing_judged": "{ratio} ({level} interval), {verdict}",
+    "decoder.timing_sentence": ("Both ways compute the same logits: the largest difference is {diff}, float32 "
+                                "rounding. Reading the {g} key/value heads where they are, instead of copying them to "
+                                "the {h} query heads, in each of the {layers} layers: {where}"),
+    "decoder.timing_all": ("a step was measurably faster at all {n} lengths (Holm-corrected over the {n}); with {L} "
+                           "tokens cached it took {share:.0%} less time."),
+    "decoder.timing_some": ("a step was measurably faster only at L = {lengths} of the {n} lengths (Holm-corrected over "
+                            "the {n})."),
+    "decoder.timing_none": "no measurable difference at any of the {n} lengths (Holm-corrected over the {n}).",
+    "decoder.timing_sep": ", ",
     "decoder.cache_head": ["layout", "key/value heads", "bytes/token (float32)", "bytes/token (bfloat16)",
                            "at full context (MiB, bfloat16)"],
     "decoder.kind.MHA": "MHA (one key/value head per query head)",
@@ -198,6 +220,8 @@ EN = {
     "decoder.quick_decode": ("After the prompt {prompt}, the {n} tokens generated with the cache are {cached}, and "
                              "without it {again}: {same}. RoPE's angles for {P} positions: cos and sin are "
                              "{shape} each ({P} positions × d_k/2 = {pairs} pairs)."),
+    "decoder.quick_copies": ("After {L} cached positions both forms give logits of shape {shape}; the largest "
+                             "difference is {diff}: {same}."),
     "decoder.quick_same": "the same",
     "decoder.quick_differs": "they differ",
     "decoder.quick_scores_head": ["made-up head", "previous token", "prefix matching", "first token"],
