@@ -146,9 +146,10 @@ CORE_PATH = (
      "induction"),
 )
 
-# Deep dives: (page stem, prerequisites as core-path stems, key of what it is for).
+# Deep dives: (page stem, prerequisites as core-path stems or deep dives listed above it, key of what it is for).
 DEEP_DIVES = (
     ("lab/kv-heads", ("article/3-pytorch",), "kv"),
+    ("lab/kv-heads-accuracy", ("article/3-pytorch", "lab/kv-heads"), "kvacc"),
     ("lab/real-model", ("article/3-pytorch",), "real"),
     ("lab/real-decoder", ("article/3-pytorch", "lab/induction-heads"), "decoder"),
     ("lab/performance", ("article/3-pytorch",), "perf"),
@@ -197,7 +198,8 @@ def deep_dive_table(lang: str, docs: Path | None = None) -> str:
     for stem, needs, key in DEEP_DIVES:
         minutes = _minutes(page_count(stem, lang, docs=docs).minutes())
         pre = text(lang, "reading.sep").join(
-            text(lang, "reading.step", k=steps[n]) for n in needs) or text(lang, "reading.none")
+            text(lang, "reading.step", k=steps[n]) if n in steps else _link(n, lang) for n in needs
+        ) or text(lang, "reading.none")
         rows.append([_link(stem, lang), minutes, pre, text(lang, f"reading.for.{key}")])
     return md_table(text(lang, "reading.deep_header"), rows)
 

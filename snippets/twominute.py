@@ -15,14 +15,15 @@ import numpy as np
 from . import benchreport
 from .i18n import check_lang, fill, text
 
-__all__ = ["PAGES", "bullets", "whatif_stats", "kv_heads_stats", "induction_stats", "performance_stats",
-           "whatif_bullets", "kv_heads_bullets", "induction_bullets", "performance_bullets"]
+__all__ = ["PAGES", "bullets", "whatif_stats", "kv_heads_stats", "kv_accuracy_stats", "induction_stats",
+           "performance_stats", "whatif_bullets", "kv_heads_bullets", "kv_accuracy_bullets", "induction_bullets",
+           "performance_bullets"]
 
 
 def kv_heads_stats(lang: str) -> dict:
     """Key/value heads: the cache at real scale (the cache table's rows), what the cache and MQA save when
-    decoding (the decoding family), and what sharing costs on MQAR (the MQAR family and seeds that learned)."""
-    from .kvheads import mqar_report as M
+    decoding (the decoding family), and what absorbed MLA reads and computes in one step (the FLOPs table)."""
+    from .kvheads import cost as C
     from .kvheads import report as R
 
     check_lang(lang)
@@ -44,6 +45,27 @@ def kv_heads_stats(lang: str) -> dict:
             "mqa_time_verdict": text(lang, f"bench.verdict_{ratio.verdict}",
                                      minimum=f"{benchreport.MINIMUM - 1:.0%}")}
 
+    cost = {k: v.default for k, v in inspect.signature(C.flops_rows).parameters.items() if k != "lang"}
+    flops = dict(zip(C.KINDS, C.flops_rows(lang), strict=True))
+    # the table's own strings: MiB of cache read per step and layer, and MFLOP relative to MHA
+    out |= {"S": cost["S"], "d_c": cost["d_latent"], "read_mha": flops["mha"][2],
+            "read_mla": flops["mla_absorbed"][2], "flops_mla": flops["mla_absorbed"][4]}
+    return out
+
+
+def kv_accuracy_stats(lang: str) -> dict:
+    """Does sharing key/value heads cost accuracy: the first recall test's family (comparisons and how many
+    are a difference), the pre-registered MQAR test (MHA against MQA, seeds that learned, MLA), and the
+    follow-up with a normalised latent (the width where most normed seeds learned)."""
+    from .kvheads import mqar_report as M
+    from .kvheads import report as R
+
+    check_lang(lang)
+    recall = R.recall_family()
+    out = {"recall_family": len(recall),
+           "recall_found": sum(c.verdict in ("higher", "lower") for c in recall.values()),
+           "recall_seeds": next(iter(recall.values())).n}
+
     result = M.load_mqar()
     proto = result["data"]["protocol"]
     acc, mqar = M._acc(result), M.mqar_family(result)
@@ -58,6 +80,12 @@ def kv_heads_stats(lang: str) -> dict:
             "verdict_mqa": M._verdict_words(lang, c, proto["MINIMUM"]),
             "learned_mha": learned[base], "learned_mqa": learned[mqa_setting],
             "mla_lower": sum(mqar[s].verdict == "lower" for s in mla), "mla_n": len(mla)}
+
+    followup = M.load_followup()
+    pairs = M._followup_pairs(result, followup)
+    count = lambda a: int((np.array(a) >= proto["LEARNED"]).sum())  # noqa: E731
+    size, plain, normed = max(pairs, key=lambda t: (count(t[2]), -t[0]))
+    out |= {"norm_size": size, "norm_learned": count(normed), "norm_plain": count(plain)}
     return out
 
 
@@ -152,12 +180,18 @@ def kv_heads_bullets(lang: str) -> str:
     return _bullets(lang, "kvheads", kv_heads_stats(lang))
 
 
+def kv_accuracy_bullets(lang: str) -> str:
+    """The two-minute version of the page on what sharing key/value heads costs in accuracy."""
+    return _bullets(lang, "kvaccuracy", kv_accuracy_stats(lang))
+
+
 def performance_bullets(lang: str) -> str:
     """The two-minute version of the performance page, as Markdown bullets."""
     return _bullets(lang, "performance", performance_stats(lang))
 
 
 PAGES = {"whatif": whatif_bullets, "induction": induction_bullets, "kvheads": kv_heads_bullets,
+         "kvaccuracy": kv_accuracy_bullets,
          "performance": performance_bullets}
 """The pages with a two-minute version, by the name a page passes to bullets."""
 

@@ -826,8 +826,8 @@ def test_recall_prose_states_the_sweep_the_committed_results_come_from():
     from snippets.kvheads import train
 
     s = train.SWEEP
-    en = (ROOT / "docs" / "lab" / "kv-heads.en.md").read_text(encoding="utf-8")
-    zh = (ROOT / "docs" / "lab" / "kv-heads.zh.md").read_text(encoding="utf-8")
+    en = (ROOT / "docs" / "lab" / "kv-heads-accuracy.en.md").read_text(encoding="utf-8")
+    zh = (ROOT / "docs" / "lab" / "kv-heads-accuracy.zh.md").read_text(encoding="utf-8")
     g = ", ".join(map(str, s["kv_heads"]))
     d_k = mqar.D_MODEL // s["num_heads"]
     assert f"$d_\\text{{model}} = {mqar.D_MODEL}$ and {s['num_heads']} query heads ($d_k = {d_k}$)" in en

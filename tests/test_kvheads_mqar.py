@@ -149,7 +149,7 @@ def test_the_committed_result_is_exactly_the_protocol():
 
 
 def test_the_pages_words_hold_on_the_committed_result():
-    """What docs/lab/kv-heads.*.md#mqar-results says in prose, checked on the committed result."""
+    """What docs/lab/kv-heads-accuracy.*.md#mqar-results says in prose, checked on the committed result."""
     result = R.load_mqar()
     acc = R._acc(result)
     learned = {s: sum(a >= P.LEARNED for a in v) for s, v in acc.items()}
@@ -199,7 +199,7 @@ def test_the_followup_report_reads_a_rescue_and_a_null():
 
 
 def test_the_followups_words_hold_on_the_committed_result():
-    """What docs/lab/kv-heads.*.md#mqar-followup says in prose, checked on the committed results."""
+    """What docs/lab/kv-heads-accuracy.*.md#mqar-followup says in prose, checked on the committed results."""
     plain = {(m["size"], m["seed"]): m["accuracy"] for m in R.load_mqar()["data"]["models"] if m["kind"] == "mla"}
     normed = {(m["size"], m["seed"]): m["accuracy"] for m in R.load_followup()["data"]["models"]}
     learned_normed = {k for k, a in normed.items() if a >= P.LEARNED}

@@ -437,6 +437,10 @@ NAMED_EDITS = [
     # key/value heads: the preallocated cache writes each new key one row too far
     ("lab/kv-heads", "self.k_buf[:, :, self.size:S] = k", "self.k_buf[:, :, self.size + 1:S + 1] = k",
      "preallocated cache vs no cache", "❌"),
+    # whether sharing costs accuracy: the targets stop following the shuffled questions, so the example
+    # sequence's answers (second line) no longer sit under the keys asked for
+    ("lab/kv-heads-accuracy", "y[:, 2 * n:] = values.gather(1, order)", "y[:, 2 * n:] = values",
+     "k12  v55  k35", "v55  v28  v34   v0"),
 ]
 
 

@@ -16,7 +16,7 @@ def _as_printed(lang: str, number: str) -> str:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_kv_heads_numbers_match_the_detail(lang):
-    from snippets.kvheads import mqar_report as M
+    from snippets.kvheads import cost as C
     from snippets.kvheads import report as R
 
     s = T.kv_heads_stats(lang)
@@ -25,9 +25,29 @@ def test_kv_heads_numbers_match_the_detail(lang):
     assert s["gib_mha"] > s["gib_mqa"] > 0
     assert f"{s['speedup']:,.0f}" in R.decode_sentences(lang)
     assert f"{s['mqa_time']:.2f}" in R.decode_sentences(lang)
+    flops = dict(zip(C.KINDS, C.flops_rows(lang), strict=True))  # the FLOPs table, a row per kind
+    mha, mla = flops["mha"], flops["mla_absorbed"]
+    assert f"d_c = {s['d_c']}" in mla[0] and (s["read_mha"], s["read_mla"], s["flops_mla"]) == (mha[2], mla[2], mla[4])
+    assert float(s["read_mla"]) < float(s["read_mha"]) and float(s["flops_mla"]) > 1
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_kv_accuracy_numbers_match_the_detail(lang):
+    from snippets.kvheads import mqar_report as M
+    from snippets.kvheads import report as R
+
+    s = T.kv_accuracy_stats(lang)
     assert _as_printed(lang, f"{s['diff_mqa']:.1f}") in M.mqar_sentences(lang) and f"{s['acc_mha']:.1%}" in M.mqar_sentences(lang)
     assert s["verdict_mqa"] in M.mqar_sentences(lang)
     assert 0 <= s["learned_mqa"] <= s["seeds"] and 0 <= s["mla_lower"] <= s["mla_n"]
+    family = R.family_sentence(lang)
+    assert str(s["recall_family"]) in family and 0 <= s["recall_found"] <= s["recall_family"]
+    followup = M.followup_sentence(lang)
+    assert f"d_c = {s['norm_size']}" in followup and str(s["norm_learned"]) in followup
+    assert str(s["norm_plain"]) in followup and str(s["learned_mha"]) in followup
+    rows = {row[0]: row for row in M.followup_rows(lang)}
+    assert rows[str(s["norm_size"])][1] == f"{s['norm_plain']}/{s['seeds']}"
+    assert rows[str(s["norm_size"])][3] == f"{s['norm_learned']}/{s['seeds']}"
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -57,7 +77,8 @@ def test_performance_numbers_match_the_goals_table(lang):
     assert s["speedup_verdict"] in table and s["mib_scratch"] > s["mib_fast"] > 0
 
 
-@pytest.mark.parametrize("f", [T.kv_heads_stats, T.induction_stats, T.performance_stats])
+@pytest.mark.parametrize("f", [T.kv_heads_stats, T.kv_accuracy_stats, T.induction_stats,
+                               T.performance_stats])
 def test_a_wrong_language_is_refused(f):
     with pytest.raises(ValueError, match="lang must be one of"):
         f("fr")

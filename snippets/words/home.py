@@ -10,6 +10,7 @@ ZH = {
     "reading.title.article/4-what-if": "四、假设实验",
     "reading.title.lab/induction-heads": "归纳头",
     "reading.title.lab/kv-heads": "需要几个键/值头",
+    "reading.title.lab/kv-heads-accuracy": "共享键/值头会损失准确率吗",
     "reading.title.lab/real-model": "真实模型的注意力头",
     "reading.title.lab/real-decoder": "真实的解码器",
     "reading.title.lab/performance": "性能",
@@ -23,7 +24,8 @@ ZH = {
     "reading.after.three": "看懂 `nn.MultiheadAttention` 算了什么，自己写一遍，并验证两者只差舍入误差",
     "reading.after.four": "在小任务上训练不同头数的模型，读出每个头学到了什么，去掉一个头看哪个目标受影响",
     "reading.after.induction": "讲清两层注意力怎样学会“上次 A 后面是 B”，并用置零和切断路径找出起作用的两个头",
-    "reading.for.kv": "为什么共享的是键和值、KV 缓存省下多少内存和时间、共享要不要付出准确率",
+    "reading.for.kv": "为什么共享的是键和值、KV 缓存省下多少内存和时间、MLA 又要多算多少",
+    "reading.for.kvacc": "键/值头少了，小模型在联想回忆任务上答得还准不准，MLA 呢",
     "reading.for.real": "一个预训练模型的头实际在看哪里",
     "reading.for.decoder": "本站的分组查询注意力和 KV 缓存装进一个真实的语言模型，它的每个头各在做什么",
     "reading.for.perf": "注意力慢在哪里，各种实现快多少",
@@ -50,6 +52,7 @@ EN = {
     "reading.title.article/4-what-if": "4. What if",
     "reading.title.lab/induction-heads": "Induction heads",
     "reading.title.lab/kv-heads": "How many key/value heads?",
+    "reading.title.lab/kv-heads-accuracy": "Does sharing key/value heads cost accuracy?",
     "reading.title.lab/real-model": "What a real model's heads look at",
     "reading.title.lab/real-decoder": "A real decoder",
     "reading.title.lab/performance": "Performance",
@@ -69,8 +72,9 @@ EN = {
                            "and remove one head to see which target it served"),
     "reading.after.induction": ("explain how two attention layers learn \"last time A was followed by B\", and find "
                                 "the two heads responsible by zeroing heads and cutting paths"),
-    "reading.for.kv": ("why models share keys and values, what a KV cache saves in memory and time, and whether "
-                       "sharing costs accuracy"),
+    "reading.for.kv": ("why models share keys and values, what a KV cache saves in memory and time, and what "
+                       "MLA costs in arithmetic"),
+    "reading.for.kvacc": "whether small models with fewer key/value heads, or with MLA, still recall accurately",
     "reading.for.real": "where a pretrained model's heads actually look",
     "reading.for.decoder": "the site's grouped-query attention and KV cache inside a real language model, and what each of its heads does",
     "reading.for.perf": "where attention spends its time, and how much faster each implementation is",

@@ -97,6 +97,11 @@ ZH = {
         "`self.k_buf[:, :, self.size + 1:S + 1] = k`，让新的键写错一行，重新运行这个单元格和它下面的单元格："
         "有缓存和没有缓存的对照表里会出现 ❌。"
     ),
+    "notebooks.edit.lab/kv-heads-accuracy": (
+        "**先改一处试试**：在 `make_recall_batch` 里把 `y[:, 2 * n:] = values.gather(1, order)` 改成 "
+        "`y[:, 2 * n:] = values`，让答案不再跟着打乱后的提问顺序走，重新运行这个单元格和它下面的单元格："
+        "示例序列第二行的答案就和第一行问的键对不上了。"
+    ),
     "notebooks.use": "# 下面的单元格和它们调用的课程代码都用这些定义：改一处，往下运行就能看到变化",
     "notebooks.hidden": "**{title}**（单元格已折叠，自己试过之后再展开）",
     "ui.permalink": "永久链接",
@@ -205,6 +210,12 @@ EN = {
         "**A first edit to try**: in `PreallocatedKVCache.append`, change `self.k_buf[:, :, self.size:S] = k` "
         "to `self.k_buf[:, :, self.size + 1:S + 1] = k`, which writes each new key one row too far, and run that "
         "cell and the cells below it again. The table comparing decoding with and without the cache shows ❌."
+    ),
+    "notebooks.edit.lab/kv-heads-accuracy": (
+        "**A first edit to try**: in `make_recall_batch`, change `y[:, 2 * n:] = values.gather(1, order)` to "
+        "`y[:, 2 * n:] = values`, so that the answers no longer follow the shuffled order of the questions, and "
+        "run that cell and the cells below it again. In the example sequence, the answers on the second line "
+        "no longer match the keys asked on the first."
     ),
     "notebooks.use": "# the cells below (and the lesson code they call) use these definitions",
     "notebooks.hidden": "**{title}** (the code cells are collapsed: try it yourself before you open them)",

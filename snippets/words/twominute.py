@@ -53,7 +53,17 @@ ZH = {
         "{speedup:,.0f} 倍（MHA g={h}，本站的 CPU）。",
         "**共用与解码速度**：有缓存、L = {L:,} 时，MQA（g={g_small}）每个词元"
         "的用时是 MHA 的 {mqa_time:.2f} 倍，{mqa_time_verdict}。",
-        "**共用与准确率**（每种 {seeds} 个种子）：联想回忆任务上，MHA 的 {seeds} 个种子"
+        "**MLA 省缓存，多算术**：7B 级别的一层、缓存里已有 {S:,} 个位置时，吸收式 MLA"
+        "（d_c = {d_c}）解码一步读 {read_mla} MiB 缓存，MHA 要读 {read_mha} MiB；"
+        "它一步的 FLOPs 却是 MHA 的 {flops_mla} 倍。",
+    ],
+    # docs/lab/kv-heads-accuracy
+    "twomin.kvaccuracy": [
+        "**第一轮，简化的联想回忆**：各个 g 与 MHA 按种子配对比较（每种 {recall_seeds} 个种子），"
+        "{recall_family} 个比较一起做 Holm 校正，"
+        "{recall_found:其中 # 个测得出差别|没有一个测得出差别|个个都测得出差别=recall_family}。",
+        "**共用与准确率**（每种 {seeds} 个种子）：事先定好的测试（带干扰词元的联想回忆）里，"
+        "MHA 的 {seeds} 个种子"
         "{learned_mha:里有 # 个学会了任务|里没有一个学会任务|全部学会了任务=seeds}，"
         "MQA 的 {seeds} 个种子{learned_mqa:里有 # 个|里没有一个|全部学会了=seeds}；"
         "平均答对率 MHA {acc_mha:.1%}、MQA {acc_mqa:.1%}。一个种子要么学会、要么没学会，"
@@ -62,6 +72,9 @@ ZH = {
         "[{lo_mqa:+.1f}, {hi_mqa:+.1f}]，据此判断：{verdict_mqa}。",
         "**MLA**：这里训练的 {mla_n} 种潜向量大小"
         "{mla_lower:里有 # 种准确率低于 MHA|里没有一种准确率低于 MHA|，准确率都低于 MHA=mla_n}。",
+        "**给潜向量加归一化**（看过结果才定的追加实验）：学会任务的种子最多的是 "
+        "d_c = {norm_size}，{seeds} 个里有 {norm_learned} 个（不加归一化时 {norm_plain} 个），"
+        "MHA 是 {learned_mha} 个。",
     ],
     # docs/lab/performance
     "twomin.performance": [
@@ -135,8 +148,17 @@ EN = {
         "**Sharing and decoding speed**: with the cache at L = {L:,}, MQA "
         "(g={g_small}) takes {mqa_time:.2f} times MHA's time per token: "
         "{mqa_time_verdict}.",
-        "**Sharing and accuracy** ({seeds} seeds each): on associative "
-        "recall, {learned_mha} of {seeds} MHA seeds learned the task and "
+        "**MLA saves cache and spends arithmetic**: for one 7B-class layer "
+        "with {S:,} cached positions, absorbed MLA (d_c = {d_c}) reads "
+        "{read_mla} MiB of cache per step where MHA reads {read_mha} MiB, but "
+        "does {flops_mla} times MHA's FLOPs.",
+    ],
+    "twomin.kvaccuracy": [
+        "**The first test, simplified recall**: each g paired by seed against "
+        "MHA ({recall_seeds} seeds each), {recall_found} of {recall_family} "
+        "Holm-corrected comparisons show a measurable difference.",
+        "**Sharing and accuracy** ({seeds} seeds each): in the test fixed "
+        "in advance (recall among distractors), {learned_mha} of {seeds} MHA seeds learned the task and "
         "{learned_mqa} of {seeds} MQA seeds; MHA answers {acc_mha:.1%} on "
         "average, MQA {acc_mqa:.1%}. A seed either learns or does not, so "
         "the paired difference ({diff_mqa:+.1f} points on average) swings "
@@ -145,6 +167,10 @@ EN = {
         "{hi_mqa:+.1f}], so {verdict_mqa}.",
         "**MLA**: {mla_lower} of the {mla_n} latent sizes trained here answer "
         "measurably fewer queries than MHA.",
+        "**A normalised latent** (a follow-up chosen after the results): the "
+        "width where most normed seeds learned is d_c = {norm_size}, with "
+        "{norm_learned} of {seeds} (without the norm {norm_plain}); MHA has "
+        "{learned_mha}.",
     ],
     "twomin.performance": [
         "**Memory is the problem**: at L = {L:,}, the {scratch} version peaks "
