@@ -149,10 +149,15 @@ def fully_masked_row(L: int = 3, S: int = 4, d_model: int = 8, seed: int = 0):
 # --8<-- [end:fully_masked]
 
 
-def fully_masked_rows(**kwargs) -> list[tuple[str, str]]:
-    """fully_masked_row's result as printable rows: (implementation, row 0 rounded to 2 places)."""
-    return [(name, " ".join(f"{x:.2f}" for x in row.tolist()))
-            for name, row in fully_masked_row(**kwargs).items()]
+def fully_masked_rows(lang: str = "en", **kwargs) -> list[tuple[str, str]]:
+    """fully_masked_row's result as printable rows: (implementation, row 0 rounded to 2 places). The labels are
+    the page's language's words for fully_masked_row's keys (the function, then what it returns), in its order."""
+    check_lang(lang)
+    labels = text(lang, "official.fully_masked_labels")
+    got = fully_masked_row(**kwargs)
+    if len(labels) != len(got):  # pragma: no cover - words and code edited apart
+        raise ValueError(f"expected {len(got)} labels for fully_masked_row's rows, got {len(labels)}")
+    return [(label, " ".join(f"{x:.2f}" for x in row.tolist())) for label, row in zip(labels, got.values())]
 
 
 # The attention operators that tell the code paths apart, most specific first.

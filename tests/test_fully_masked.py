@@ -23,6 +23,10 @@ def test_printable_rows_keep_the_order_and_show_nan():
     rows = fully_masked_rows(S=5)
     assert [name.rsplit(", ", 1)[0] for name, _ in rows] == [
         "scaled_dot_product_attention (−inf)", "F.scaled_dot_product_attention", "masked_fill(mask == 0, -1e9)"]
+    assert [name for name, _ in rows] == list(fully_masked_row())  # the English labels are the code's keys
+    assert [name for name, _ in fully_masked_rows("zh", S=5)] == [
+        "scaled_dot_product_attention（填 −inf），权重", "F.scaled_dot_product_attention，输出",
+        "masked_fill(mask == 0, -1e9)，权重"]
     assert rows[0][1] == "nan nan nan nan nan" and rows[2][1] == "0.20 0.20 0.20 0.20 0.20"
 
 

@@ -1,6 +1,9 @@
 """Words printed into pages: article (see snippets.i18n)."""
 
 ZH = {
+    "official.fully_masked_labels": ["scaled_dot_product_attention（填 −inf），权重",
+                                     "F.scaled_dot_product_attention，输出",
+                                     "masked_fill(mask == 0, -1e9)，权重"],
     # snippets.heads: §1's one head vs several
     "heads.one": "1 个头",
     "heads.many": "{h} 个头",
@@ -138,6 +141,9 @@ ZH = {
 }
 
 EN = {
+    "official.fully_masked_labels": ["scaled_dot_product_attention (−inf), weights",
+                                     "F.scaled_dot_product_attention, output",
+                                     "masked_fill(mask == 0, -1e9), weights"],
     "heads.one": "1 head",
     "heads.many": "{h} heads",
     "heads.head": "head {i}",
