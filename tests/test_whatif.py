@@ -310,3 +310,6 @@ def test_role_stats_and_point_values_on_a_small_run():
     assert stats["weakest"] == pytest.approx(float(shares.max(axis=1).min()))
     assert stats["covered"] == len(set(OFFSETS) & set(roles)) and (stats["n_heads"], stats["n_targets"]) == (4, 4)
     assert report.pruning_stats([run])["tolerance_points"] == pytest.approx(1.0)
+    en, zh = report.pruning_rows([run]), report.pruning_rows([run], "zh")
+    assert [r[0] for r in en] == [4, 3, 2, 1] and en[0][1].endswith(")") and " (" in en[0][1]
+    assert [r[1] for r in zh] == [c.replace(" (", "（").replace(")", "）") for c in (r[1] for r in en)]
