@@ -10,7 +10,7 @@ the reader's edited definition (snippets.notebook.use_definitions installs it in
 from __future__ import annotations
 
 __all__ = ["fixed_pool_run", "step_table", "recall_run", "normed_mla_run", "bench_run", "tiny_generate",
-           "made_up_scores", "head_off_run", "copies_or_not"]
+           "made_up_scores", "head_off_run", "copies_or_not", "cut_run"]
 
 
 def fixed_pool_run(h: int = 8, steps: int = 80, pool: int = 16, lang: str = "en") -> str:
@@ -134,3 +134,35 @@ def copies_or_not(L: int = 12, d_model: int = 48, num_heads: int = 6, num_kv_hea
     fns = timing.step_fns(tiny_decoder(cfg, seed=0), L)
     copied, grouped = fns["copies"](), fns["grouped"]()  # (1, 1, V) each
     return report.quick_copies(L, tuple(copied.shape), float((copied - grouped).abs().max()), lang)
+
+
+def cut_run(layer: int = 1, head: int = 0, fill: str = "zero", lang: str = "en") -> str:
+    """Real decoder: heads_cut on a tiny random model (2 layers, 4 heads): one head of one layer replaced by zeros
+    or by its mean output on the same tokens; how far the logits move, and whether they come back once the block
+    is left."""
+    import torch
+
+    from .decoder import ablation, report
+    from .decoder.model import tiny_decoder
+    from .decoder.weights import LlamaConfig
+
+    cfg = LlamaConfig(vocab=50, d_model=32, num_layers=2, num_heads=4, num_kv_heads=2, d_ff=48, context=16,
+                      rope_base=10000.0, eps=1e-5)
+    if fill not in ("zero", "mean"):
+        raise ValueError(f"fill must be 'zero' or 'mean', got {fill!r}")
+    if layer not in range(cfg.num_layers) or head not in range(cfg.num_heads):
+        raise ValueError(f"layer must be 0 … {cfg.num_layers - 1} and head 0 … {cfg.num_heads - 1}, "
+                         f"got layer={layer!r}, head={head!r}")
+    net = tiny_decoder(cfg, seed=0)
+    ids = torch.randint(0, cfg.vocab, (2, 10), generator=torch.Generator().manual_seed(0))  # (N, L)
+    with torch.no_grad():
+        before = net(ids)  # (N, L, V)
+        means = ablation.head_means(net, [ids])  # layer -> (h, d_k)
+        filler = means[layer] if fill == "mean" else torch.zeros(cfg.num_heads, cfg.d_k)
+        cut = torch.zeros(2, cfg.num_heads, dtype=torch.bool)
+        cut[:, head] = True  # this head, in both sequences
+        with ablation.heads_cut(net, {layer: cut}, {layer: filler}):
+            during = net(ids)
+        after = net(ids)
+    return report.quick_cut(layer, head, fill, float((during - before).abs().max()),
+                            float((after - before).abs().max()), lang)

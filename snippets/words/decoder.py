@@ -99,6 +99,12 @@ ZH = {
     "decoder.quick_decode": ("提示 {prompt} 之后，有缓存时生成的 {n} 个词元是 {cached}，没有缓存时是 {again}：{same}。"
                              "{P} 个位置的 RoPE 角度：cos 和 sin 的形状都是 {shape}（{P} 个位置 × d_k/2 = {pairs} 对）。"),
     "decoder.quick_copies": "缓存了 {L} 个位置之后，两种写法算出的 logits 形状都是 {shape}，最大差别 {diff}：{same}。",
+    "decoder.quick_cut": ("把第 {layer} 层的第 {head} 个头换成{fill}，logits 最多变了 {moved}；"
+                          "离开 with 块之后再算一遍，和原来的最大差别是 {back}：{restored}。"),
+    "decoder.quick_fill_zero": "零",
+    "decoder.quick_fill_mean": "它在这些词元上的平均输出",
+    "decoder.quick_restored": "钩子已经摘掉，模型恢复原样",
+    "decoder.quick_not_restored": "模型没有恢复原样",
     "decoder.quick_same": "两者相同",
     "decoder.quick_differs": "两者不同",
     "decoder.quick_scores_head": ["编出来的头", "前一个词元", "前缀匹配", "第一个词元"],
@@ -222,6 +228,12 @@ EN = {
                              "{shape} each ({P} positions × d_k/2 = {pairs} pairs)."),
     "decoder.quick_copies": ("After {L} cached positions both forms give logits of shape {shape}; the largest "
                              "difference is {diff}: {same}."),
+    "decoder.quick_cut": ("With head {head} of layer {layer} replaced by {fill}, the logits moved by up to {moved}; "
+                          "computed again after the with block, they differ from the original by {back}: {restored}."),
+    "decoder.quick_fill_zero": "zeros",
+    "decoder.quick_fill_mean": "its mean output on these tokens",
+    "decoder.quick_restored": "the hooks are gone and the model is as it was",
+    "decoder.quick_not_restored": "the model did not come back as it was",
     "decoder.quick_same": "the same",
     "decoder.quick_differs": "they differ",
     "decoder.quick_scores_head": ["made-up head", "previous token", "prefix matching", "first token"],
