@@ -589,7 +589,7 @@ def kv_cache_figure(lang: str, d_model: int = 64, num_heads: int = 8, num_kv_hea
 
 
 @torch.no_grad()
-def mla_forms(d_model: int = 64, num_heads: int = 8, d_latent: int = 32, steps: int = 4,
+def mla_forms(d_model: int = 96, num_heads: int = 8, d_latent: int = 48, steps: int = 4,
               seed: int = 0) -> dict:
     """Decode steps positions one at a time through one LatentAttention twice, naive and absorbed, each
     form with its own LatentCache. Returns the shapes the MLA diagram draws, recorded from the layer
@@ -629,7 +629,7 @@ def mla_forms(d_model: int = 64, num_heads: int = 8, d_latent: int = 32, steps: 
             "err": float((got["naive"]["out"] - got["absorbed"]["out"]).abs().max())}
 
 
-def mla_sketch(lang: str, d_model: int = 64, num_heads: int = 8, d_latent: int = 32, steps: int = 4,
+def mla_sketch(lang: str, d_model: int = 96, num_heads: int = 8, d_latent: int = 48, steps: int = 4,
                seed: int = 0) -> Sketch:
     """MLA's latent and its two uses. Top: what one position caches, MHA's h heads' keys and values
     against MLA's one latent c (grey: it belongs to no head). Below, side by side, one decode step after
@@ -757,7 +757,7 @@ def mla_sketch(lang: str, d_model: int = 64, num_heads: int = 8, d_latent: int =
     return sk
 
 
-def mla_figure(lang: str, d_model: int = 64, num_heads: int = 8, d_latent: int = 32, steps: int = 4,
+def mla_figure(lang: str, d_model: int = 96, num_heads: int = 8, d_latent: int = 48, steps: int = 4,
                seed: int = 0) -> str:
     """mla_sketch as the page's inline SVG figure; the caption carries the difference between the forms."""
     from .heads import _rounding
