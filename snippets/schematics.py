@@ -403,7 +403,9 @@ def wo_sum_sketch(lang: str, d_model: int = 512, num_heads: int = 8, seed: int =
     sq, out_w = 52.0, 50.0  # W_O; the output bar
     bar_w, bar_h = W - 26 - 18 - sq - 22 - 6 - out_w, 16.0  # concat / output: (L, E) drawn wide and flat
     x_c, x_w = 26.0, 26.0 + bar_w + 18
-    y = 10.0
+    y = 4.0
+    sk.label("step", W - 6, y + 6, _t(lang, "layer.out", shape=_shape(concat)), ha="right")  # a row of its own
+    y += 14
     sk.label("step", x_c + bar_w / 2, y + 6, _t(lang, "wo.concat", shape=_shape(concat)))
     sk.label("step", x_w + sq / 2, y + 6, "W^O " + _shape(wo))
     y += 16
@@ -415,7 +417,6 @@ def wo_sum_sketch(lang: str, d_model: int = 512, num_heads: int = 8, seed: int =
     x_out = x_w + sq + 22
     sk.label("op", x_w + sq + 11, y + sq / 2, "=")
     sk.box("out", x_out, y + (sq - bar_h) / 2, out_w, bar_h, FG, 0.45)
-    sk.label("step", W - 6, y - 10, _t(lang, "layer.out", shape=_shape(concat)), ha="right")
     y += sq + 6
     sk.label("op", 12, y + 8, "=")
     y += _wrapped(sk, "step", (24 + W - 6) / 2, y + 8,
