@@ -191,13 +191,15 @@ def _t(lang: str, key: str, **values) -> str:
     return text(lang, f"schem.{key}", **values)
 
 
-_BREAK_AFTER = set(" ，：、；）")
+_BREAK_AFTER = set("，：；）")
+_CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
 
 
 def wrap_label(s: str, width: float, size: float = LABEL) -> str:
     """s broken into lines at most width points wide (measured as snippets.figures measures text),
-    only after a space or a Chinese comma, colon or enumeration comma, never inside parentheses, so a
-    shape such as (1, 8, 11, 64) stays on one line. A piece with no break that fits stays too wide.
+    only after a Chinese comma or colon, or at a space between two non-Chinese characters that follows
+    a word longer than two characters (so "8 个头", "Q、K、V", "Q, K, V" and "8 heads" stay whole), never inside parentheses, so a shape such as (1, 8, 11, 64) stays on one
+    line. A piece with no break that fits stays too wide.
 
     >>> print(wrap_label("cut into 8 heads, q, k, v of width 64: (1, 8, 11, 64)", 150))
     cut into 8 heads, q, k, v of
@@ -213,7 +215,10 @@ def wrap_label(s: str, width: float, size: float = LABEL) -> str:
     pieces, depth, start = [], 0, 0
     for i, c in enumerate(s):
         depth += (c in "(（[") - (c in ")）]")
-        if c in _BREAK_AFTER and depth == 0:
+        word = s[:i].rsplit(" ", 1)[-1]  # a space after a short word ("8", "K,", "of") keeps it with the next
+        space = (c == " " and (len(word) > 2 or word.endswith(")")) and not _CJK_CHAR.match(s[i - 1:i] or "x")
+                 and not _CJK_CHAR.match(s[i + 1:i + 2] or "x"))
+        if depth == 0 and (c in _BREAK_AFTER or space):
             pieces.append(s[start:i + 1])
             start = i + 1
     pieces.append(s[start:])
