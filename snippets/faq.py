@@ -347,12 +347,13 @@ def entropy_rows(lang: str = "zh", seed: int = 0) -> list[tuple[str, str]]:
     """Normalised entropy of a one-hot row, a uniform row and a freshly initialised layer's rows."""
     from .logline import embed_tokens, log_tokens
 
-    one_hot = torch.eye(8)[:1]  # (1, 8)
-    uniform = torch.full((1, 8), 1 / 8)  # (1, 8)
-    x = embed_tokens(log_tokens(), d_model=512)  # (1, 8, 512)
+    x = embed_tokens(log_tokens(), d_model=512)  # (1, T, 512), T = 11
+    T = x.size(1)
+    one_hot = torch.eye(T)[:1]  # (1, T)
+    uniform = torch.full((1, T), 1 / T)  # (1, T)
     m = _layer(512, 8, seed)
     with torch.no_grad():
-        w = m(x, x, x, average_attn_weights=False)[1]  # (1, 8, 8, 8)
+        w = m(x, x, x, average_attn_weights=False)[1]  # (1, 8, T, T)
     ent = normalised_entropy(w)  # (1, h, L)
     return [
         (_label("one-hot", lang), f"{normalised_entropy(one_hot).mean().item():.3f}"),

@@ -41,7 +41,7 @@ __all__ = ["HEAD_COLORS", "DEMO_WANTED", "attention_budget", "budget_figure", "s
 # One colour per head, readable on the light and the dark palette (Okabe-Ito first).
 HEAD_COLORS = ("#e69f00", "#56b4e9", "#009e73", "#d55e00", "#cc79a7", "#3b8fd9", "#8c9c1f", "#b07aa1",
                "#e15759", "#4e9a8f", "#c49c3a", "#7f7fd5", "#d37295", "#5fa2ce", "#a0a03c", "#9d7660")
-DEMO_WANTED = ("[order-api]", "duration=5000ms")
+DEMO_WANTED = ("[order-api]", "5000ms")
 LABEL = MIN_FONT_PT
 
 
@@ -116,7 +116,7 @@ def budget_figure(lang: str, tokens: list[str] | None = None, wanted: tuple[str,
                   handlelength=1.2, columnspacing=1.0)
         return fig
 
-    return _fig(lang, "budget", draw, a=wanted[0], b=wanted[1], w1a=f"{w1[a]:.3f}", w1b=f"{w1[b]:.3f}",
+    return _fig(lang, "budget", draw, T=T, a=wanted[0], b=wanted[1], w1a=f"{w1[a]:.3f}", w1b=f"{w1[b]:.3f}",
                 w2a=f"{w2[0, a]:.3f}", w2b=f"{w2[1, b]:.3f}")
 
 

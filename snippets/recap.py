@@ -1,18 +1,18 @@
 """§1's recap of single-head self-attention on the log line: one query meets every key.
 
-Shapes: the log line's T = 8 tokens embedded E = 16 wide; one head as wide as the model
+Shapes: the log line's T = 11 tokens embedded E = 16 wide; one head as wide as the model
 (d_k = E). The projections are random and untrained: the recap shows the mechanism, not what a
 trained head would pick.
 
 >>> step = attend_once(log_tokens(), "ERROR")
 >>> step.scores.shape, step.weights.shape, step.out.shape
-(torch.Size([8]), torch.Size([8]), torch.Size([16]))
+(torch.Size([11]), torch.Size([11]), torch.Size([16]))
 >>> round(step.weights.sum().item(), 6)
 1.0
 >>> attend_once(log_tokens(), "WARN")
 Traceback (most recent call last):
 ...
-ValueError: query must be one of the tokens ['2024-01-15', '10:30:45', 'ERROR', '[order-api]', 'connection_timeout', 'retry=3', 'duration=5000ms', 'service=database'], got 'WARN'
+ValueError: query must be one of the tokens ['2024-01-15', '10:30:45', 'ERROR', '[order-api]', 'connection_timeout', 'retry', '3', 'duration', '5000ms', 'service', 'database'], got 'WARN'
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ __all__ = ["DK_SHOWN", "KEYS", "RowStats", "dot_variance", "softmax_row_stats", 
            "scaling_sentence", "scaling_figure"]
 
 DK_SHOWN = (8, 64, 512)  # the head widths the page prints
-KEYS = 8  # keys per query: the log line's 8 tokens
+KEYS = 8  # keys per query: a short row, about as long as the log line
 ROWS = 2000  # random (query, keys) draws averaged per point
 COLORS = ("#d55e00", "#0072b2")  # unscaled, scaled (Okabe-Ito, both palettes)
 

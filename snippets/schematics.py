@@ -22,6 +22,7 @@ so at the smallest text size a phone's column shows it whole (no sideways scroll
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -33,7 +34,7 @@ from ._checks import check_divisible, check_positive_int
 from .figures import FG, MIN_FONT_PT, PHONE_COLUMN_PX, PHONE_MIN_PX, Figure, svg_figure
 from .i18n import check_lang, text
 
-__all__ = ["Sketch", "PHONE_FIGURE_PX", "NARROW_PT", "WIDTH", "layer_sketch", "layer_figure", "wo_sum_sketch", "wo_sum_figure",
+__all__ = ["Sketch", "PHONE_FIGURE_PX", "NARROW_PT", "WIDTH", "LESSON_WIDTH", "PHONE_LABEL_PX", "wrap_label", "layer_sketch", "layer_figure", "wo_sum_sketch", "wo_sum_figure",
            "inproj_sketch", "inproj_figure", "reshape_shapes", "reshape_sketch", "reshape_figure",
            "average_sketch", "average_figure", "kv_groups", "kv_groups_sketch", "kv_groups_figure",
            "cache_schematic_rows", "kv_cache_sketch", "kv_cache_figure", "mla_forms", "mla_sketch", "mla_figure",
@@ -46,6 +47,12 @@ LABEL = MIN_FONT_PT
 PHONE_FIGURE_PX = PHONE_COLUMN_PX - 34
 NARROW_PT = PHONE_FIGURE_PX * MIN_FONT_PT / PHONE_MIN_PX  # widest figure a phone shows whole
 WIDTH = NARROW_PT - 20  # the drawing area; svg_figure's margin adds the rest
+# The lesson's schematics (§2, §3) are read on a phone too: drawn narrower, so that in the same 324 px
+# their smallest label is PHONE_LABEL_PX or more. They grow taller instead (long labels wrap).
+PHONE_LABEL_PX = 11
+PAD_PT = 14.4  # savefig's tight bbox pads 0.1 in on each side
+LESSON_WIDTH = math.floor(PHONE_FIGURE_PX * LABEL / PHONE_LABEL_PX - PAD_PT)
+LINE = 12.0  # the step from one line of a wrapped label to the next
 GREY = 0.22  # alpha of FG for neutral boxes (reads on both palettes)
 
 
@@ -78,8 +85,13 @@ class Sketch:
                                         "dashed": dashed, "edge": edge}))
 
     def label(self, tag: str, x: float, y: float, s: str, ha: str = "center", va: str = "center",
-              size: float = LABEL) -> None:
-        self.items.append(("label", tag, {"x": x, "y": y, "s": s, "ha": ha, "va": va, "size": size}))
+              size: float = LABEL, wrap: float | None = None) -> int:
+        """A text at (x, y); with wrap, broken into lines no wider than wrap points. Returns the number
+        of lines, so that the caller can make room for them. labels() gives the text unwrapped."""
+        drawn = s if wrap is None else wrap_label(s, wrap, size)
+        self.items.append(("label", tag, {"x": x, "y": y, "s": drawn, "text": s, "ha": ha, "va": va,
+                                          "size": size}))
+        return drawn.count("\n") + 1
 
     def arrow(self, tag: str, x0: float, y0: float, x1: float, y1: float, head: bool = True,
               rad: float = 0.0, color: str = FG) -> None:
@@ -114,7 +126,7 @@ class Sketch:
 
     def labels(self, tag: str | None = None) -> list[str]:
         """The label texts, in drawing order (of one tag, or all)."""
-        return [d["s"] for kind, t, d in self.items if kind == "label" and (tag is None or t == tag)]
+        return [d["text"] for kind, t, d in self.items if kind == "label" and (tag is None or t == tag)]
 
     def figure(self) -> Figure:
         """The sketch drawn with matplotlib, one point per unit."""
@@ -179,6 +191,46 @@ def _t(lang: str, key: str, **values) -> str:
     return text(lang, f"schem.{key}", **values)
 
 
+_BREAK_AFTER = set("，：；）")
+_CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
+
+
+def wrap_label(s: str, width: float, size: float = LABEL) -> str:
+    """s broken into lines at most width points wide (measured as snippets.figures measures text),
+    only after a Chinese comma or colon, or at a space between two non-Chinese characters that follows
+    a word longer than two characters (so "8 个头", "Q、K、V", "Q, K, V" and "8 heads" stay whole), never inside parentheses, so a shape such as (1, 8, 11, 64) stays on one
+    line. A piece with no break that fits stays too wide.
+
+    >>> print(wrap_label("cut into 8 heads, q, k, v of width 64: (1, 8, 11, 64)", 150))
+    cut into 8 heads, q, k, v of
+    width 64: (1, 8, 11, 64)
+    """
+    from .figures import _text_width_in
+
+    def fits(t: str) -> bool:
+        return _text_width_in([t.strip()], size) * 72 <= width
+
+    if fits(s):
+        return s
+    pieces, depth, start = [], 0, 0
+    for i, c in enumerate(s):
+        depth += (c in "(（[") - (c in ")）]")
+        word = s[:i].rsplit(" ", 1)[-1]  # a space after a short word ("8", "K,", "of") keeps it with the next
+        space = (c == " " and (len(word) > 2 or word.endswith(")")) and not _CJK_CHAR.match(s[i - 1:i] or "x")
+                 and not _CJK_CHAR.match(s[i + 1:i + 2] or "x"))
+        if depth == 0 and (c in _BREAK_AFTER or space):
+            pieces.append(s[start:i + 1])
+            start = i + 1
+    pieces.append(s[start:])
+    lines = [""]
+    for piece in pieces:
+        if lines[-1] and not fits(lines[-1] + piece):
+            lines.append(piece)
+        else:
+            lines[-1] += piece
+    return "\n".join(line.strip() for line in lines if line.strip())
+
+
 def _signed(lang: str, offset: int) -> str:
     """An offset with its sign, as the page's language writes numbers (−2 with a minus sign in zh)."""
     return _t(lang, "task.offset", o=offset)
@@ -205,6 +257,15 @@ def _draw(lang: str, name: str, sketch: Sketch, **values) -> str:
         raise ValueError(f"a schematic must be at most {WIDTH:g} pt wide, got {sketch.width:g}")
     return _compact(svg_figure(sketch.figure, alt=_t(lang, f"{name}.alt", **values),
                                caption=_t(lang, f"{name}.caption", **values)))
+
+
+def _wrapped(sk: Sketch, tag: str, x: float, y: float, s: str, width: float, ha: str = "center") -> float:
+    """A label centred on y if it fits on one line; wrapped to width, its first line centred on y,
+    if not. Returns the height its extra lines take below."""
+    n = sk.label(tag, x, y, s, ha=ha, wrap=width)
+    if n > 1:  # shift the block down: its first line stays where a one-line label would be
+        sk.items[-1][2]["y"] = y + LINE * (n - 1) / 2
+    return LINE * (n - 1)
 
 
 def _shape(s) -> str:
@@ -237,7 +298,7 @@ def layer_sketch(lang: str, d_model: int = 512, num_heads: int = 8, seed: int = 
     h = num_heads
     N, L, E = s["x"]
     d_k = s["split"][-1]
-    W = WIDTH
+    W = LESSON_WIDTH
     x0, x1 = 6.0, W - 6.0
     cw = x1 - x0
     col = cw / h
@@ -247,8 +308,7 @@ def layer_sketch(lang: str, d_model: int = 512, num_heads: int = 8, seed: int = 
 
     def caption(tag: str, key: str, **values):
         nonlocal y
-        sk.label(tag, (x0 + x1) / 2, y + 7, _t(lang, f"layer.{key}", **values))
-        y += 17
+        y += _wrapped(sk, tag, (x0 + x1) / 2, y + 7, _t(lang, f"layer.{key}", **values), cw) + 17
 
     def down(length: float = 16.0):
         nonlocal y
@@ -343,12 +403,14 @@ def wo_sum_sketch(lang: str, d_model: int = 512, num_heads: int = 8, seed: int =
     check_divisible(d_model, num_heads)
     concat, wo, head, blocks, _ = _wo_blocks(d_model, num_heads, seed)
     h = num_heads
-    W = WIDTH
+    W = LESSON_WIDTH
     sk = Sketch(W, 0)
-    bar_w, bar_h = 150.0, 16.0  # concat / output: (L, E) drawn wide and flat
-    sq = 52.0  # W_O
+    sq, out_w = 52.0, 50.0  # W_O; the output bar
+    bar_w, bar_h = W - 26 - 18 - sq - 22 - 6 - out_w, 16.0  # concat / output: (L, E) drawn wide and flat
     x_c, x_w = 26.0, 26.0 + bar_w + 18
     y = 4.0
+    sk.label("step", W - 6, y + 6, _t(lang, "layer.out", shape=_shape(concat)), ha="right")  # a row of its own
+    y += 14
     sk.label("step", x_c + bar_w / 2, y + 6, _t(lang, "wo.concat", shape=_shape(concat)))
     sk.label("step", x_w + sq / 2, y + 6, "W^O " + _shape(wo))
     y += 16
@@ -359,12 +421,11 @@ def wo_sum_sketch(lang: str, d_model: int = 512, num_heads: int = 8, seed: int =
     sk.label("op", x_c + bar_w + 9, y + sq / 2, "·")
     x_out = x_w + sq + 22
     sk.label("op", x_w + sq + 11, y + sq / 2, "=")
-    out_w = W - 6 - x_out
     sk.box("out", x_out, y + (sq - bar_h) / 2, out_w, bar_h, FG, 0.45)
-    sk.label("step", x_out + out_w / 2, y - 10, _t(lang, "layer.out", shape=_shape(concat)))
     y += sq + 6
     sk.label("op", 12, y + 8, "=")
-    sk.label("step", W / 2, y + 8, _t(lang, "wo.terms", h=h, head=_shape(head), block=_shape(blocks[0])))
+    y += _wrapped(sk, "step", (24 + W - 6) / 2, y + 8,
+                  _t(lang, "wo.terms", h=h, head=_shape(head), block=_shape(blocks[0])), W - 30)
     y += 20
     hw = bar_w / h  # head i's slice keeps its width in the concat drawing
     bw, bh = 150.0, max(sq / h, 5.0)
@@ -534,7 +595,7 @@ def kv_cache_figure(lang: str, d_model: int = 64, num_heads: int = 8, num_kv_hea
 
 
 @torch.no_grad()
-def mla_forms(d_model: int = 64, num_heads: int = 8, d_latent: int = 32, steps: int = 4,
+def mla_forms(d_model: int = 96, num_heads: int = 8, d_latent: int = 48, steps: int = 4,
               seed: int = 0) -> dict:
     """Decode steps positions one at a time through one LatentAttention twice, naive and absorbed, each
     form with its own LatentCache. Returns the shapes the MLA diagram draws, recorded from the layer
@@ -574,7 +635,7 @@ def mla_forms(d_model: int = 64, num_heads: int = 8, d_latent: int = 32, steps: 
             "err": float((got["naive"]["out"] - got["absorbed"]["out"]).abs().max())}
 
 
-def mla_sketch(lang: str, d_model: int = 64, num_heads: int = 8, d_latent: int = 32, steps: int = 4,
+def mla_sketch(lang: str, d_model: int = 96, num_heads: int = 8, d_latent: int = 48, steps: int = 4,
                seed: int = 0) -> Sketch:
     """MLA's latent and its two uses. Top: what one position caches, MHA's h heads' keys and values
     against MLA's one latent c (grey: it belongs to no head). Below, side by side, one decode step after
@@ -702,7 +763,7 @@ def mla_sketch(lang: str, d_model: int = 64, num_heads: int = 8, d_latent: int =
     return sk
 
 
-def mla_figure(lang: str, d_model: int = 64, num_heads: int = 8, d_latent: int = 32, steps: int = 4,
+def mla_figure(lang: str, d_model: int = 96, num_heads: int = 8, d_latent: int = 48, steps: int = 4,
                seed: int = 0) -> str:
     """mla_sketch as the page's inline SVG figure; the caption carries the difference between the forms."""
     from .heads import _rounding
@@ -748,11 +809,12 @@ def inproj_sketch(lang: str, d_model: int = 512, num_heads: int = 8, seed: int =
     packed, parts, *_ = _official(d_model, num_heads, seed)
     h, E = num_heads, d_model
     d_k = E // h
-    W = WIDTH
+    W = LESSON_WIDTH
     sk = Sketch(W, 0)
-    px, pw = 10.0, 70.0  # packed matrix
+    px, pw = 6.0, 50.0  # packed matrix
     sec = 100.0  # height of one section
     qx, qs = W - 6 - 80, 80.0  # the cut matrices
+    mid, room = (px + pw + qx) / 2, qx - px - pw - 8  # the labels between them
     y = 4.0
     sk.label("name", px + pw / 2, y + 6, "in_proj_weight", ha="left")
     sk.label("shape", px + pw / 2, y + 20, _shape(packed.shape), ha="left")
@@ -763,11 +825,11 @@ def inproj_sketch(lang: str, d_model: int = 512, num_heads: int = 8, seed: int =
             sk.box("packed-band", px, top + i * sec / h, pw, sec / h, _color(i), 0.85)
         sk.box("packed-section", px, top, pw, sec, "none", 1.0, edge=True)
         lo, hi = m * E, (m + 1) * E - 1
-        sk.label("rows", (px + pw + qx) / 2, top + 22, _t(lang, "inproj.rows", lo=lo, hi=hi, m=m))
-        sk.label("head-rows", (px + pw + qx) / 2, top + 38,
-                 _t(lang, "inproj.heads", last=h - 1, a=d_k - 1, b=(h - 1) * d_k, c=E - 1))
-        sk.arrow("arrow", px + pw + 4, top + sec / 2 + 8, qx - 4, top + sec / 2 + 8)
-        sk.label("matrix", qx + qs / 2, top + 8, f"{name} {_shape(part.shape)}")
+        below = _wrapped(sk, "rows", mid, top + 14, _t(lang, "inproj.rows", lo=lo, hi=hi, m=m), room)
+        below += _wrapped(sk, "head-rows", mid, top + 30 + below,
+                          _t(lang, "inproj.heads", last=h - 1, a=d_k - 1, b=(h - 1) * d_k, c=E - 1), room)
+        sk.arrow("arrow", px + pw + 4, top + 44 + below, qx - 4, top + 44 + below)
+        sk.label("matrix", qx + qs, top + 8, f"{name} {_shape(part.shape)}", ha="right")
         for i in range(h):
             sk.box("part-band", qx, top + 16 + i * qs / h, qs, qs / h, _color(i), 0.85)
         sk.box("part-frame", qx, top + 16, qs, qs, "none", 1.0, edge=True)
@@ -809,7 +871,7 @@ def reshape_sketch(lang: str, d_model: int = 512, num_heads: int = 8) -> Sketch:
     shapes = reshape_shapes(d_model, num_heads)
     h = num_heads
     L = shapes[0][1]
-    W = WIDTH
+    W = LESSON_WIDTH
     x0, x1 = 6.0, W - 6.0
     sk = Sketch(W, 0)
     y = 4.0
@@ -825,8 +887,8 @@ def reshape_sketch(lang: str, d_model: int = 512, num_heads: int = 8) -> Sketch:
 
     def caption(key: str, shape, **values) -> None:
         nonlocal y
-        sk.label("step", (x0 + x1) / 2, y + 7, _t(lang, f"reshape.{key}", shape=_shape(shape), **values))
-        y += 16
+        y += _wrapped(sk, "step", (x0 + x1) / 2, y + 7, _t(lang, f"reshape.{key}", shape=_shape(shape), **values),
+                      x1 - x0) + 16
 
     def down() -> None:
         nonlocal y
@@ -867,15 +929,15 @@ def average_sketch(lang: str, d_model: int = 512, num_heads: int = 8, seed: int 
     if not np.allclose(w_heads.mean(0), w_avg, atol=1e-6):  # pragma: no cover
         raise ValueError("the default weights are no longer the mean of the per-head weights")
     h, L = num_heads, w_avg.shape[0]
-    W = WIDTH
+    W = LESSON_WIDTH
     x0, x1 = 6.0, W - 6.0
     col = (x1 - x0) / h
     side = min(col - 6, 40.0)
     vmax = float(w_heads.max())
     sk = Sketch(W, 0)
     y = 4.0
-    sk.label("step", (x0 + x1) / 2, y + 7, _t(lang, "average.heads", shape=_shape((1, *w_heads.shape))))
-    y += 16
+    y += _wrapped(sk, "step", (x0 + x1) / 2, y + 7, _t(lang, "average.heads", shape=_shape((1, *w_heads.shape))),
+                  x1 - x0) + 16
     for i in range(h):
         sk.label("head-index", x0 + (i + 0.5) * col, y + 5, str(i))
         sk.image("map", x0 + (i + 0.5) * col - side / 2, y + 12, side, side, w_heads[i], _color(i), vmax)
@@ -883,8 +945,8 @@ def average_sketch(lang: str, d_model: int = 512, num_heads: int = 8, seed: int 
     for i in range(h):  # every head's map flows into the mean
         sk.arrow("to-mean", x0 + (i + 0.5) * col, y, (x0 + x1) / 2, y + 22, head=False)
     y += 24
-    sk.label("step", (x0 + x1) / 2, y + 7, _t(lang, "average.mean", shape=_shape((1, *w_avg.shape))))
-    y += 16
+    y += _wrapped(sk, "step", (x0 + x1) / 2, y + 7, _t(lang, "average.mean", shape=_shape((1, *w_avg.shape))),
+                  x1 - x0) + 16
     big = 60.0
     sk.image("mean-map", (x0 + x1 - big) / 2, y, big, big, w_avg, AVERAGE_GREY, vmax)
     sk.height = y + big + 6

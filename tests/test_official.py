@@ -13,9 +13,9 @@ from snippets.tables import md_table
 def test_official_weight_shapes_default_is_averaged():
     x = embed_tokens(log_tokens(), d_model=512)
     out, w_avg, w_heads = run_official(x, num_heads=8)
-    assert out.shape == (1, 8, 512)
-    assert w_avg.shape == (1, 8, 8)  # averaged over heads by default
-    assert w_heads.shape == (1, 8, 8, 8)
+    assert out.shape == (1, 11, 512)
+    assert w_avg.shape == (1, 11, 11)  # averaged over heads by default
+    assert w_heads.shape == (1, 8, 11, 11)
     assert_close(w_heads.mean(dim=1), w_avg)
 
 
@@ -52,10 +52,10 @@ def test_the_sources_comparison_compares_shapes_that_differ_and_outputs_that_do_
 
 
 def test_shape_trace():
-    trace = dict(shape_trace(torch.randn(1, 8, 512), 8))
-    assert trace["split_heads(W_q(x))"] == (1, 8, 8, 64)
-    assert trace["q @ kᵀ"] == (1, 8, 8, 8)
-    assert trace["merge_heads(·)"] == (1, 8, 512)
+    trace = dict(shape_trace(torch.randn(1, 11, 512), 8))
+    assert trace["split_heads(W_q(x))"] == (1, 8, 11, 64)
+    assert trace["q @ kᵀ"] == (1, 8, 11, 11)
+    assert trace["merge_heads(·)"] == (1, 11, 512)
 
 
 def test_dropout_breaks_row_sums_only_in_train_mode():
@@ -70,10 +70,16 @@ def test_dropout_breaks_row_sums_only_in_train_mode():
 
 def test_logline_tokens_and_embedding():
     tokens = log_tokens()
-    assert len(tokens) == 8 and tokens[2] == "ERROR" and " ".join(tokens) == LOG_LINE
+    # fields at whitespace, key=value fields split in two: 8 fields, 3 of them key=value
+    assert len(LOG_LINE.split()) == 8 and len(tokens) == 11 and tokens[2] == "ERROR"
+    assert tokens[5:] == ["retry", "3", "duration", "5000ms", "service", "database"]
+    assert " ".join(tokens) == LOG_LINE.replace("=", " ")
+    assert log_tokens("a=b =c d= e") == ["a", "b", "=c", "d=", "e"]  # no empty key or value
+    # the running example's sizes differ: tokens, heads, head width, model width
+    assert len({len(tokens), 8, 512 // 8, 512}) == 4
     e = embed_tokens(tokens + ["ERROR"], d_model=16)
-    assert e.shape == (1, 9, 16)
-    assert torch.equal(e[0, 2], e[0, 8])  # the same token gets the same vector
+    assert e.shape == (1, 12, 16)
+    assert torch.equal(e[0, 2], e[0, 11])  # the same token gets the same vector
     assert torch.equal(embed_tokens(tokens, 16), embed_tokens(tokens, 16))
     with pytest.raises(ValueError, match="d_model must be a positive integer, got 0"):
         embed_tokens(tokens, 0)

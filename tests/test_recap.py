@@ -29,7 +29,7 @@ def test_one_query_is_a_row_of_full_self_attention():
 
 
 def test_weights_sum_to_one_and_follow_the_scores():
-    step = recap.attend_once(log_tokens(), "retry=3", d_model=32, seed=3)
+    step = recap.attend_once(log_tokens(), "3", d_model=32, seed=3)
     assert step.weights.sum().item() == pytest.approx(1.0, abs=1e-6)
     assert bool((step.weights > 0).all())
     assert step.scores.argsort().tolist() == step.weights.argsort().tolist()

@@ -36,6 +36,30 @@ def test_schematic_is_a_legible_deterministic_figure_in_both_languages(name):
     assert CJK.search(zh.split("<figcaption>")[1]) and not CJK.search(en.split("<figcaption>")[1])
 
 
+LESSON_FIGURES = ["layer_figure", "wo_sum_figure", "inproj_figure", "reshape_figure", "average_figure"]
+
+
+@pytest.mark.parametrize("name", LESSON_FIGURES)
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_lesson_schematics_keep_their_labels_at_11px_on_a_phone(name, lang):
+    """§2 and §3's schematics fill the phone's 324 px result box; there a label's size is its font size
+    times 324 / the viewBox width, and none may fall under PHONE_LABEL_PX (browser check:
+    tests/browser/test_readable.py)."""
+    fig = getattr(S, name)(lang)
+    width = float(re.search(r'viewBox="[\d.]+ [\d.]+ ([\d.]+) [\d.]+"', fig).group(1))
+    smallest = min(float(s) for s in re.findall(r"font-size: ?([\d.]+)px", fig))
+    assert smallest * S.PHONE_FIGURE_PX / width >= S.PHONE_LABEL_PX
+
+
+def test_wrap_label_breaks_between_words_never_inside_a_shape():
+    s = "切成 8 个头，每个头的 q、k、v 宽 64：(1, 8, 11, 64)"
+    assert S.wrap_label(s, 1000) == s
+    lines = S.wrap_label(s, 150).split("\n")
+    assert len(lines) > 1 and "(1, 8, 11, 64)" in lines and "".join(lines).replace(" ", "") == s.replace(" ", "")
+    assert all(S.wrap_label(line, 150) == line for line in lines)  # each line fits
+    assert S.wrap_label("(1, 8, 11, 64)", 10) == "(1, 8, 11, 64)"  # no break allowed: stays whole
+
+
 @pytest.mark.parametrize(("d_model", "h"), [(512, 8), (64, 4)])
 def test_layer_sketch_follows_its_configuration(d_model, h):
     sk = S.layer_sketch("en", d_model, h)

@@ -3,7 +3,7 @@
 >>> rows = budget_by_sharpness([100.0])
 >>> [round(x, 3) for x in rows[0][1:]]
 [0.5, 0.5, 1.0, 1.0]
->>> [round(x, 3) for x in one_head_many_targets(log_tokens(), ["ERROR", "retry=3"])[0].tolist()]
+>>> [round(x, 3) for x in one_head_many_targets(log_tokens(), ["ERROR", "3"])[0].tolist()]
 [0.5, 0.5]
 """
 
@@ -21,7 +21,7 @@ from ..logline import log_tokens
 
 __all__ = ["WANTED", "budget_by_sharpness", "one_head_many_targets", "sharpness_for", "sharpness_rows", "many_rows"]
 
-WANTED = ("[order-api]", "duration=5000ms")
+WANTED = ("[order-api]", "5000ms")
 
 
 def _check_sharpness(values: Sequence[float]) -> None:

@@ -6,7 +6,7 @@ ZH = {
     "figs.two_heads": "两个头",
     "figs.head": "头 {i}",
     "figs.budget.x": "注意力权重（锐度 = {s}）",
-    "figs.budget.alt": ("条形图：查询要取回 {a} 和 {b} 时，日志行 8 个词元各分到的注意力权重。"
+    "figs.budget.alt": ("条形图：查询要取回 {a} 和 {b} 时，日志行 {T} 个词元各分到的注意力权重。"
                         "一个头在两处各得 {w1a} 和 {w1b}，其余位置接近 0；两个头里，头 0 在 {a} 得 {w2a}，"
                         "头 1 在 {b} 得 {w2b}。"),
     "figs.budget.caption": "注意力预算：一个头在两处平分 1，两个头各自把 1 几乎全给自己的目标。",
@@ -99,7 +99,7 @@ EN = {
     "figs.two_heads": "two heads",
     "figs.head": "head {i}",
     "figs.budget.x": "attention weight (sharpness = {s})",
-    "figs.budget.alt": ("Bar chart: the attention weight each of the log line's 8 tokens gets when the query "
+    "figs.budget.alt": ("Bar chart: the attention weight each of the log line's {T} tokens gets when the query "
                         "wants {a} and {b}. One head gives the two places {w1a} and {w1b} and the rest almost "
                         "nothing; with two heads, head 0 gives {a} {w2a} and head 1 gives {b} {w2b}."),
     "figs.budget.caption": ("The attention budget: one head splits its 1 between the two places; each of two "
@@ -133,7 +133,7 @@ EN = {
     "figs.path.softmax": "softmax (weights)",
     "figs.path.context": "weights·V",
     "figs.path.merge": "merge_heads",
-    "figs.path.out": "output = ·W^O",
+    "figs.path.out": "output = concat·W^O",
     "figs.path.alt": ("Flow chart: every step of multi-head attention from input to output with its tensor "
                       "shape, one colour for each of the {h} heads, d_model = {d_model}. Input {x}, split "
                       "{split}, scores and weights {scores}, merged and multiplied by W^O into the output {out}."),
