@@ -171,12 +171,13 @@ def bar_rows(bars: Sequence[float], sweeps: Sequence[str] = ("offsets_2", "fixed
     return [(f"{b:.0%}", *(none if f[s] is None else f[s] for s in sweeps)) for b, f in zip(bars, found)]
 
 
-def param_rows(shapes: Sequence[tuple[int, int, int]]) -> list[tuple]:
-    """count_params of each (layers, heads, ffn) as printable rows: shape, counted, formula, recorded."""
+def param_rows(shapes: Sequence[tuple[int, int, int]], with_ffn: str = " + FFN {ffn}") -> list[tuple]:
+    """count_params of each (layers, heads, ffn) as printable rows: shape ('layers × heads', then with_ffn
+    filled when there is a feed-forward layer), counted, formula, recorded."""
     rows = []
     for layers, heads, ffn in shapes:
         counted, formula, recorded = count_params(layers, heads, ffn)
-        rows.append((f"{layers} × {heads}" + (f" + FFN {ffn}" if ffn else ""), f"{counted:,}", f"{formula:,}",
+        rows.append((f"{layers} × {heads}" + (with_ffn.format(ffn=ffn) if ffn else ""), f"{counted:,}", f"{formula:,}",
                      ", ".join(f"{r:,}" for r in sorted(recorded))))
     return rows
 
