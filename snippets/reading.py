@@ -152,6 +152,7 @@ DEEP_DIVES = (
     ("lab/kv-heads-accuracy", ("article/3-pytorch", "lab/kv-heads"), "kvacc"),
     ("lab/real-model", ("article/3-pytorch",), "real"),
     ("lab/real-decoder", ("article/3-pytorch", "lab/induction-heads"), "decoder"),
+    ("article/4b-second-round", ("article/4-what-if",), "secondround"),
     ("lab/performance", ("article/3-pytorch",), "perf"),
     ("faq", ("article/2-divide-and-conquer",), "faq"),
     ("roadmap", (), "roadmap"),

@@ -15,9 +15,9 @@ import numpy as np
 from . import benchreport
 from .i18n import check_lang, fill, text
 
-__all__ = ["PAGES", "bullets", "whatif_stats", "kv_heads_stats", "kv_accuracy_stats", "induction_stats",
-           "performance_stats", "whatif_bullets", "kv_heads_bullets", "kv_accuracy_bullets", "induction_bullets",
-           "performance_bullets"]
+__all__ = ["PAGES", "bullets", "whatif_stats", "second_round_stats", "kv_heads_stats", "kv_accuracy_stats",
+           "induction_stats", "performance_stats", "whatif_bullets", "second_round_bullets", "kv_heads_bullets",
+           "kv_accuracy_bullets", "induction_bullets", "performance_bullets"]
 
 
 def kv_heads_stats(lang: str) -> dict:
@@ -144,20 +144,46 @@ def performance_stats(lang: str) -> dict:
 
 
 def whatif_stats(lang: str) -> dict:
-    """§4 (what if): one head against chance, the heads each number of lookups needs, the source's regime of
-    many narrow heads (with the page's verdict words), and the residual stacks with and without a feed-forward
-    layer."""
+    """§4 (what if): the first round's head sweep (one head, the plateau, 32 heads of d_k = 1), the source's
+    regime of many narrow heads (with the page's verdict words), the roles of the 4-head models and the ablation
+    of seed 0's, and how many heads the pruning keeps within tolerance."""
+    from .whatif.analysis import sweep
+    from .whatif.model import D_MODEL
+    from .whatif.report import ablation_stats, pruning_interval_stats, role_split_stats, sweep_stats
+    from .whatif.round2 import load_sweeps, round2_regime_stats
+    from .whatif.task import OFFSETS
+    from .whatif.train import train_run
+
+    check_lang(lang)
+    first = sweep_stats(sweep())
+    words = {w: text(lang, f"twomin.whatif.{w}") for w in ("lower", "higher", "none", "negligible")}
+    roles = role_split_stats(sweep(heads=[4]))
+    pruned = pruning_interval_stats(sweep(heads=[8, 16]))
+    keep = ("acc_1", "acc_2", "acc_32", "plateau", "plateau_end", "best", "widest", "chance", "train_loss_32",
+            "loss_32")
+    return {**{k: first[k] for k in keep}, **round2_regime_stats(load_sweeps(), words=words),
+            "lookups": len(OFFSETS), "d_model_first": D_MODEL,
+            "roles_covered": roles["covered"], "roles_seeds": roles["n_seeds"], "roles_distinct": roles["distinct"],
+            "own_drop_pts": ablation_stats(train_run(num_heads=4, seed=0))["own_drop_pts"],
+            **{k: pruned[k] for k in ("tolerance_points", "removable_8", "removable_pct_8", "removable_16",
+                                      "removable_pct_16")}}
+
+
+def second_round_stats(lang: str) -> dict:
+    """§4's second round (4b): one head against chance, the heads each number of lookups needs, heads of width 1
+    and 2 with the layer's width held, and the residual stacks with and without a feed-forward layer."""
     from .whatif import protocol
-    from .whatif.round2 import evidence_stats, load_sweeps, one_head_stats, round2_regime_stats, threshold_stats
+    from .whatif.round2 import evidence_stats, load_sweeps, one_head_stats, threshold_stats, width_stats
     from .whatif.task import OFFSETS
 
     check_lang(lang)
     d = load_sweeps()
-    words = {w: text(lang, f"twomin.whatif.{w}") for w in ("lower", "higher", "none", "negligible")}
     stack = protocol.SWEEPS["phase"][0]  # the residual stacks' width and head width
+    width = width_stats(d)
     return {**evidence_stats(d), **one_head_stats(d), **threshold_stats(d, words={"join": text(lang, "twomin.whatif.join")}),
-            **round2_regime_stats(d, words=words), "lookups": len(OFFSETS),
-            "stack_d_model": stack["d_model"], "stack_d_k": stack["d_k"]}
+            "lookups": len(OFFSETS), "stack_d_model": stack["d_model"], "stack_d_k": stack["d_k"],
+            "width_d_model": protocol.SWEEPS["width"][0]["d_model"], "width_seeds": width["n_seeds"],
+            "width_learned_1": width["learned_1"], "width_learned_2": width["learned_2"]}
 
 
 def _bullets(lang: str, page: str, stats: dict) -> str:
@@ -168,6 +194,11 @@ def _bullets(lang: str, page: str, stats: dict) -> str:
 def whatif_bullets(lang: str) -> str:
     """The two-minute version of §4 (what if), as Markdown bullets."""
     return _bullets(lang, "whatif", whatif_stats(lang))
+
+
+def second_round_bullets(lang: str) -> str:
+    """The two-minute version of §4's second round (4b), as Markdown bullets."""
+    return _bullets(lang, "secondround", second_round_stats(lang))
 
 
 def induction_bullets(lang: str) -> str:
@@ -190,8 +221,8 @@ def performance_bullets(lang: str) -> str:
     return _bullets(lang, "performance", performance_stats(lang))
 
 
-PAGES = {"whatif": whatif_bullets, "induction": induction_bullets, "kvheads": kv_heads_bullets,
-         "kvaccuracy": kv_accuracy_bullets,
+PAGES = {"whatif": whatif_bullets, "secondround": second_round_bullets, "induction": induction_bullets,
+         "kvheads": kv_heads_bullets, "kvaccuracy": kv_accuracy_bullets,
          "performance": performance_bullets}
 """The pages with a two-minute version, by the name a page passes to bullets."""
 

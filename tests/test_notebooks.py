@@ -153,6 +153,8 @@ def test_what_each_notebook_needs_besides_the_wheel():
     # module that reads them imports §4's (cached) training code, so the notebook also shows progress lines
     assert needs["article/1-single-head"] == {"real_model": False, "computes": True, "results": True}
     assert needs["article/4-what-if"]["computes"] and needs["lab/real-model"]["computes"]
+    # §4's second round (4b) reads the committed sweeps: its notebook downloads them
+    assert needs["article/4b-second-round"]["results"]
     assert needs["lab/real-model"]["real_model"] and not needs["article/3-pytorch"]["real_model"]
     assert needs["lab/performance"]["results"]
     for (stem, lang), nb in NOTEBOOKS.items():

@@ -96,3 +96,45 @@ def test_every_two_minute_version_prints_its_bullets(lang, page):
 def test_an_unknown_page_is_refused():
     with pytest.raises(ValueError, match="page"):
         T.bullets("en", "nowhere")
+
+
+def _detail_outputs(stem: str, lang: str) -> str:
+    """What the page's detail blocks print (every exec block that calls §4's lesson code, except figures and
+    the two-minute box itself), run here as the build runs them."""
+    import contextlib
+    import io
+    import re
+    import textwrap
+
+    from conftest import ROOT
+
+    md = (ROOT / "docs" / f"{stem}.{lang}.md").read_text(encoding="utf-8")
+    out = io.StringIO()
+    for options, code in re.findall(r'^[ \t]*```python exec="1"([^\n]*)\n(.*?)^[ \t]*```', md, re.S | re.M):
+        if 'html="1"' in options or "snippets.whatif" not in code or "twominute" in code:
+            continue
+        with contextlib.redirect_stdout(out):
+            exec(textwrap.dedent(code), {"__name__": "__exec__"})  # noqa: S102 - the page's own blocks
+        out.write("\n")
+    return out.getvalue()
+
+
+# a number as the bullets print it: a sign, digits, a decimal part or a percent sign (bare integers, such as
+# head counts, are too common to pin a number to its source)
+_NUMBER = r"[−+-]?\d[\d,]*\.\d+%?|[−+-]?\d[\d,]*%"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize(("page", "stem"), [("whatif", "article/4-what-if"),
+                                            ("secondround", "article/4b-second-round")])
+def test_whatif_numbers_match_the_detail(lang, page, stem):
+    """Each page of §4 summarises only what it holds: every decimal and percentage its two-minute version
+    prints is printed again by that page's own detail blocks."""
+    import re
+
+    out = T.bullets(lang, page)
+    detail = _detail_outputs(stem, lang)
+    numbers = re.findall(_NUMBER, out)
+    assert len(numbers) >= 5, out
+    missing = [n for n in numbers if n not in detail]
+    assert not missing, f"{page}: numbers of the two-minute version not printed below it on {stem}: {missing}"

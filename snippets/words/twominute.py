@@ -3,20 +3,40 @@ snippets.twominute). Each page's entry is its list of bullets, filled with snipp
 
 ZH = {
     "twomin.whatif.join": "、",
-    # docs/article/4-what-if: the §4 two-minute version
+    # docs/article/4-what-if: the §4 two-minute version (the first round, the source's regime, roles, pruning)
     "twomin.whatif": [
+        "**一个头不够**：每个位置要同时取 {lookups} 处。`d_model` = {d_model_first} 的单层模型，"
+        "一个头在留出集上平均只有 {acc_1:.1%}（随机猜是 {chance:.2%}），两个头 {acc_2:.1%}，"
+        "从 {plateau} 个头到 {plateau_end} 个头都与最好的（{best:.1%}）相差不到 1 个百分点："
+        "一个头的权重加起来是 1，给不了 {lookups} 处各自的全部权重。",
+        "**头太多、太窄，是欠拟合而不是拟合噪声**：{widest} 个头（d_k = 1）平均只有 "
+        "{acc_32:.1%}，最后 50 步的训练损失 {train_loss_32:.3f}，留出集上的损失 {loss_32:.3f}，"
+        "两者一样高。",
+        "**训练数据有限时**：原文担心的情形（`d_model` = {d_model}，只有 {pool} 段训练日志）里，"
+        "按种子配对，8 个头的留出集准确率减去 4 个头的，得 {diff_pts:+.1f} 个百分点，"
+        "{level_pct:.0f}% 置信区间 [{lo_pts:+.1f}, {hi_pts:+.1f}]：{verdict}。",
+        "**分工是训练出来的**：4 个头的模型，{roles_covered:{roles_seeds} 个种子里有 # 个把四个偏移分了个遍|"
+        "{roles_seeds} 个种子里没有一个把四个偏移分遍|{roles_seeds} 个种子无一例外把四个偏移分了个遍"
+        "=roles_seeds}，分法有 {roles_distinct} 种；种子 0 的模型去掉一个头，它自己那个偏移的准确率"
+        "平均下降 {own_drop_pts:.1f} 个百分点。",
+        "**能剪掉的头不多**：准确率下降的区间上端不超过 {tolerance_points:g} 个百分点时，8 个头的模型"
+        "最多能去掉 {removable_8} 个头（{removable_pct_8:g}%），16 个头的模型 {removable_16} 个"
+        "（{removable_pct_16:g}%）。",
+    ],
+    # docs/article/4b-second-round: the second round's two-minute version
+    "twomin.secondround": [
         "**一个头不够**：每个位置要同时取 {lookups} 处，单层单头（第二轮的设置："
-        "`d_model` = d_k = {d_model_1}）在留出集上只有 {acc_1:.1%}，随机猜是 {chance:.2%}："
+        "`d_model` = d_k = {d_model_1}）在留出集上只有 {acc_1:.1%}："
         "一个头的权重加起来是 1，给不了 {lookups} 处各自的全部权重。",
         "**查找处数越多，需要的头数越多，但不总是一处一个头**：d_k = 8 时，要让 {n_seeds} "
         "个种子都超过 95%，2 处查找要 {all_2} 个头，4 处要 {all_4} 个，6 处要 "
         "{all_6} 个；按“平均准确率离最好的设置不到 1 个百分点”算，分别是 "
         "{near_2}、{near_4}、{near_6} 个。头数少于处数的情形：按前一种标准是 "
         "{fewer_bar} 处，按后一种只有 {fewer_near} 处。",
-        "**头太多、太窄也不行**：4 个 d_k = 1 的头只有 {acc_dk1:.1%}。"
-        "原文担心的情形（`d_model` = {d_model}，只有 {pool} 段训练日志）里，按种子配对，"
-        "8 个头的留出集准确率减去 4 个头的，得 {diff_pts:+.1f} 个百分点，{level_pct:.0f}% "
-        "置信区间 [{lo_pts:+.1f}, {hi_pts:+.1f}]：{verdict}。",
+        "**头太窄才是下限**：4 个头、`d_model` = {width_d_model} 时，d_k = 1 的头平均只有 "
+        "{acc_dk1:.1%}，{width_learned_1:{width_seeds} 个种子里有 # 个|{width_seeds} 个种子里没有一个|"
+        "{width_seeds} 个种子全部=width_seeds}"
+        "达到 95%；d_k = 2 时{width_learned_2:有 # 个|没有一个|全部=width_seeds}达到。",
         "**加层、加前馈网络会改变答案**：残差模型的 {cells} 种头数 × 层数组合里，"
         "只有注意力时 {all_learned_no} 种每个种子都超过 95%，加前馈网络时 "
         "{all_learned_ffn} 种；但 1 层 × 1 个头的残差模型（`d_model` = {stack_d_model}、d_k = {stack_d_k}）"
@@ -91,23 +111,50 @@ ZH = {
 
 EN = {
     "twomin.whatif.join": ", ",
+    # docs/article/4-what-if: the §4 two-minute version (the first round, the source's regime, roles, pruning)
     "twomin.whatif": [
         "**One head is not enough**: each position must fetch {lookups} events "
+        "at once. In one layer of d_model = {d_model_first}, one head gets "
+        "{acc_1:.1%} on held-out streams on average (chance is {chance:.2%}), "
+        "two heads {acc_2:.1%}, and every count from {plateau} to "
+        "{plateau_end} heads is within 1 point of the best ({best:.1%}): one "
+        "head's weights sum to 1, so it cannot give {lookups} places full weight.",
+        "**Too many narrow heads underfit; they do not fit noise**: {widest} "
+        "heads (d_k = 1) get {acc_32:.1%} on average, with a training loss over "
+        "the last 50 steps of {train_loss_32:.3f} and a held-out loss of "
+        "{loss_32:.3f}, the same.",
+        "**With limited training data**: in the source's worry (d_model = "
+        "{d_model}, only {pool} training logs), paired by seed, 8 heads' "
+        "held-out accuracy minus 4 heads' is {diff_pts:+.1f} points, "
+        "{level_pct:.0f}% interval [{lo_pts:+.1f}, {hi_pts:+.1f}]: {verdict}.",
+        "**Roles are learned**: in the 4-head models the heads split the four "
+        "offsets between them in {roles_covered:# of the {roles_seeds} seeds|"
+        "none of the {roles_seeds} seeds|all {roles_seeds} seeds=roles_seeds}, in {roles_distinct} different ways; removing "
+        "one head of seed 0's model costs its own offset {own_drop_pts:.1f} "
+        "points on average.",
+        "**Few heads can be pruned**: with the upper end of the interval on the "
+        "accuracy lost at most {tolerance_points:g} point, the 8-head models can "
+        "lose {removable_8} of their 8 heads ({removable_pct_8:g}%) and the 16-head "
+        "models {removable_16} of their 16 ({removable_pct_16:g}%).",
+    ],
+    # docs/article/4b-second-round: the second round's two-minute version
+    "twomin.secondround": [
+        "**One head is not enough**: each position must fetch {lookups} events "
         "at once, and one layer with one head (the second round's setting: "
-        "d_model = d_k = {d_model_1}) gets {acc_1:.1%} on held-out streams, "
-        "where chance is {chance:.2%}. Its "
-        "weights sum to 1, so it cannot give {lookups} places full weight.",
+        "d_model = d_k = {d_model_1}) gets {acc_1:.1%} on held-out streams. "
+        "Its weights sum to 1, so it cannot give {lookups} places full weight.",
         "**More lookups need more heads, not always one per lookup**: with "
         "d_k = 8, every one of {n_seeds} seeds passes 95% from {all_2} heads "
         "for 2 lookups, {all_4} for 4 and {all_6} for 6; a mean within 1 point "
         "of the best takes {near_2}, {near_4} and {near_6}. Fewer heads than "
         "lookups: at {fewer_bar} lookups by the first reading, {fewer_near} by "
         "the second.",
-        "**Too many narrow heads fail too**: 4 heads of d_k = 1 get "
-        "{acc_dk1:.1%}. In the source's worry (d_model = {d_model}, only "
-        "{pool} training logs), paired by seed, 8 heads' held-out accuracy "
-        "minus 4 heads' is {diff_pts:+.1f} points, "
-        "{level_pct:.0f}% interval [{lo_pts:+.1f}, {hi_pts:+.1f}]: {verdict}.",
+        "**A head that is too narrow is the floor**: with 4 heads and d_model = "
+        "{width_d_model}, heads of d_k = 1 get {acc_dk1:.1%} on average, and "
+        "{width_learned_1:# of the {width_seeds} seeds reach|none of the "
+        "{width_seeds} seeds reaches|all {width_seeds} seeds reach=width_seeds} "
+        "95%; with d_k = 2, {width_learned_2:# of them do|none does|all of them "
+        "do=width_seeds}.",
         "**Layers and a feed-forward layer change the answer**: of {cells} "
         "heads × layers shapes of a residual stack, {all_learned_no} have every "
         "seed past 95% with attention only and {all_learned_ffn} with a "

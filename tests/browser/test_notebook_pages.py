@@ -46,8 +46,8 @@ def test_download_link_serves_the_notebook(page, server_url, lang):
 
 
 NOTEBOOK_PAGES = ["index", "faq", "article/1-single-head", "article/2-divide-and-conquer", "article/3-pytorch",
-                  "article/4-what-if", "lab/performance", "lab/real-model", "lab/kv-heads", "lab/kv-heads-accuracy",
-                  "roadmap"]
+                  "article/4-what-if", "article/4b-second-round", "lab/performance", "lab/real-model",
+                  "lab/kv-heads", "lab/kv-heads-accuracy", "roadmap"]
 
 # Every element's computed style (and that of its ::before/::after when they have content), one
 # string per element, leaving out custom properties: a variable nothing reads styles nothing.

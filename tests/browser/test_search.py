@@ -166,7 +166,7 @@ WHOLE_QUERIES = {
     "多头注意力": {"", "article/2-divide-and-conquer/"},  # the home page's question, §2's formula
     "缩放点积": {"article/2-divide-and-conquer/", "article/3-pytorch/"},  # §2 writes the formula, §3 the code
     "注意力分布": {"article/1-single-head/", "article/2-divide-and-conquer/"},  # one distribution per head
-    "前馈": {"article/4-what-if/"},  # the only page that trains with and without a feed-forward layer
+    "前馈": {"article/4b-second-round/"},  # the only page that trains with and without a feed-forward layer
     "预训练": {"", "lab/real-model/"},  # the home figure and the lab read a pre-trained model
     "相对位置": {"article/4-what-if/", "faq/"},  # §4's offset task; FAQ Q17 on positions
 }
