@@ -19,23 +19,6 @@
     a.href = url.href;
   }, true);
 
-  // Sections that moved to a page of their own: an old link to one of their anchors on the page they
-  // left goes on to the page that holds them now (tests/test_split_pages.py checks the list).
-  var MOVED = {
-    "lab/kv-heads/": ["../kv-heads-accuracy/", ["recall", "mqar", "mqar-results", "mqar-followup"]]
-  };
-  function moved() {
-    var id = decodeURIComponent(location.hash.slice(1));
-    var path = location.pathname.replace(/index\.html$/, "");
-    Object.keys(MOVED).forEach(function (page) {
-      var to = MOVED[page];
-      if (id && path.slice(-page.length - 1) === "/" + page && to[1].indexOf(id) >= 0)
-        location.replace(new URL(to[0] + "#" + id, location.href).href);
-    });
-  }
-  moved();
-  window.addEventListener("hashchange", moved);
-
   // Header hints: the build renames the header's title attributes to data-title, so that Material
   // does not build a tooltip for each on every page load (sitebuild/hooks/site.py says why). The first
   // hover or focus puts the title back, and the browser shows it as a plain tooltip.
