@@ -647,8 +647,9 @@ def test_control_sentence_says_where_the_saving_comes_from():
     assert len(family) == 10 and family["shared_query", 1, ""].ratio.median == pytest.approx(1.0, abs=1e-3)
     en = report.control_sentence("en", same)
     assert en.startswith("The control: a layer whose 8 key/value heads share one query (MQA turned around; at "
-                         "L = 256 it caches 128 KiB, as much as MHA) takes 1.00 [")
-    assert "MQA g=1, which shares the keys and values, takes 0.50 [" in en
+                         "L = 256 it caches 128 KiB, as much as MHA). Time per token over that of MHA g=8: the "
+                         "control 1.00 [")
+    assert "MQA g=1, which shares the keys and values, 0.50 [" in en
     assert en.endswith("Sharing as such does not make a step faster; reading a smaller cache does.")
     assert report.control_sentence("zh", same).endswith("而是这一步要读的缓存变小了。")
     fast = report.control_sentence("en", _with_control(_decode_result(), 0.5))
@@ -762,12 +763,16 @@ def test_committed_decoding_result_is_complete():
     assert {k: p[k] for k in decode_bench.DECODE} == {k: list(v) if isinstance(v, tuple) else v
                                                        for k, v in decode_bench.DECODE.items()}
     assert len(data["rows"]) == len(p["lengths"]) * (len(p["kv_heads"]) * len(decode_bench.METHODS)
-                                                     + len(p["latents"]) * len(decode_bench.MLA_METHODS))
+                                                     + len(p["latents"]) * len(decode_bench.MLA_METHODS)
+                                                     + p["shared_query"])
+    assert p["shared_query"] and p["processes"]  # the control is measured, each block in its own process
     assert p["latents"][0] == 2 * 1 * p["d_k"]  # the page: d_c = 16 caches exactly MQA's numbers per token
     for r in data["rows"]:
         assert len(r["samples"]) == p["rounds"] and all(s > 0 for s in r["samples"])
         L = r["L"]
-        if "d_c" in r:  # float32, one sequence
+        if "q" in r:  # the shared-query control caches h heads, as MHA
+            assert r["cache_bytes"] == 2 * p["num_heads"] * p["d_k"] * L * 4 and r["method"] == "shared_query"
+        elif "d_c" in r:  # float32, one sequence
             assert r["cache_bytes"] == r["d_c"] * L * 4
             assert r["flops"] == cost.formula_flops(r["method"], p["d_model"], p["num_heads"], L, d_latent=r["d_c"])
         else:

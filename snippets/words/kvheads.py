@@ -111,8 +111,8 @@ ZH = {
     "kvheads.decode_smaller": ("在 L = {L}，{small} 的缓存是 {kib_small} KiB，是 {big}（{kib_big} KiB）的 "
                                "{share:.1%}。每个词元的时间与 {big} 之比：有缓存、复制时 {cache}；"
                                "有缓存、不复制时 {cache_grouped}；没有缓存时 {no_cache}。"),
-    "kvheads.control": ("对照：一层里 {h} 个键/值头共用一个查询（把 MQA 反过来，在 L = {L} 缓存 {kib} KiB，和 MHA 一样多），"
-                        "每个词元的时间是 {mha} 的 {control}；共用键和值的 {mqa} 是 {mha} 的 {mqa_ratio}（两者都有缓存、"
+    "kvheads.control": ("对照：一层里 {h} 个键/值头共用一个查询（把 MQA 反过来，在 L = {L} 缓存 {kib} KiB，和 MHA 一样多）。"
+                        "每个词元的时间与 {mha} 之比：这个对照 {control}；共用键和值的 {mqa} {mqa_ratio}（都有缓存、"
                         "不复制，与上面的比值一起做 Holm 校正）。{ending}"),
     "kvheads.control_cache": "可见让一步变快的不是“共用”本身，而是这一步要读的缓存变小了。",
     "kvheads.control_both": "两种共用都更快，所以读的缓存变小不是这里唯一的原因。",
@@ -290,9 +290,9 @@ EN = {
                                "{cache}; with the cache and no copies {cache_grouped}; without a cache "
                                "{no_cache}."),
     "kvheads.control": ("The control: a layer whose {h} key/value heads share one query (MQA turned around; at L = {L} "
-                        "it caches {kib} KiB, as much as MHA) takes {control} of {mha}'s time per token; {mqa}, which "
-                        "shares the keys and values, takes {mqa_ratio} (both cached, no copies, Holm-corrected with "
-                        "the ratios above). {ending}"),
+                        "it caches {kib} KiB, as much as MHA). Time per token over that of {mha}: the control "
+                        "{control}; {mqa}, which shares the keys and values, {mqa_ratio} (both cached, no copies, "
+                        "Holm-corrected with the ratios above). {ending}"),
     "kvheads.control_cache": "Sharing as such does not make a step faster; reading a smaller cache does.",
     "kvheads.control_both": "Both kinds of sharing are faster, so a smaller cache is not the only reason here.",
     "kvheads.control_neither": ("MQA was not measurably faster than MHA in this measurement, so the control cannot "
