@@ -12,7 +12,7 @@ import numpy as np
 
 from ..figures import Figure, heatmap_grid, svg_figure
 from ..heads import parameter_table
-from ..i18n import check_lang, fill
+from ..i18n import fill, text
 from .analysis import SHARE_OFFSETS, ablation, attention_maps, pruning, specialisation
 from ..stats import LEVEL, t_interval
 from .regime import regime_stats
@@ -255,8 +255,7 @@ def ablation_stats(run: dict) -> dict:
 def pruning_rows(runs: list[dict], lang: str = "en") -> list[list[str]]:
     """Heads kept, then mean (min) accuracy over seeds for each head count in runs; the brackets full-width on a
     Chinese page: 99.9%（99.8%）."""
-    check_lang(lang)
-    left, right = ("（", "）") if lang == "zh" else (" (", ")")
+    left, right = text(lang, "whatif.cell_brackets")
     groups = _by_heads(runs)
     curves = {h: np.array([pruning(r) for r in rs]) for h, rs in groups.items()}  # (seeds, h)
     rows = []

@@ -1,6 +1,7 @@
 """Words printed into pages: whatif (see snippets.i18n)."""
 
 ZH = {
+    "whatif.cell_brackets": ["（", "）"],  # a table cell's second number: 99.9%（99.8%）
     # docs/assets/whatif-lab.js: the §4 lab's controls, read from the page (sitebuild.whatif_lab)
     "lab.model": "模型（层 × 头）",
     "lab.flatGroup": "单层注意力，无残差（除注明外模型宽度 32）",
@@ -53,6 +54,7 @@ ZH = {
 }
 
 EN = {
+    "whatif.cell_brackets": [" (", ")"],  # a table cell's second number: 99.9% (99.8%)
     # docs/assets/whatif-lab.js
     "lab.model": "Model (layers × heads)",
     "lab.flatGroup": "One attention layer, no residual (d_model = 32 unless shown)",
