@@ -234,6 +234,9 @@ def test_s4_two_heads_miss_a_direction_that_four_heads_recover():
     assert all(n == sum(a >= 0.9 for a in acc) for _, _, acc, n in rows)
     missed, back = s4.recovered(rows)
     assert missed and back == missed
+    assert s4.recovered_sentence(missed, back, "zh").endswith("这些全都答到了 90% 以上。")  # no "10 个里 10 个"
+    assert s4.recovered_sentence(missed, back[:3], "en").endswith("get 3 of them above 90%.")
+    assert s4.recovered_sentence(missed, [], "en").endswith("get none of them above 90%.")
     # the solution's prose: which directions two heads get right depends on the seed
     assert len({tuple(a >= 0.9 for a in acc) for acc in two.values()}) > 1
 

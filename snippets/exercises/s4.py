@@ -25,7 +25,7 @@ from ..whatif.train import STACK_D_K, load_model, train_run
 __all__ = ["per_offset", "recovered", "roles_by_threshold", "favourite_keys", "NEW_SENTENCE", "prev_token_head", "per_offset_rows",
            "threshold_rows", "favourite_key_rows", "exercise_threshold_stats", "looks_at_line",
            "fewest_heads", "count_params", "deep_vs_wide", "bar_rows", "param_rows", "deep_vs_wide_rows",
-           "deep_vs_wide_stats"]
+           "deep_vs_wide_stats", "recovered_sentence"]
 
 
 def _check_good(good: float) -> None:
@@ -56,6 +56,15 @@ def recovered(rows, good=0.9):
     back = [(s, i) for s, i in missed if acc[most, s][i] >= good]
     return missed, back
 # --8<-- [end:per_offset]
+
+
+def recovered_sentence(missed: Sequence, back: Sequence, lang: str) -> str:
+    """What recovered found, in the page's words: how many (seed, offset) pairs the 2-head models miss, and how many
+    of them the 4-head models with the same seeds answer well (none, some, or all of them)."""
+    from ..i18n import text
+
+    key = "none" if not back else "all" if len(back) == len(missed) else "some"
+    return text(lang, f"s4.recovered_{key}", missed=len(missed), back=len(back))
 
 
 def _check_thresholds(thresholds: Sequence[float]) -> None:

@@ -1,6 +1,9 @@
 """Words printed into pages: whatif (see snippets.i18n)."""
 
 ZH = {
+    "s4.recovered_all": "两个头的模型答不到 90% 的（种子，偏移）共 {missed} 个；换成同一种子的四头模型，这些全都答到了 90% 以上。",
+    "s4.recovered_some": "两个头的模型答不到 90% 的（种子，偏移）共 {missed} 个；换成同一种子的四头模型，其中 {back} 个答到了 90% 以上。",
+    "s4.recovered_none": "两个头的模型答不到 90% 的（种子，偏移）共 {missed} 个；换成同一种子的四头模型，仍然一个也没答到 90%。",
     "whatif.cell_brackets": ["（", "）"],  # a table cell's second number: 99.9%（99.8%）
     # docs/assets/whatif-lab.js: the §4 lab's controls, read from the page (sitebuild.whatif_lab)
     "lab.model": "模型（层 × 头）",
@@ -54,6 +57,12 @@ ZH = {
 }
 
 EN = {
+    "s4.recovered_all": ("The 2-head models miss 90% on {missed} (seed, offset) pairs; 4 heads with the same seeds "
+                         "get every one of them above 90%."),
+    "s4.recovered_some": ("The 2-head models miss 90% on {missed} (seed, offset) pairs; 4 heads with the same seeds "
+                          "get {back} of them above 90%."),
+    "s4.recovered_none": ("The 2-head models miss 90% on {missed} (seed, offset) pairs; 4 heads with the same seeds "
+                          "get none of them above 90%."),
     "whatif.cell_brackets": [" (", ")"],  # a table cell's second number: 99.9% (99.8%)
     # docs/assets/whatif-lab.js
     "lab.model": "Model (layers × heads)",
