@@ -31,6 +31,9 @@ REWORDED = {
         "第二轮在这一页和下一页的各组比较和单次比较（共 7 处）里，只用 t 检验判出 16 处差别",
     "Across this page's second-round families and single comparis":
         "Across the second round's families and single comparisons, on this page and the next",
+    # exercise 1's sentence, now with an all / some / none branch (no "10 个里 10 个")
+    "两个头的模型答不到 90% 的（种子，偏移）共 10 个；换成同一种子的四头模型，答到 90% 以上的有 10 个。":
+        "两个头的模型答不到 90% 的（种子，偏移）共 10 个；换成同一种子的四头模型，这些全都答到了 90% 以上。",
 }
 
 
