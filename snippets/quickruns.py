@@ -10,7 +10,7 @@ the reader's edited definition (snippets.notebook.use_definitions installs it in
 from __future__ import annotations
 
 __all__ = ["fixed_pool_run", "step_table", "recall_run", "normed_mla_run", "bench_run", "tiny_generate",
-           "made_up_scores", "head_off_run", "copies_or_not", "cut_run"]
+           "made_up_scores", "head_off_run", "copies_or_not", "cut_run", "control_run"]
 
 
 def fixed_pool_run(h: int = 8, steps: int = 80, pool: int = 16, lang: str = "en") -> str:
@@ -131,7 +131,7 @@ def copies_or_not(L: int = 12, d_model: int = 48, num_heads: int = 6, num_kv_hea
 
     cfg = LlamaConfig(vocab=50, d_model=d_model, num_layers=2, num_heads=num_heads, num_kv_heads=num_kv_heads,
                       d_ff=64, context=L + 1, rope_base=10000.0, eps=1e-5)
-    fns = timing.step_fns(tiny_decoder(cfg, seed=0), L)
+    fns = timing.timing_step_fns(tiny_decoder(cfg, seed=0), L)
     copied, grouped = fns["copies"](), fns["grouped"]()  # (1, 1, V) each
     return report.quick_copies(L, tuple(copied.shape), float((copied - grouped).abs().max()), lang)
 
@@ -166,3 +166,25 @@ def cut_run(layer: int = 1, head: int = 0, fill: str = "zero", lang: str = "en")
         after = net(ids)
     return report.quick_cut(layer, head, fill, float((during - before).abs().max()),
                             float((after - before).abs().max()), lang)
+
+
+def control_run(L: int = 64, d_model: int = 64, num_heads: int = 8, lang: str = "en") -> str:
+    """Key/value heads: the shared-query control (SharedQueryAttention, shared_query_fns) once on one input of L
+    positions: its cached step against its own full forward, its cache beside MHA's, and the FLOPs of both steps."""
+    import torch
+
+    from .kvheads import decode_bench, report
+    from .kvheads.attention import GroupedQueryAttention
+    from .kvheads.sharedq import SharedQueryAttention
+
+    torch.manual_seed(0)
+    control, mha = SharedQueryAttention(d_model, num_heads).eval(), GroupedQueryAttention(d_model, num_heads,
+                                                                                          num_heads).eval()
+    x = torch.randn(1, L, d_model, generator=torch.Generator().manual_seed(L))  # (N, L, E)
+    step = decode_bench.shared_query_fns(control, x)[decode_bench.SHARED_QUERY]
+    with torch.no_grad():
+        full = control(x)[:, -1:]  # (N, 1, E): every position again
+    same = bool(torch.allclose(step(), full, rtol=0, atol=1e-5))
+    mha_step = decode_bench.next_token_fns(mha, x)["cache_grouped"]
+    return report.quick_control(L, same, decode_bench.cache_bytes(control, x), decode_bench.cache_bytes(mha, x),
+                                decode_bench.step_flops(step), decode_bench.step_flops(mha_step), lang)

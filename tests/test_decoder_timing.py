@@ -56,7 +56,7 @@ def test_grouped_rotary_copies_no_key_value_head():
 
 def test_decode_step_is_the_model_forward_in_both_forms():
     model = _model()
-    fns = timing.step_fns(model, 12)
+    fns = timing.timing_step_fns(model, 12)
     ids = torch.randint(0, 60, (1, 13), generator=torch.Generator().manual_seed(12))
     with torch.no_grad():
         full = model(ids)[:, -1:]
@@ -77,9 +77,9 @@ def test_measure_on_a_small_model_gives_every_length_and_method():
 
 
 @pytest.mark.parametrize("call, message", [
-    (lambda: timing.step_fns(torch.nn.Linear(2, 2), 4), "model must be a LlamaDecoder, got Linear"),
-    (lambda: timing.step_fns(tiny_decoder(CFG), 0), "L must be a positive integer"),
-    (lambda: timing.step_fns(tiny_decoder(CFG), 40), "L \\+ 1 = 41 positions do not fit the model's context of 40"),
+    (lambda: timing.timing_step_fns(torch.nn.Linear(2, 2), 4), "model must be a LlamaDecoder, got Linear"),
+    (lambda: timing.timing_step_fns(tiny_decoder(CFG), 0), "L must be a positive integer"),
+    (lambda: timing.timing_step_fns(tiny_decoder(CFG), 40), "L \\+ 1 = 41 positions do not fit the model's context of 40"),
 ])
 def test_step_fns_errors(call, message):
     with pytest.raises(ValueError, match=message):

@@ -83,7 +83,7 @@ def test_s2_head_shapes(E, h):
 
 
 def test_s2_parameter_count_is_four_e_squared_whatever_the_heads():
-    rows = s2.param_rows([(768, 12, True), (768, 1, True), (768, 12, False), (512, 8, True)])
+    rows = s2.mha_param_rows([(768, 12, True), (768, 1, True), (768, 12, False), (512, 8, True)])
     assert all(counted == formula for *_, counted, formula in rows)
     assert rows[0][3] == rows[1][3] == 4 * 768**2 + 4 * 768 and rows[2][3] == 4 * 768**2
 
@@ -99,7 +99,7 @@ def test_s2_argument_errors():
     with pytest.raises(ValueError, match=r"head must be an integer in \[0, 8\), got 8"):
         s2.head_shapes(512, 8, head=8)
     with pytest.raises(ValueError, match=r"configs must be a non-empty list of \(d_model, num_heads, bias\)"):
-        s2.param_rows([(512, 8)])
+        s2.mha_param_rows([(512, 8)])
 
 
 # --- §3 ---------------------------------------------------------------------------------------

@@ -42,3 +42,11 @@ def test_cut_run_moves_the_logits_and_leaves_the_model_as_it_was():
         quickruns.cut_run(fill="half")
     with pytest.raises(ValueError, match="layer must be 0 … 1 and head 0 … 3, got layer=2, head=0"):
         quickruns.cut_run(layer=2)
+
+
+def test_control_run_checks_the_control_and_sets_it_beside_mha():
+    out = quickruns.control_run(L=16, d_model=16, num_heads=4, lang="en")
+    # 2 (keys, values) × 4 heads × d_k 4 × 16 positions × 4 bytes, for both
+    assert out.startswith("At L = 16, the control's cached step against the last row of its full forward: the same.")
+    assert "It caches 2,048 bytes, MHA 2,048;" in out
+    assert "它缓存 2,048 字节，MHA 是 2,048 字节" in quickruns.control_run(L=16, d_model=16, num_heads=4, lang="zh")

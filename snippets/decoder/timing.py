@@ -13,7 +13,7 @@ Timings are not taken while the site builds: ``python -m sitebuild.results decod
 >>> from .model import tiny_decoder
 >>> cfg = LlamaConfig(vocab=50, d_model=32, num_layers=2, num_heads=4, num_kv_heads=2,
 ...                   d_ff=48, context=64, rope_base=10000.0, eps=1e-5)
->>> fns = step_fns(tiny_decoder(cfg), 10)
+>>> fns = timing_step_fns(tiny_decoder(cfg), 10)
 >>> a, b = fns["copies"](), fns["grouped"]()
 >>> tuple(a.shape), bool((a - b).abs().max() < 1e-5)
 ((1, 1, 50), True)
@@ -33,7 +33,7 @@ from ..bench import time_rounds
 from ..kvheads.attention import KVCache
 from .model import LlamaDecoder, RotaryGQA, apply_rope, rope_angles
 
-__all__ = ["TIMING", "METHODS", "grouped_rotary", "decode_step", "step_fns", "measure"]
+__all__ = ["TIMING", "METHODS", "grouped_rotary", "decode_step", "timing_step_fns", "measure"]
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +87,7 @@ def decode_step(model: LlamaDecoder, token: Tensor, caches: list,
 # --8<-- [end:step]
 
 
-def step_fns(model: LlamaDecoder, L: int, seed: int = 0) -> dict[str, Callable[[], Tensor]]:
+def timing_step_fns(model: LlamaDecoder, L: int, seed: int = 0) -> dict[str, Callable[[], Tensor]]:
     """Both ways of producing the logits of position L + 1 with L positions cached (seeded random ids): each call
     puts the cache back to its L positions first."""
     if not isinstance(model, LlamaDecoder):
@@ -130,7 +130,7 @@ def measure(model: LlamaDecoder | None = None, lengths=TIMING["lengths"], rounds
     with torch.no_grad():
         for L in lengths:
             log.info("decoder-timing: prefill L = %d", L)
-            made = step_fns(model, L, seed)
+            made = timing_step_fns(model, L, seed)
             diff = float((made["copies"]() - made["grouped"]()).abs().max())
             cfg = model.cfg
             cache = 2 * cfg.num_layers * cfg.num_kv_heads * cfg.d_k * L * 4  # float32, all layers

@@ -2,7 +2,7 @@
 
 >>> head_shapes(512, 8, head=3)["W_q.weight[rows of head 3]"]
 (64, 512)
->>> param_rows([(16, 4, True)])
+>>> mha_param_rows([(16, 4, True)])
 [(16, 4, True, 1088, 1088)]
 """
 
@@ -17,7 +17,7 @@ from ..heads import param_count
 from ..i18n import check_lang, text
 from ..multihead import MultiHeadAttention, split_heads
 
-__all__ = ["head_shapes", "param_rows", "split_input_vs_projection", "shape_rows", "split_rows"]
+__all__ = ["head_shapes", "mha_param_rows", "split_input_vs_projection", "shape_rows", "split_rows"]
 
 
 def _check_head(d_model: int, num_heads: int, head: int) -> None:
@@ -53,8 +53,8 @@ def _check_configs(configs: Sequence) -> None:
         check_divisible(d_model, num_heads)
 
 
-# --8<-- [start:param_rows]
-def param_rows(configs):
+# --8<-- [start:mha_param_rows]
+def mha_param_rows(configs):
     """(d_model, h, bias, parameters counted, 4·E² + 4·E or 4·E²)."""
     _check_configs(configs)
     rows = []
@@ -63,7 +63,7 @@ def param_rows(configs):
         formula = 4 * E * E + (4 * E if bias else 0)
         rows.append((E, h, bias, counted, formula))
     return rows
-# --8<-- [end:param_rows]
+# --8<-- [end:mha_param_rows]
 
 
 # --8<-- [start:split_input]

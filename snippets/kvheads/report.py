@@ -36,7 +36,7 @@ from .recall import D_MODEL, IGNORE, KEYS, RecallModel, make_recall_batch
 __all__ = ["decode_demo", "show_sequence", "cache_rows", "cache_header", "cache_check_rows", "load_recall", "recall_header",
            "recall_rows", "recall_figure", "recall_family", "verdict_sentences", "family_sentence", "learned_sentence",
            "history_rows", "parameter_count", "cost_sentence", "recall_intro", "load_decode", "decode_row",
-           "decode_header", "decode_rows", "growth", "decode_sentences", "control_row", "control_sentence",
+           "decode_header", "decode_rows", "growth", "decode_sentences", "control_row", "control_sentence", "quick_control",
            "process_spread", "decode_spread_sentence", "decode_figure", "stored_rows", "stored_header",
            "decoder_rows", "row_difference", "decoder_step_flops", "step_flops_lines", "flops_header", "flops_check_rows",
            "false_positive_sentence", "summary_sentence", "decode_family", "decode_flops_rows",
@@ -982,3 +982,13 @@ def quick_recall(accuracy: float, steps: int, pairs: int, kv_heads: int, batch: 
         raise ValueError(f"accuracy must be a share in [0, 1], got {accuracy!r}")
     return text(lang, "kvheads.quick_recall", g=kv_heads, pairs=pairs, steps=steps, batch=batch, acc=accuracy,
                 chance=1 / VALUES, full=SWEEP["steps"])
+
+
+def quick_control(L: int, same: bool, control_bytes: int, mha_bytes: int, control_flops: int, mha_flops: int,
+                  lang: str) -> str:
+    """The small run of the shared-query control: its cached step against its full forward, its cache and FLOPs
+    beside MHA's."""
+    return text(lang, "kvheads.quick_control", L=L, same=text(lang, "kvheads.quick_control_same" if same
+                                                                else "kvheads.quick_control_differs"),
+                control_bytes=f"{control_bytes:,}", mha_bytes=f"{mha_bytes:,}", control_flops=f"{control_flops:,}",
+                mha_flops=f"{mha_flops:,}")

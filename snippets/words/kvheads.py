@@ -114,6 +114,10 @@ ZH = {
     "kvheads.control": ("对照：一层里 {h} 个键/值头共用一个查询（把 MQA 反过来，在 L = {L} 缓存 {kib} KiB，和 MHA 一样多）。"
                         "每个词元的时间与 {mha} 之比：这个对照 {control}；共用键和值的 {mqa} {mqa_ratio}（都有缓存、"
                         "不复制，与上面的比值一起做 Holm 校正）。{ending}"),
+    "kvheads.quick_control": ("L = {L} 时，对照层有缓存的一步与整段重算的最后一行相比：{same}。它缓存 {control_bytes} 字节，"
+                              "MHA 是 {mha_bytes} 字节；一步的 FLOPs 是 {control_flops}，MHA（不复制）是 {mha_flops}。"),
+    "kvheads.quick_control_same": "相同",
+    "kvheads.quick_control_differs": "不同",
     "kvheads.control_cache": "可见让一步变快的不是“共用”本身，而是这一步要读的缓存变小了。",
     "kvheads.control_both": "两种共用都更快，所以读的缓存变小不是这里唯一的原因。",
     "kvheads.control_neither": "这次测量里 MQA 没有比 MHA 更快，所以这个对照回答不了快在哪里。",
@@ -293,6 +297,11 @@ EN = {
                         "it caches {kib} KiB, as much as MHA). Time per token over that of {mha}: the control "
                         "{control}; {mqa}, which shares the keys and values, {mqa_ratio} (both cached, no copies, "
                         "Holm-corrected with the ratios above). {ending}"),
+    "kvheads.quick_control": ("At L = {L}, the control's cached step against the last row of its full forward: {same}. "
+                              "It caches {control_bytes} bytes, MHA {mha_bytes}; one step costs {control_flops} FLOPs, "
+                              "MHA's (no copies) {mha_flops}."),
+    "kvheads.quick_control_same": "the same",
+    "kvheads.quick_control_differs": "they differ",
     "kvheads.control_cache": "Sharing as such does not make a step faster; reading a smaller cache does.",
     "kvheads.control_both": "Both kinds of sharing are faster, so a smaller cache is not the only reason here.",
     "kvheads.control_neither": ("MQA was not measurably faster than MHA in this measurement, so the control cannot "
