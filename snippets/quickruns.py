@@ -10,7 +10,7 @@ the reader's edited definition (snippets.notebook.use_definitions installs it in
 from __future__ import annotations
 
 __all__ = ["fixed_pool_run", "step_table", "recall_run", "normed_mla_run", "bench_run", "tiny_generate",
-           "made_up_scores", "head_off_run", "copies_or_not", "cut_run", "control_run"]
+           "made_up_scores", "head_off_run", "copies_or_not", "cut_run", "control_run", "shares_run"]
 
 
 def fixed_pool_run(h: int = 8, steps: int = 80, pool: int = 16, lang: str = "en") -> str:
@@ -188,3 +188,24 @@ def control_run(L: int = 64, d_model: int = 64, num_heads: int = 8, lang: str = 
     mha_step = decode_bench.next_token_fns(mha, x)["cache_grouped"]
     return report.quick_control(L, same, decode_bench.cache_bytes(control, x), decode_bench.cache_bytes(mha, x),
                                 decode_bench.step_flops(step), decode_bench.step_flops(mha_step), lang)
+
+
+def shares_run(offset: int = 1, L: int = 6, lang: str = "en") -> str:
+    """§4: offset_shares and head_roles on one made-up head that puts all its attention `offset` places away (rolled
+    round at the end of the sequence); its share at each offset and the role it gets."""
+    import torch
+
+    from .i18n import text
+    from .whatif import analysis
+
+    w = torch.eye(L).roll(offset, dims=1)[None]  # (h=1, L, L): query i looks at key i + offset
+    shares = analysis.offset_shares(w)  # (h, O)
+    role = analysis.head_roles(shares)[0]
+
+    def signed(o: int) -> str:
+        return "0" if o == 0 else f"{o:+d}".replace("-", "\u2212")
+
+    cells = text(lang, "whatif.quick_sep").join(text(lang, "whatif.quick_cell", o=signed(o), x=f"{x:.2f}")
+                                                 for o, x in zip(analysis.SHARE_OFFSETS, shares[0].tolist()))
+    return text(lang, "whatif.quick_shares", offset=signed(offset), cells=cells,
+                role=text(lang, "whatif.quick_no_role") if role is None else signed(role))

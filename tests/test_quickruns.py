@@ -50,3 +50,10 @@ def test_control_run_checks_the_control_and_sets_it_beside_mha():
     assert out.startswith("At L = 16, the control's cached step against the last row of its full forward: the same.")
     assert "It caches 2,048 bytes, MHA 2,048;" in out
     assert "它缓存 2,048 字节，MHA 是 2,048 字节" in quickruns.control_run(L=16, d_model=16, num_heads=4, lang="zh")
+
+
+def test_shares_run_finds_the_made_up_heads_offset():
+    assert quickruns.shares_run(lang="en") == ("A made-up head whose every query looks at the key +1 away. Its share "
+                                               "at each offset: \u22122: 0.00, \u22121: 0.00, 0: 0.00, +1: 1.00, "
+                                               "+2: 0.00; its role: +1.")
+    assert quickruns.shares_run(offset=3, L=8, lang="zh").endswith("它的角色：没有（哪个偏移都不到一半）。")

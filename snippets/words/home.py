@@ -79,10 +79,9 @@ EN = {
                        "MLA costs in arithmetic"),
     "reading.for.kvacc": "whether small models with fewer key/value heads, or with MLA, still recall accurately",
     "reading.for.real": "where a pretrained model's heads actually look",
-    "reading.for.decoder": "the site's grouped-query attention and KV cache inside a real language model, and what each of its heads does",
+    "reading.for.decoder": "the site's grouped-query attention and KV cache in a real language model, and its heads",
     "reading.for.perf": "where attention spends its time, and how much faster each implementation is",
-    "reading.for.secondround": ("how many heads section 4's task really needs when heads, head width and depth vary "
-                                "one at a time, and what a feed-forward layer changes"),
+    "reading.for.secondround": "how many heads section 4's task needs when heads, width and depth vary one at a time",
     "reading.for.faq": "checked answers to the source's 20 questions",
     "reading.for.roadmap": "what the next article covers, and what this site adds to the source",
     "reading.for.errata": "every claim the site checked, one row each",

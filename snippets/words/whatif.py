@@ -1,6 +1,10 @@
 """Words printed into pages: whatif (see snippets.i18n)."""
 
 ZH = {
+    "whatif.quick_shares": "一个编出来的头，每个查询都看 {offset} 处的键。它在各偏移上的份额：{cells}；它的角色：{role}。",
+    "whatif.quick_no_role": "没有（哪个偏移都不到一半）",
+    "whatif.quick_cell": "{o} 处 {x}",
+    "whatif.quick_sep": "，",
     "s4.recovered_all": "两个头的模型答不到 90% 的（种子，偏移）共 {missed} 个；换成同一种子的四头模型，这些全都答到了 90% 以上。",
     "s4.recovered_some": "两个头的模型答不到 90% 的（种子，偏移）共 {missed} 个；换成同一种子的四头模型，其中 {back} 个答到了 90% 以上。",
     "s4.recovered_none": "两个头的模型答不到 90% 的（种子，偏移）共 {missed} 个；换成同一种子的四头模型，仍然一个也没答到 90%。",
@@ -57,6 +61,11 @@ ZH = {
 }
 
 EN = {
+    "whatif.quick_shares": ("A made-up head whose every query looks at the key {offset} away. Its share at each offset: "
+                            "{cells}; its role: {role}."),
+    "whatif.quick_no_role": "none (no offset holds half)",
+    "whatif.quick_cell": "{o}: {x}",
+    "whatif.quick_sep": ", ",
     "s4.recovered_all": ("The 2-head models miss 90% on {missed} (seed, offset) pairs; 4 heads with the same seeds "
                          "get every one of them above 90%."),
     "s4.recovered_some": ("The 2-head models miss 90% on {missed} (seed, offset) pairs; 4 heads with the same seeds "
