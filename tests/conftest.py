@@ -13,6 +13,13 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# One thread per process, as the build computes (sitebuild/hooks/site.py): a session runs two builds beside
+# its tests, and a small torch operation on two threads waits for a thread that another process holds (the
+# key/value heads decoder table: 16 s on two threads beside one busy process, 0.16 s on one). Set before any
+# test imports torch; the builds, the notebook kernels and the reader's venv of the download test inherit it.
+os.environ["OMP_NUM_THREADS"] = "1"
+os.environ["MKL_NUM_THREADS"] = "1"
+
 
 def commit_seed() -> int:
     """A seed from HEAD's hash (0 outside a git checkout): the integrity tests retrain a sample drawn with

@@ -39,6 +39,14 @@ os.environ.setdefault("SOURCE_DATE_EPOCH", "1700000000")
 # independent of alignment. Set before any MKL call of this process; the precompute workers and notebook
 # kernels inherit it.
 os.environ.setdefault("MKL_CBWR", "AUTO,STRICT")
+# One thread per process for everything the build computes. The build runs several processes at once (the
+# pages in this one, notebooks two at a time, the precompute workers), and a lesson's computations are small
+# operations: with two threads each on two cores, every operation waits for a thread the other processes hold
+# (measured: the key/value heads page's decoder table took 16 s with two threads beside one busy process, 0.16 s
+# with one). One thread also makes what a build prints independent of the machine's core count. Set before
+# torch starts its thread pool here; the workers and notebook kernels inherit it.
+for _var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[_var] = "1"
 
 from latex2mathml.converter import convert  # noqa: E402
 from mkdocs.plugins import event_priority  # noqa: E402
@@ -50,6 +58,9 @@ _INLINE = re.compile(r'<span class="arithmatex">\\\((.*?)\\\)</span>', re.S)
 
 
 def on_config(config):
+    import torch
+
+    torch.set_num_threads(1)  # in case torch was imported before this hook set the variables above
     lessons = logging.getLogger("snippets")
     lessons.setLevel(logging.INFO)
     for handler in logging.getLogger("mkdocs").handlers:
