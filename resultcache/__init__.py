@@ -109,15 +109,52 @@ memory = Memory(cache_root() / "joblib", verbose=0)
 CACHE_ONLY_RESULTS = ("build-models.json",)
 
 
-def _resolve(name: str, root: Path) -> list[str]:
-    """Files (relative to root) of a dotted project module and of the packages above it."""
+def _resolve(name: str, root: Path, present: frozenset[str] | None = None) -> list[str]:
+    """Files (relative to root) of a dotted project module and of the packages above it (present: the
+    listing of _package_files(root), when the caller holds it)."""
     parts = name.split(".")
+    if parts[0] not in PROJECT_PACKAGES:
+        return []
+    present = _package_files(root) if present is None else present
     found = []
     for k in range(1, len(parts) + 1):
-        for cand in (Path(*parts[:k]).with_suffix(".py"), Path(*parts[:k]) / "__init__.py"):
-            if (root / cand).is_file():
-                found.append(cand.as_posix())
+        stem = "/".join(parts[:k])
+        for cand in (f"{stem}.py", f"{stem}/__init__.py"):
+            if cand in present:
+                found.append(cand)
     return found
+
+
+_LISTINGS: dict[str, tuple[tuple, frozenset[str]]] = {}
+
+
+def _package_files(root: Path) -> frozenset[str]:
+    """Every .py file (relative path) under the project packages, listed once and listed again only when a
+    folder of them changed (a file added, removed or renamed changes its folder's mtime). A build keys
+    hundreds of blocks and notebooks, each by the transitive imports of its code; asking the file system
+    whether each candidate module exists cost it tens of seconds."""
+    key = str(root)
+    known = _LISTINGS.get(key)
+    if known is not None:
+        try:
+            if tuple(os.stat(d).st_mtime_ns for d, _ in known[0]) == tuple(m for _, m in known[0]):
+                return known[1]
+        except OSError:
+            pass
+    folders, files = [], set()
+    for package in PROJECT_PACKAGES:
+        top = root / package
+        if not top.is_dir():
+            continue
+        for folder, subdirs, names in os.walk(top):
+            subdirs[:] = [d for d in subdirs if d != "__pycache__" and not d.startswith(".")]
+            folders.append((folder, os.stat(folder).st_mtime_ns))
+            rel = Path(folder).relative_to(root).as_posix()
+            files.update(f"{rel}/{n}" for n in names if n.endswith(".py") and os.path.isfile(os.path.join(folder, n)))
+    folders.append((str(root), os.stat(root).st_mtime_ns))  # a package folder created or removed
+    listing = frozenset(files)
+    _LISTINGS[key] = (tuple(folders), listing)
+    return listing
 
 
 def _module_of(rel: str) -> str:
@@ -141,9 +178,10 @@ def _imported(tree: ast.AST, module: str, is_package: bool) -> list[str]:
 
 def _closure(start: list[tuple[str, ast.AST, bool]], root: Path) -> list[str]:
     todo, found = [_imported(tree, module, is_package) for module, tree, is_package in start], set()
+    present = _package_files(root)
     while todo:
         for name in todo.pop():
-            for rel in _resolve(name, root):
+            for rel in _resolve(name, root, present):
                 if rel not in found:
                     found.add(rel)
                     todo.append(_file_imports(root / rel, _module_of(rel), rel.endswith("__init__.py")))

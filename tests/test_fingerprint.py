@@ -111,3 +111,39 @@ print(json.dumps({"was_cached": cached}))
     assert run_in(copy, code) == {"was_cached": True}
     edit(copy, "snippets/attention.py")
     assert run_in(copy, code) == {"was_cached": False}
+
+
+def test_a_module_added_or_removed_in_one_process_changes_what_imports_resolve_to(tmp_path):
+    """The listing of the project's modules is kept between calls (a build keys hundreds of blocks with it), and
+    listed again when a folder changes: a module created after the first call is found, a removed one is gone,
+    and the fingerprint follows."""
+    (tmp_path / "snippets").mkdir()
+    (tmp_path / "snippets" / "__init__.py").write_text("", encoding="utf-8")
+    code = "from snippets.late import x"
+    before = resultcache.code_imports(code, tmp_path)
+    key_before = fingerprint(code=code, root=tmp_path)
+    assert before == ["snippets/__init__.py"]
+    (tmp_path / "snippets" / "late").mkdir()
+    (tmp_path / "snippets" / "late" / "__init__.py").write_text("x = 1\n", encoding="utf-8")
+    assert resultcache.code_imports(code, tmp_path) == ["snippets/__init__.py", "snippets/late/__init__.py"]
+    assert fingerprint(code=code, root=tmp_path) != key_before
+    shutil.rmtree(tmp_path / "snippets" / "late")
+    assert resultcache.code_imports(code, tmp_path) == before
+    assert fingerprint(code=code, root=tmp_path) == key_before
+
+
+def test_the_build_computes_on_one_thread():
+    """The build's hook puts every process it starts, and its own torch, on one thread (see its comment)."""
+    import importlib
+
+    import torch
+
+    old = torch.get_num_threads()
+    try:
+        torch.set_num_threads(2)
+        site = importlib.import_module("sitebuild.hooks.site")
+        site.on_config(type("Config", (), {})())
+        assert torch.get_num_threads() == 1
+        assert os.environ["OMP_NUM_THREADS"] == os.environ["MKL_NUM_THREADS"] == "1"
+    finally:
+        torch.set_num_threads(old)

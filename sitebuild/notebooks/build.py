@@ -30,7 +30,7 @@ from dataclasses import replace
 from resultcache import CACHE_ONLY_RESULTS, ROOT, code_imports
 from snippets.i18n import check_lang, text
 
-from .imports import _from_import, bound_names, context_imports, free_names, module_name, strip_magics, with_context
+from .imports import _from_import, _module_tree, bound_names, context_imports, free_names, module_name, strip_magics, with_context
 from .parse import DEFAULT_LANG, page_parts, snippet_expander
 
 __all__ = ["KERNEL", "page_url", "site_file_url", "needs", "setup_cell", "build_notebook", "heading_ids",
@@ -189,7 +189,8 @@ def unshown_members(part, defined: set[str] = frozenset(), root=ROOT) -> str:
     if not py:
         return ""
     source = (root / py[0]).read_text(encoding="utf-8")
-    full = {n.name: n for n in ast.parse(source).body if isinstance(n, ast.ClassDef)}
+    module_tree, _ = _module_tree(root / py[0])
+    full = {n.name: n for n in module_tree.body if isinstance(n, ast.ClassDef)}
     tree = ast.parse(strip_magics(part.text))
     bound = set(defined) | bound_names(tree)
     blocks = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import builtins
 import importlib.util
 from pathlib import Path
@@ -76,7 +77,7 @@ def context_imports(path: str, names: list[str], root: Path = ROOT) -> str:
     """Import lines that give names the meaning they have inside the module at path."""
     module = module_name(path)
     package = module if path.endswith("__init__.py") else module.rpartition(".")[0]
-    tree = ast.parse((root / path).read_text(encoding="utf-8"))
+    tree, defined = _module_tree(root / path)
     wanted, lines = set(names), []
     for node in tree.body:
         if isinstance(node, ast.Import):
@@ -90,12 +91,24 @@ def context_imports(path: str, names: list[str], root: Path = ROOT) -> str:
                 source = importlib.util.resolve_name("." * node.level + (node.module or ""), package)
                 lines.append(_from_import(source, [a.name + (f" as {a.asname}" if a.asname else "") for a in keep]))
                 wanted -= {a.asname or a.name for a in keep}
-    defined = bound_names(ast.Module(body=[n for n in tree.body if not isinstance(n, (ast.Import, ast.ImportFrom))],
-                                     type_ignores=[]))
     own = [n for n in names if n in wanted and n in defined]
     if own:
         lines.append(_from_import(module, own))
     return "\n".join(lines)
+
+
+def _module_tree(path: Path) -> tuple[ast.Module, frozenset[str]]:
+    """A module's syntax tree and the names its body binds outside imports, read once per version of the file
+    (a build asks for the same few modules hundreds of times, once per included section)."""
+    stat = path.stat()
+    return _module_tree_of_version(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=256)
+def _module_tree_of_version(path: str, mtime_ns: int, size: int) -> tuple[ast.Module, frozenset[str]]:
+    tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+    body = [n for n in tree.body if not isinstance(n, (ast.Import, ast.ImportFrom))]
+    return tree, frozenset(bound_names(ast.Module(body=body, type_ignores=[])))
 
 
 def with_context(part: Part, defined: set[str], root: Path = ROOT) -> str:
