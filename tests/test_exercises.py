@@ -19,7 +19,7 @@ from torch.testing import assert_close
 
 from sitebuild import notebooks as nbs
 from snippets.i18n import text
-from snippets.exercises import s1, s2, s3, s4
+from snippets.exercises import s1, s2, s3, s4, s4b
 from snippets.logline import log_tokens
 from snippets.multihead import MultiHeadAttention, load_from_torch, merge_heads
 
@@ -276,41 +276,49 @@ def test_s4_previous_token_head_on_a_new_sentence():
     assert any(t.startswith("##") and k == tokens[i - 1] for i, (t, k) in enumerate(looks))
 
 
+def test_4b_exercises_do_not_load_the_real_model():
+    """4b's exercises read committed results only: their module imports nothing of the pretrained model, so the
+    notebook does not install or prepare it."""
+    from resultcache import module_files
+
+    assert not [f for f in module_files(["snippets.exercises.s4b"]) if f.startswith("snippets/bert/")]
+
+
 def test_4b_the_bar_moves_the_head_count():
     """At 95% the solution finds the heads the page reports; a stricter bar never needs fewer heads."""
     from snippets.whatif.round2 import load_sweeps, threshold_stats
 
     t = threshold_stats(load_sweeps())
-    at = {b: s4.fewest_heads(b) for b in (0.9, 0.95, 0.99)}
+    at = {b: s4b.fewest_heads(b) for b in (0.9, 0.95, 0.99)}
     assert (at[0.95]["offsets_2"], at[0.95]["fixed_dk"], at[0.95]["offsets_6"]) == (t["all_2"], t["all_4"], t["all_6"])
     for name in ("offsets_2", "fixed_dk", "offsets_6"):
         counts = [at[b][name] for b in (0.9, 0.95, 0.99)]
         assert all(c is not None for c in counts) and counts == sorted(counts), (name, counts)
-    assert s4.bar_rows([0.95])[0] == ("95%", t["all_2"], t["all_4"], t["all_6"])
+    assert s4b.bar_rows([0.95])[0] == ("95%", t["all_2"], t["all_4"], t["all_6"])
     with pytest.raises(ValueError, match=r"bar must be a float in \(0, 1\], got 95"):
-        s4.fewest_heads(95)
+        s4b.fewest_heads(95)
 
 
 def test_4b_parameters_counted_three_ways_agree():
     for shape in ((1, 4, 0), (4, 1, 0), (2, 2, 0), (1, 1, 128)):
-        counted, formula, recorded = s4.count_params(*shape)
+        counted, formula, recorded = s4b.count_params(*shape)
         assert counted == formula and recorded == {formula}, shape
     # the same heads in all: depth costs a layer norm and a W_o per layer; one feed-forward layer, more than 3 heads
-    assert s4.count_params(4, 1)[0] > s4.count_params(1, 4)[0]
-    assert s4.count_params(1, 1, 128)[0] > s4.count_params(1, 4)[0]
+    assert s4b.count_params(4, 1)[0] > s4b.count_params(1, 4)[0]
+    assert s4b.count_params(1, 1, 128)[0] > s4b.count_params(1, 4)[0]
 
 
 def test_4b_deep_against_wide_is_paired_by_seed():
     from snippets.whatif.protocol import SEEDS
 
-    pairs = s4.deep_vs_wide()
+    pairs = s4b.deep_vs_wide()
     assert [p[0] for p in pairs] == list(SEEDS) and all(0 <= a <= 1 and 0 <= b <= 1 for _, a, b in pairs)
-    st = s4.deep_vs_wide_stats()
+    st = s4b.deep_vs_wide_stats()
     assert st["deeper"] + st["wider"] + st["tied"] == st["n"] == len(SEEDS)
     assert st["mean_diff"] == pytest.approx(100 * sum(a - b for _, a, b in pairs) / len(pairs))
     # the same shape against itself: every seed ties
-    assert s4.deep_vs_wide_stats((2, 2), (2, 2))["tied"] == len(SEEDS)
-    assert [r[0] for r in s4.deep_vs_wide_rows()] == list(SEEDS)
+    assert s4b.deep_vs_wide_stats((2, 2), (2, 2))["tied"] == len(SEEDS)
+    assert [r[0] for r in s4b.deep_vs_wide_rows()] == list(SEEDS)
 
 
 def test_s4_argument_errors():
