@@ -27,11 +27,13 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
+from resultcache import fingerprint, memory
+
 from ._checks import check_positive_int
 from .figures import FG, MIN_FONT_PT, Figure, svg_figure
 from .i18n import check_lang, text
 
-__all__ = ["DK_SHOWN", "KEYS", "RowStats", "dot_variance", "softmax_row_stats", "scaling_rows",
+__all__ = ["DK_SHOWN", "KEYS", "RowStats", "dot_variance", "softmax_row_stats", "row_stats", "scaling_rows",
            "scaling_sentence", "scaling_figure"]
 
 DK_SHOWN = (8, 64, 512)  # the head widths the page prints
@@ -90,11 +92,26 @@ def softmax_row_stats(d_k, scaled, keys=KEYS, rows=ROWS, seed=0):
 # --8<-- [end:saturation]
 
 
+def row_stats(d_ks: tuple[int, ...], keys: int = KEYS) -> dict[tuple[int, bool], RowStats]:
+    """softmax_row_stats of every d_k, without and with the scale: {(d_k, scaled): RowStats}. Kept on disk by
+    its arguments and the code it runs (the table, the sentence and the figure, on the page and in its
+    notebook, in both languages, ask for the same rows)."""
+    if isinstance(d_ks, (str, bytes)) or not hasattr(d_ks, "__iter__"):
+        raise ValueError(f"d_ks must be a sequence of head widths, got {d_ks!r}")
+    return _row_stats_cached(tuple(d_ks), keys, fingerprint(["snippets.scaling"]))
+
+
+@memory.cache
+def _row_stats_cached(d_ks: tuple[int, ...], keys: int, code: str) -> dict[tuple[int, bool], RowStats]:
+    return {(d, s): softmax_row_stats(d, s, keys) for d in d_ks for s in (False, True)}
+
+
 def scaling_rows(d_ks: tuple[int, ...] = DK_SHOWN, keys: int = KEYS) -> list[tuple]:
     """Table rows: d_k, Var(q·k), the entropy without and with the scale, the gradient without and with it."""
     out = []
+    stats = row_stats(d_ks, keys)
     for d_k in d_ks:
-        raw, scaled = softmax_row_stats(d_k, False, keys), softmax_row_stats(d_k, True, keys)
+        raw, scaled = stats[d_k, False], stats[d_k, True]
         out.append((d_k, f"{dot_variance(d_k):.1f}", f"{raw.entropy:.2f}", f"{scaled.entropy:.2f}",
                     f"{raw.grad_norm:.3f}", f"{scaled.grad_norm:.3f}"))
     return out
@@ -106,7 +123,7 @@ def scaling_sentence(lang: str, d_ks: tuple[int, ...] = DK_SHOWN, keys: int = KE
     rows = scaling_rows(d_ks, keys)
     first, last = rows[0], rows[-1]
     sep = text(lang, "scaling.sep")
-    top = softmax_row_stats(last[0], False, keys).top_weight
+    top = row_stats(d_ks, keys)[last[0], False].top_weight
     return text(lang, "scaling.sentence", dks=sep.join(str(r[0]) for r in rows),
                 var=sep.join(r[1] for r in rows), keys=keys, uniform=f"{math.log(keys):.2f}",
                 d0=first[0], d1=last[0], e0=first[2], e1=last[2], top=f"{top:.2f}", g0=first[4], g1=last[4],
@@ -118,7 +135,8 @@ def scaling_figure(lang: str, keys: int = KEYS, d_ks: tuple[int, ...] = tuple(2 
     softmax, each without and with the 1/√d_k scale."""
     check_lang(lang)
     _check_keys(keys)
-    stats = {s: [softmax_row_stats(d, s, keys) for d in d_ks] for s in (False, True)}
+    by_key = row_stats(d_ks, keys)
+    stats = {s: [by_key[d, s] for d in d_ks] for s in (False, True)}
     t = lambda key, **v: text(lang, f"scaling.fig.{key}", **v)  # noqa: E731
     label = {False: t("raw"), True: t("scaled")}
 

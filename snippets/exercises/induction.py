@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import torch
 
+from resultcache import fingerprint, memory
+
 from ..i18n import text
 from ..induction.model import AttentionOnly
 from ..induction.task import SEQ_LEN, VOCAB, make_repeat_batch, predictable
@@ -73,10 +75,21 @@ def _eval_batch(size: int = 1024):
 
 
 def hand_built_losses(sharpness: float = 10.0, size: int = 1024, **switches) -> dict:
-    """The hand-built model's mean loss on the predictable and on the random targets (nats)."""
+    """The hand-built model's mean loss on the predictable and on the random targets (nats).
+
+    Kept on disk by its arguments and the code it runs (the page and its notebook, in both languages, ask
+    for the same few)."""
+    canonical = tuple(sorted((k, ("set", tuple(sorted(v))) if isinstance(v, (set, frozenset)) else ("as is", v))
+                             for k, v in switches.items()))
+    return _hand_built_cached(sharpness, size, canonical, fingerprint(["snippets.exercises.induction"]))
+
+
+@memory.cache
+def _hand_built_cached(sharpness: float, size: int, switches: tuple, code: str) -> dict:
     x, second = _eval_batch(size)
+    kwargs = {k: set(v) if kind == "set" else v for k, (kind, v) in switches}
     with torch.no_grad():
-        return losses(induction_by_hand(sharpness), x, second, **switches)
+        return losses(induction_by_hand(sharpness), x, second, **kwargs)
 
 
 def hand_built_lines(lang: str, size: int = 1024) -> str:

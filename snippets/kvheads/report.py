@@ -906,12 +906,21 @@ def flops_check_rows(lang: str, S: int = 9) -> list[list[str]]:
     return rows
 
 
+@resultcache.memory.cache
+def _false_positive_rates(seeds: int, trials: int, code: str) -> dict[str, list[float]]:
+    """stats.false_positive_rate per method and null shape, simulated once and kept on disk by the arguments
+    and the statistics code (code: its fingerprint)."""
+    return {method: [stats.false_positive_rate(method, seeds, shape, trials=trials) for shape in stats.NULL_SHAPES]
+            for method in ("percentile-bootstrap", "t")}
+
+
 def false_positive_sentence(lang: str, seeds: int = 10, trials: int = 4000) -> str:
     """How often a 95% interval excludes 0 when there is no difference, at this many seeds, for the old method
     (percentile bootstrap) and the new one (t), measured by simulation (snippets.stats.false_positive_rate)."""
     parts = {}
+    simulated = _false_positive_rates(seeds, trials, resultcache.fingerprint(["snippets.stats"]))
     for method in ("percentile-bootstrap", "t"):
-        rates = [stats.false_positive_rate(method, seeds, shape, trials=trials) for shape in stats.NULL_SHAPES]
+        rates = simulated[method]
         parts[method] = text(lang, "kvheads.list_sep").join(
             text(lang, "kvheads.fp_part", shape=text(lang, f"kvheads.shape.{shape}"), rate=r)
             for shape, r in zip(stats.NULL_SHAPES, rates, strict=True))

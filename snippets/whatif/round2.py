@@ -437,7 +437,16 @@ def false_positive_stats(ns: Sequence[int] = (3, 5, 10), trials: int = 10_000, f
     t2_<n> (two-peaked, symmetric), boot_<n> (the percentile bootstrap), tl_<n> and tf_<n> (skewed, mean 0:
     log-normal, and one setting now and then fails); and the share of whole Holm families of m comparisons
     with a false difference under two-peaked nulls, the t test alone (ft_<n>_<m>) and with the sign-flip
-    check §4 uses (fs_<n>_<m>), and that check under the skewed null "now and then fails" (fsf_<n>_<m>)."""
+    check §4 uses (fs_<n>_<m>), and that check under the skewed null "now and then fails" (fsf_<n>_<m>).
+    Simulated once and kept on disk by the arguments and the statistics code (the page and its notebook, in
+    both languages, print the same rates)."""
+    return _false_positive_cached(tuple(ns), trials, tuple(families), family_trials,
+                                  resultcache.fingerprint(["snippets.stats"]))
+
+
+@resultcache.memory.cache
+def _false_positive_cached(ns: tuple[int, ...], trials: int, families: tuple[int, ...], family_trials: int,
+                           code: str) -> dict:
     out: dict = {"trials": trials, "family_trials": family_trials}
     for n in ns:
         out[f"t_{n}"] = stats.false_positive_rate("t", n, trials=trials)
