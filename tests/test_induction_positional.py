@@ -196,3 +196,15 @@ def test_parts_sentence_prints_the_measured_gap():
     s = R.parts_sentence("en")
     gap = float(s.split("by at most ")[1].split(",")[0])
     assert 0 <= gap < 1e-5
+
+
+def test_the_committed_runs_follow_the_protocol():
+    result = R.load_positional()
+    proto, models = result["data"]["protocol"], result["data"]["models"]
+    assert proto["SEEDS"] == list(Q.SEEDS) and proto["STEPS"] == P.STEPS and proto["MINIMUM"] == P.MINIMUM
+    assert proto["COMPARISONS"] == [list(c) for c in Q.COMPARISONS] and proto["MEASURES"] == list(Q.MEASURES)
+    assert sorted((m["layers"], m["heads"], m["seed"]) for m in models) == sorted(Q.jobs())
+    for m in models:
+        assert sorted(m["query"]) == sorted(n for n, _ in Q.query_family(4))
+        assert sorted(m["cut"]) == ["all_k", "all_q", "all_v"] and len(m["same_token"]["score"]) == 4
+        assert [c["step"] for c in m["curve"]] == list(range(0, P.STEPS + 1, P.EVAL_EVERY))

@@ -116,14 +116,14 @@ def positional_sentence(lang: str, result: dict | None = None) -> str:
     above = sum(s > e for s, e in zip(scores, evens))
     intro = text(lang, "pq.intro", seeds=len(ms), formed=formed, with_head=len(with_head),
                  others=text(lang, "pq.others" if len(others) == 1 else "pq.others_many",
-                             seeds=("、" if lang == "zh" else ", ").join(others)) if others else "")
+                             seeds=text(lang, "pq.seed_sep").join(others)) if others else "")
     fam = keep_family(result)
     if not fam:
         cells = [text(lang, "pq.seed_cell", seed=m["seed"], head=heads[m["seed"]],
                       **{w: _value(m, heads[m["seed"]], w) - m["final"]["predictable"]
                          for w in ("cut", "pos", "tok", "mean")}) for m in with_head]
         return intro + text(lang, "pq.too_few", need=stats.MIN_SEEDS,
-                            cells=("；" if lang == "zh" else "; ").join(cells) or "—")
+                            cells=text(lang, "pq.cell_sep").join(cells) or "—")
     pc = fam["pos_cut"]
     return intro + text(
         lang, "pq.sentence", cut=fam["cut"].mean, cut_lo=fam["cut"].lo, cut_hi=fam["cut"].hi,

@@ -152,6 +152,8 @@ ZH = {
                  "走查询的头是单独从查询里去掉时代价最大的那个）{others}。"),
     "pq.others": "；种子 {seeds} 代价最大的一刀不在查询上，不参与下面的比较",
     "pq.others_many": "；种子 {seeds} 代价最大的一刀不在查询上，不参与下面的比较",
+    "pq.seed_sep": "、",
+    "pq.cell_sep": "；",
     "pq.seed_cell": "种子 {seed}（头 {head}）：去掉 {cut:+.2f}，只留位置部分 {pos:+.2f}，只留词元部分 {tok:+.2f}，换成平均 {mean:+.2f}",
     "pq.too_few": "这不到比较所需的 {need} 个种子，所以一项比较也不做；逐个种子看，每种改动让损失增加多少（奈特）：{cells}。",
     "pq.sentence": ("在这些种子里，把这个头从第 1 层的查询里去掉，可预测词元上的损失增加 {cut:+.2f} 奈特 "
@@ -361,6 +363,8 @@ EN = {
                  "query cut costs most{others}. "),
     "pq.others": "; in seed {seeds} another cut costs more, so it takes no part in the comparisons below",
     "pq.others_many": "; in seeds {seeds} another cut costs more, so they take no part in the comparisons below",
+    "pq.seed_sep": ", ",
+    "pq.cell_sep": "; ",
     "pq.seed_cell": ("seed {seed} (head {head}): removed {cut:+.2f}, position part only {pos:+.2f}, token part only "
                      "{tok:+.2f}, mean {mean:+.2f}"),
     "pq.too_few": ("That is fewer than the {need} seeds the comparisons need, so none is made; seed by seed, what each "
