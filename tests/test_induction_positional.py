@@ -208,3 +208,17 @@ def test_the_committed_runs_follow_the_protocol():
         assert sorted(m["query"]) == sorted(n for n, _ in Q.query_family(4))
         assert sorted(m["cut"]) == ["all_k", "all_q", "all_v"] and len(m["same_token"]["score"]) == 4
         assert [c["step"] for c in m["curve"]] == list(range(0, P.STEPS + 1, P.EVAL_EVERY))
+
+
+def test_the_pages_words_hold_on_the_committed_result():
+    """What docs/lab/induction-heads.*.md says in prose under #query-path, checked on the committed runs."""
+    result = R.load_positional()
+    fam = R.keep_family(result)
+    assert fam and fam["pos_cut"].verdict == "higher"
+    assert fam["pos"].mean < 0.1 * fam["cut"].mean  # "lies almost entirely in its position part"
+    assert fam["tok"].mean > 0.5 * fam["cut"].mean and fam["mean"].mean > 0.5 * fam["cut"].mean  # "most of removal's cost"
+    heads = R.query_heads(result)
+    for m in result["data"]["models"]:
+        h = heads[m["seed"]]
+        if h is not None:  # "attends to earlier occurrences of the current token"
+            assert m["same_token"]["score"][h] > 0.5 > 10 * m["same_token"]["even"]

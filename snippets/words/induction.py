@@ -148,7 +148,7 @@ ZH = {
     "pq.row_tok": "查询里只留它的词元部分",
     "pq.row_mean": "查询里换成它的平均输出",
     "pq.intro": ("{seeds} 个新种子{formed:里有 # 个形成了归纳回路|里没有一个形成归纳回路|全部形成了归纳回路=seeds}，"
-                 "其中 {with_head} 个有走查询的头（第 0 层四个头一起从第 1 层的查询、键、值里分别去掉，以去掉查询的代价最大；"
+                 "{with_head:其中 # 个有走查询的头|没有一个有走查询的头|每一个都有走查询的头=seeds}（第 0 层四个头一起从第 1 层的查询、键、值里分别去掉，以去掉查询的代价最大；"
                  "走查询的头是单独从查询里去掉时代价最大的那个）{others}。"),
     "pq.others": "；种子 {seeds} 代价最大的一刀不在查询上，不参与下面的比较",
     "pq.others_many": "；种子 {seeds} 代价最大的一刀不在查询上，不参与下面的比较",
@@ -358,7 +358,8 @@ EN = {
     "pq.row_pos": "only its position part kept in the queries",
     "pq.row_tok": "only its token part kept in the queries",
     "pq.row_mean": "its mean output in the queries instead",
-    "pq.intro": ("Of the {seeds} fresh seeds, {formed} formed the circuit, and {with_head} have a query-path head: "
+    "pq.intro": ("Of the {seeds} fresh seeds, {formed:# formed the circuit|none formed the circuit|all formed the "
+                 "circuit=seeds}, and {with_head:# have|none has|all have=seeds} a query-path head: "
                  "of the three all-heads cuts, the query cut costs most, and the head is the layer-0 head whose own "
                  "query cut costs most{others}. "),
     "pq.others": "; in seed {seeds} another cut costs more, so it takes no part in the comparisons below",
