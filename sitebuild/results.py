@@ -18,6 +18,7 @@ matches, ``tests/test_results.py`` fails, and the same command measures again::
     python -m sitebuild.results induction-live  # retrain results/induction-live.json (~7 CPU minutes)
     python -m sitebuild.results induction-reader  # retrain results/induction-reader.json (the live view's model)
     python -m sitebuild.results induction-circuits  # retrain results/induction-circuits.json (~33 CPU minutes)
+    python -m sitebuild.results induction-positional  # retrain results/induction-positional.json (~26 CPU minutes)
     python -m sitebuild.results integrity-drift  # how far those runs move across CPU paths (~25 CPU minutes)
     python -m sitebuild.results decoder-heads  # score SmolLM2-135M's heads, results/decoder-heads.json (~5 min)
     python -m sitebuild.results decoder-timing  # time its next token with and without head copies (~2 min)
@@ -111,6 +112,10 @@ SPECS: dict[str, Spec] = {
     # Its follow-up, fixed before its runs: which path a four-head model's induction takes (snippets.induction.circuits).
     "induction-circuits": Spec(("snippets.induction.circuits",), (), "python -m sitebuild.results induction-circuits",
                                exclude=WORDS),
+    # Its second follow-up, fixed before its runs: what layer 1's queries read from the query-path head
+    # (snippets.induction.positional, and the forward that keeps one part of a head's output, snippets.induction.parts).
+    "induction-positional": Spec(("snippets.induction.positional",), (),
+                                 "python -m sitebuild.results induction-positional", exclude=WORDS),
     # How far those training runs move across CPU paths (sitebuild.integrity): the protocols it retrains.
     "integrity-drift": Spec(("snippets.whatif.protocol", "snippets.kvheads.train", "snippets.kvheads.protocol",
                              "snippets.kvheads.followup", "snippets.induction.protocol",
@@ -509,6 +514,23 @@ def measure_induction_circuits(workers: int = 2) -> Path:
     return save("induction-circuits", prov, {"protocol": record, "models": models}, start, runs)
 
 
+def measure_induction_positional(workers: int = 1) -> Path:
+    """Train every run of snippets.induction.positional; write results/induction-positional.json."""
+    from snippets.induction import positional
+    from snippets.induction import protocol as main
+
+    prov = provenance("induction-positional", 1) | {"workers": workers}
+    start, runs, models = _train_pool(
+        "induction-positional", positional.jobs(), positional.run_one,
+        lambda r: f"{r['layers']} layers x {r['heads']} heads seed {r['seed']}: "
+                  f"{r['final']['predictable']:.3f} nats", workers)
+    models.sort(key=lambda r: r["seed"])
+    record = {k: getattr(main, k) for k in ("STEPS", "BATCH", "LR", "EVAL_EVERY", "EVAL_SIZE", "FORMED", "MINIMUM")}
+    record |= {"SETTING": list(positional.SETTING), "SEEDS": list(positional.SEEDS),
+               "MEASURES": list(positional.MEASURES), "COMPARISONS": [list(c) for c in positional.COMPARISONS]}
+    return save("induction-positional", prov, {"protocol": record, "models": models}, start, runs)
+
+
 def measure_decode() -> Path:
     """Time the next token with and without the KV cache (snippets.kvheads.decode_bench.DECODE), each block
     of interleaved rounds a recorded run; write results/kvheads-decode.json."""
@@ -594,6 +616,7 @@ MEASURE: dict[str, Callable[[], Path]] = {"bench-full": measure_bench, "buildben
                                          "induction": measure_induction, "induction-live": measure_induction_live,
                                          "induction-reader": measure_induction_reader,
                                          "induction-circuits": measure_induction_circuits,
+                                         "induction-positional": measure_induction_positional,
                                          "integrity-drift": _measure_drift,
                                          "decoder-heads": measure_decoder_heads,
                                          "decoder-timing": measure_decoder_timing,
@@ -607,7 +630,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Committed measurements: check them, or measure again.")
     parser.add_argument("what", nargs="?", choices=["check", "bench", "build", "recall", "decode", "whatif", "mqar",
                                                      "mqar-followup", "induction", "induction-live", "induction-reader",
-                                                     "induction-circuits", "integrity-drift", "decoder-heads",
+                                                     "induction-circuits", "induction-positional", "integrity-drift",
+                                                     "decoder-heads",
                                                      "decoder-timing", "decoder-ablation", "build-models", "stale"],
                         default="check")
     args = parser.parse_args(argv)
@@ -616,7 +640,8 @@ def main(argv: list[str] | None = None) -> int:
              "decode": ["kvheads-decode"], "whatif": ["whatif-sweeps"], "mqar": ["kvheads-mqar"],
              "mqar-followup": ["kvheads-mqar-followup"], "induction": ["induction"],
              "induction-live": ["induction-live"], "induction-reader": ["induction-reader"],
-             "induction-circuits": ["induction-circuits"], "integrity-drift": ["integrity-drift"],
+             "induction-circuits": ["induction-circuits"], "induction-positional": ["induction-positional"],
+             "integrity-drift": ["integrity-drift"],
              "decoder-heads": ["decoder-heads"], "decoder-timing": ["decoder-timing"], "decoder-ablation": ["decoder-ablation"],
              "build-models": ["build-models"], "check": [], "stale": []}[args.what]
     if args.what in ("check", "stale"):

@@ -68,6 +68,7 @@ def edit(root: Path, rel: str) -> None:
     ("induction-live", "snippets/induction/train.py", "snippets/induction/live.py"),  # the training, not the view
     ("induction-reader", "snippets/induction/model.py", "snippets/induction/readerbench.py"),  # sizes, not the benchmark
     ("induction-circuits", "snippets/induction/model.py", "snippets/induction/circuits_report.py"),  # not the report
+    ("induction-positional", "snippets/induction/parts.py", "snippets/induction/positional_report.py"),  # the switch
     ("decoder-heads", "snippets/kvheads/attention.py", "snippets/decoder/report.py"),  # the layer run, not the page
     ("decoder-heads", "snippets/decoder/weights.py", "snippets/kvheads/decoder.py"),  # the loader, not the toy decoder
     ("decoder-heads", "snippets/decoder/texts.json", "snippets/i18n.py"),  # the texts scored, not the page's words

@@ -142,6 +142,33 @@ ZH = {
                        "在随机词元上是 {random:.2f} 奈特；瞎猜是 ln 64 = {chance:.2f} 奈特。"),
     "ind.ex_offset": ("在 {size:,} 条留出序列上，最好的固定距离是往回 {d} 个位置，它只猜中 {share:.1%} 的可预测词元。"),
     "ind.ex_cut_head": ["切断的路径（- 表示不切）", "可预测词元上的损失（奈特）"],
+    "pq.head": ["改动", "可预测词元上的损失（奈特，平均）", "与完整模型之差（奈特，Holm 区间）", "结论"],
+    "pq.row_cut": "这个头从第 1 层的查询里去掉",
+    "pq.row_pos": "查询里只留它的位置部分",
+    "pq.row_tok": "查询里只留它的词元部分",
+    "pq.row_mean": "查询里换成它的平均输出",
+    "pq.intro": ("{seeds} 个新种子{formed:里有 # 个形成了归纳回路|里没有一个形成归纳回路|全部形成了归纳回路=seeds}，"
+                 "{with_head:其中 # 个有走查询的头|没有一个有走查询的头|每一个都有走查询的头=seeds}（第 0 层四个头一起从第 1 层的查询、键、值里分别去掉，以去掉查询的代价最大；"
+                 "走查询的头是单独从查询里去掉时代价最大的那个）{others}。"),
+    "pq.others": "；种子 {seeds} 代价最大的一刀不在查询上，不参与下面的比较",
+    "pq.others_many": "；种子 {seeds} 代价最大的一刀不在查询上，不参与下面的比较",
+    "pq.seed_sep": "、",
+    "pq.cell_sep": "；",
+    "pq.seed_cell": "种子 {seed}（头 {head}）：去掉 {cut:+.2f}，只留位置部分 {pos:+.2f}，只留词元部分 {tok:+.2f}，换成平均 {mean:+.2f}",
+    "pq.too_few": "这不到比较所需的 {need} 个种子，所以一项比较也不做；逐个种子看，每种改动让损失增加多少（奈特）：{cells}。",
+    "pq.sentence": ("在这些种子里，把这个头从第 1 层的查询里去掉，可预测词元上的损失增加 {cut:+.2f} 奈特 "
+                    "[{cut_lo:+.2f}, {cut_hi:+.2f}]；查询里只留它的位置部分，增加 {pos:+.2f} [{pos_lo:+.2f}, {pos_hi:+.2f}]；"
+                    "只留词元部分，增加 {tok:+.2f}；换成平均输出，增加 {mean:+.2f}。“去掉”与“只留位置部分”之差，按种子配对是 "
+                    "{pc:+.2f} 奈特 [{pc_lo:+.2f}, {pc_hi:+.2f}]，{pc_verdict}。在第二遍里，这个头平均把 {score:.2f} 的注意力"
+                    "（{score_lo:.2f}–{score_hi:.2f}）放在当前词元先前出现过的位置上，注意力平均摊开的话是 {even:.2f}。"
+                    "跑之前写下的三条预期：只留位置部分比去掉代价小，{held_pos}；换成平均输出的代价大到不可忽略，{held_mean}；"
+                    "每个这样的种子里，这个头放在先前出现处的注意力都多于平均摊开，{held_same}（{with_head} 个里有 {above} 个）。"),
+    "pq.pc_higher": "去掉的代价更大",
+    "pq.pc_lower": "只留位置部分的代价反而更大",
+    "pq.pc_none": "{seeds} 个种子下没有可测的差别",
+    "pq.pc_negligible": "有差别，但小到可以忽略",
+    "pq.parts": ("在一个未训练的 2 层 × {heads} 个头的模型上，第 0 层每个头的词元部分加位置部分，与这个头的输出最多差 "
+                 "{worst:.1e}，而输出本身最大到 {size:.2f}：两部分之和就是输出，差的只是舍入误差。"),
 }
 
 EN = {
@@ -325,4 +352,39 @@ EN = {
     "ind.ex_offset": ("On {size:,} held-out sequences, the best fixed distance is {d} positions back, and it gets "
                       "only {share:.1%} of the predictable tokens right."),
     "ind.ex_cut_head": ["path cut (- for none)", "loss on the predictable tokens (nats)"],
+    "pq.head": ["change", "loss on predictable tokens (nats, mean)",
+                "difference from the intact model (nats, Holm interval)", "verdict"],
+    "pq.row_cut": "that head removed from layer 1's queries",
+    "pq.row_pos": "only its position part kept in the queries",
+    "pq.row_tok": "only its token part kept in the queries",
+    "pq.row_mean": "its mean output in the queries instead",
+    "pq.intro": ("Of the {seeds} fresh seeds, {formed:# formed the circuit|none formed the circuit|all formed the "
+                 "circuit=seeds}, and {with_head:# have|none has|all have=seeds} a query-path head: "
+                 "of the three all-heads cuts, the query cut costs most, and the head is the layer-0 head whose own "
+                 "query cut costs most{others}. "),
+    "pq.others": "; in seed {seeds} another cut costs more, so it takes no part in the comparisons below",
+    "pq.others_many": "; in seeds {seeds} another cut costs more, so they take no part in the comparisons below",
+    "pq.seed_sep": ", ",
+    "pq.cell_sep": "; ",
+    "pq.seed_cell": ("seed {seed} (head {head}): removed {cut:+.2f}, position part only {pos:+.2f}, token part only "
+                     "{tok:+.2f}, mean {mean:+.2f}"),
+    "pq.too_few": ("That is fewer than the {need} seeds the comparisons need, so none is made; seed by seed, what each "
+                   "change adds to the loss (nats): {cells}."),
+    "pq.sentence": ("In those, removing that head from layer 1's queries adds {cut:+.2f} nats [{cut_lo:+.2f}, "
+                    "{cut_hi:+.2f}] to the loss on the predictable tokens; keeping only its position part in the queries "
+                    "adds {pos:+.2f} [{pos_lo:+.2f}, {pos_hi:+.2f}]; only its token part, {tok:+.2f}; its mean output, "
+                    "{mean:+.2f}. Removal minus the position part alone, paired by seed, is {pc:+.2f} nats "
+                    "[{pc_lo:+.2f}, {pc_hi:+.2f}]: {pc_verdict}. From the second copy, the head puts {score:.2f} of "
+                    "its attention on average ({score_lo:.2f}–{score_hi:.2f}) on earlier occurrences of the current "
+                    "token, where attention spread evenly would put {even:.2f}. Three expectations were written down "
+                    "before the runs. The position part alone costs less than removal: {held_pos}. Its mean output "
+                    "in its place costs more than a negligible amount: {held_mean}. The head attends to earlier occurrences more "
+                    "than even attention would in every such seed: {held_same} ({above} of {with_head})."),
+    "pq.pc_higher": "removal costs more",
+    "pq.pc_lower": "the position part alone costs more",
+    "pq.pc_none": "no measurable difference at {seeds} seeds",
+    "pq.pc_negligible": "a difference too small to matter",
+    "pq.parts": ("On an untrained 2-layer, {heads}-head model, the token part plus the position part differs from "
+                 "each layer-0 head's output by at most {worst:.1e}, where the outputs reach {size:.2f}: the two "
+                 "parts add up to the output, up to rounding."),
 }
