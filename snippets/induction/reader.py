@@ -17,6 +17,16 @@ typed twice. This model differs in three ways, each for the reader's text:
 - Ids: VOCAB = 256, a character's code point modulo 256 (snippets.induction.live): ASCII keeps its
   own ids and Chinese characters spread over all 256.
 
+A second model, for texts whose characters repeat inside a sentence (protocol fixed before its runs).
+On the benchmark (snippets.induction.readerbench) the one-head model got 92% of Chinese and 67% of
+English right, nearly all of the gap where the current character occurs several times before the
+second copy: one head per layer matches the current id alone, and English letters repeat. Two heads
+in layer 0 can carry the previous id and the one before it, so that layer 1 can match two ids at
+once. The candidates are CANDIDATES, trained exactly as the first model (same data, steps, seed); the
+one kept is chosen on random ids alone, never on the benchmark: the highest held-out accuracy
+(evaluate_reader, EVAL_SIZE sequences), the one with fewer heads when two are within 0.01
+(``choose``). The benchmark is then run once on it, and reported whatever it gives.
+
 Rotary positions (RoPE) were tried first, with the same data and steps: no circuit formed
 (0.086 of the predictable ids right); with relative scores it forms within the first 1,500 steps.
 Everything else is the page's model: d_model 64, 16 dimensions per head, no MLP, no LayerNorm, no
@@ -49,7 +59,7 @@ from .model import D_HEAD, D_MODEL
 
 __all__ = ["VOCAB", "MAX_LEN", "MIN_LEN", "STEPS", "BATCH", "LR", "EVAL_SEED", "EVAL_SIZE", "LIVE",
            "ReaderModel", "make_reader_batch", "train_reader", "evaluate_reader", "round_f16",
-           "encode_f16", "decode_f16", "load_reader", "train_kept"]
+           "encode_f16", "decode_f16", "load_reader", "train_kept", "CANDIDATES", "choose"]
 
 VOCAB = 256
 MAX_LEN, MIN_LEN = 100, 12  # the longest text the page accepts; the shortest trained on
@@ -57,6 +67,7 @@ MIN_SEGMENT, MAX_GAP, MIN_ALPHABET = 4, 3, 8
 STEPS, BATCH, LR = 5000, 32, 3e-3
 EVAL_SEED, EVAL_SIZE = 2**31 - 1, 1024
 LIVE = ((2, 1, 0),)  # (layers, heads, seed): the models the live view offers
+CANDIDATES = ((2, 2, 0), (2, 4, 0))  # the second model's candidates (see above), fixed before their runs
 
 
 class ReaderModel(nn.Module):
@@ -160,7 +171,16 @@ def evaluate_reader(model: nn.Module, size: int = 512, seed: int = EVAL_SEED) ->
     srows, scols = second.nonzero(as_tuple=True)
     prev = [attn[rows, :, cols + 1, cols].mean(0).tolist() for attn in patterns]
     prefix = [attn[srows, :, scols, scols - dist[srows] + 1].mean(0).tolist() for attn in patterns]
+    # where the current id occurs once before the second copy (one place to copy from), and several times
+    start = second.long().argmax(1)  # the second copy's first position
+    before = torch.arange(x.shape[1]) < start[:, None]  # (N, T)
+    count = ((x[:, :, None] == x[:, None, :]) & before[:, None, :]).sum(-1)[:, :-1]  # (N, T - 1)
+    good = logits.argmax(-1) == x[:, 1:]
+    once, several = known & (count == 1), known & (count > 1)
     return {"predictable": float(token[known].mean()), "accuracy": float(right.float().mean()),
+            "accuracy_once": float(good[once].float().mean()),
+            "accuracy_several": float(good[several].float().mean()),
+            "share_several": float(several.sum() / known.sum()),
             "random": float(token[other].mean()), "prev": prev, "prefix": prefix}
 
 
@@ -233,11 +253,25 @@ def load_reader(record: dict) -> ReaderModel:
     return model.eval()
 
 
+def choose(records: list[dict]) -> dict:
+    """The candidate kept (see the module's docstring): the highest held-out accuracy on random ids; of
+    two within 0.01 of the best, the one with fewer heads.
+
+    >>> choose([{"heads": 2, "final": {"accuracy": .90}}, {"heads": 4, "final": {"accuracy": .905}}])["heads"]
+    2
+    """
+    if not records:
+        raise ValueError("expected at least one trained candidate, got none")
+    best = max(r["final"]["accuracy"] for r in records)
+    near = [r for r in records if r["final"]["accuracy"] >= best - 0.01]
+    return min(near, key=lambda r: (r["heads"], -r["final"]["accuracy"]))
+
+
 def train_kept(layers: int, heads: int, seed: int) -> dict:
     """Train one of LIVE; round its weights to float16; measure it on the held-out batch
     (evaluate_reader, EVAL_SIZE sequences); return the measures, the curve and the weights."""
-    if (layers, heads, seed) not in LIVE:
-        raise ValueError(f"expected one of the reader's models (layers, heads, seed) {LIVE}, "
+    if (layers, heads, seed) not in LIVE + CANDIDATES:
+        raise ValueError(f"expected one of the reader's models (layers, heads, seed) {LIVE + CANDIDATES}, "
                          f"got {(layers, heads, seed)!r}")
     start = time.process_time()
     model, curve = train_reader(layers, heads, seed)
