@@ -21,8 +21,11 @@ through the lesson code, fails the notebook. That is the generic mutation test: 
 (or any shown class's methods) changes what the notebook shows exactly when a later cell calls it, and the
 named edits below check that the change is the one the edit predicts.
 
-The notebooks share the venv and the cache, as one reader's would, and run in page order. A failing
-notebook does not stop the others; the test ends
+The notebooks run in two lanes at once (CI's two cores; the kernels compute on one thread each), each
+lane a reader of its own: a copy of the venv and its own home, so that one lane's install cell never
+uninstalls the wheel under the other's kernel. Within a lane the notebooks share the venv and the cache, as
+one reader's would; each takes the next notebook in page order. A failing notebook does not stop the
+others; the test ends
 with a table of every notebook, its time and, for each failure, the cell and the error. The whole run
 must fit in BUDGET_S (stated in the README's Notebooks section).
 """
@@ -33,12 +36,14 @@ import functools
 import http.server
 import json
 import os
+import queue
 import re
 import shutil
 import subprocess
 import sys
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -162,6 +167,24 @@ def reader(tmp_path_factory):
     return python, env
 
 
+LANES = 2
+
+
+def lane_copies(python: Path, env: dict[str, str], lanes: int = LANES) -> list[tuple[Path, dict[str, str]]]:
+    """(python, env) per lane: the reader's venv and home, and lanes - 1 copies of the venv (run with
+    `python -m`, a copied venv finds its own site-packages) each with a fresh home of its own."""
+    venv = python.parent.parent
+    out = [(python, env)]
+    for i in range(1, lanes):
+        copy = venv.with_name(f"{venv.name}-lane{i}")
+        if not copy.exists():
+            shutil.copytree(venv, copy, symlinks=True)
+        home = Path(env["HOME"]).with_name(f"home-lane{i}")
+        home.mkdir(exist_ok=True)
+        out.append((copy / "bin" / python.name, {**env, "HOME": str(home)}))
+    return out
+
+
 def venv_kernel(python: Path):
     """A KernelManager class that starts ipykernel on the reader venv's interpreter."""
     from jupyter_client.kernelspec import KernelSpec
@@ -255,11 +278,21 @@ def test_every_downloaded_notebook_runs_in_a_fresh_venv(local_site, reader, tmp_
     wheel = list(local_site.glob("notebooks/*.whl"))
     assert len(wheel) == 1, f"expected one lesson wheel served next to the notebooks, found {wheel}"
     version = wheel[0].name.split("-")[1]
-    rows, failures = [], []
-    for i, book in enumerate(books):
+    lanes: queue.Queue = queue.Queue()
+    for lane in lane_copies(python, env):
+        lanes.put(lane)
+
+    def one(i: int, book: Path) -> tuple[str, str | None]:
+        lane_python, lane_env = lanes.get()  # a lane of its own while it runs
+        try:
+            return check_one(i, book, lane_python, lane_env)
+        finally:
+            lanes.put((lane_python, lane_env))
+
+    def check_one(i: int, book: Path, python: Path, env: dict[str, str]) -> tuple[str, str | None]:
         folder = tmp_path / f"{i:02d}"
         folder.mkdir()
-        # the venv is shared, the install is not: each notebook's first cell installs the wheel itself
+        # the venv is shared within a lane, the install is not: each notebook's first cell installs the wheel
         subprocess.run([str(python), "-m", "pip", "uninstall", "-y", "-q", DIST], env=env, cwd=folder,
                        capture_output=True, check=True)
         t0 = time.perf_counter()
@@ -279,11 +312,15 @@ def test_every_downloaded_notebook_runs_in_a_fresh_venv(local_site, reader, tmp_
             if got != version:
                 passed, why = False, f"its first cell left version {got or 'none'} installed, expected {version}"
         name = book.relative_to(local_site).as_posix()
-        rows.append(f"| {name} | {'pass' if passed else 'FAIL'} | {seconds:.0f} |")
-        if not passed:
-            failures.append(f"{name}: {why}")
+        return f"| {name} | {'pass' if passed else 'FAIL'} | {seconds:.0f} |", None if passed else f"{name}: {why}"
+
+    with ThreadPoolExecutor(LANES) as pool:
+        done = list(pool.map(one, range(len(books)), books))
+    rows = [row for row, _ in done]
+    failures = [why for _, why in done if why is not None]
     total = time.perf_counter() - start  # the venv and the build came before, in the fixtures
-    summary = f"| all {len(books)} (budget {BUDGET_S} s) | {len(books) - len(failures)} passed | {total:.0f} |"
+    summary = (f"| all {len(books)}, {LANES} at a time (budget {BUDGET_S} s) | {len(books) - len(failures)} passed "
+               f"| {total:.0f} |")
     table = "\n".join(["| notebook | result | seconds |", "|---|---|---|", *rows, summary])
     ARTIFACT.parent.mkdir(exist_ok=True)
     ARTIFACT.write_text(table + "\n\n" + "\n\n".join(failures) + "\n", encoding="utf-8")
