@@ -481,20 +481,27 @@ def measure_induction_live(workers: int = 2) -> Path:
     return save("induction-live", prov, {"live": [list(j) for j in weights.LIVE], "models": models}, start, runs)
 
 
-def measure_induction_reader(workers: int = 1) -> Path:
+def measure_induction_reader(workers: int = 2) -> Path:
     """Train the live view's model (snippets.induction.reader.LIVE) and keep its float16 weights; write
     results/induction-reader.json."""
     from snippets.induction import reader
 
     prov = provenance("induction-reader", 1) | {"workers": workers}
-    start, runs, models = _train_pool(
-        "induction-reader", list(reader.LIVE), reader.train_kept,
-        lambda r: f"{r['layers']} layers x {r['heads']} heads seed {r['seed']}: "
+    live = [reader.job_key(j) for j in reader.LIVE]
+    jobs = list(dict.fromkeys(live + [reader.job_key(j) for j in reader.CANDIDATES + reader.CANDIDATES_WIDE]))
+    start, runs, trained = _train_pool(
+        "induction-reader", jobs, reader.train_kept,
+        lambda r: f"{r['layers']} layers x {r['heads']} heads of {r['d_head']} seed {r['seed']}: "
                   f"{r['final']['accuracy']:.3f} of the predictable ids right", workers)
+    by_job = dict(zip(jobs, trained, strict=True))
+    models = [by_job[j] for j in live]  # with their weights
+    # every candidate's measures (the weights of those the view does not offer are not kept)
+    candidates = [{k: v for k, v in by_job[reader.job_key(j)].items() if k != "state_dict"}
+                  for j in reader.CANDIDATES + reader.CANDIDATES_WIDE]
     record = {k: getattr(reader, k) for k in ("VOCAB", "MAX_LEN", "MIN_LEN", "MIN_SEGMENT", "MAX_GAP", "MIN_ALPHABET",
                                                "STEPS", "BATCH", "LR", "EVAL_SIZE")}
     return save("induction-reader", prov, {"live": [list(j) for j in reader.LIVE], "setup": record,
-                                           "models": models}, start, runs)
+                                           "models": models, "candidates": candidates}, start, runs)
 
 
 def measure_induction_circuits(workers: int = 2) -> Path:

@@ -33,16 +33,17 @@ import torch
 
 from ..i18n import text, texts
 from . import readerbench
-from .reader import LIVE, MAX_LEN, VOCAB, load_reader
+from .model import D_HEAD
+from .reader import LIVE, MAX_LEN, VOCAB, job_key, load_reader
 
 __all__ = ["RESULT_NAME", "READER_NAME", "SHOWN", "MAX_CHARS", "text_ids", "same_id", "roles", "load_live",
-           "load_reader_result", "live_data", "live_html", "live_sentence", "reader_sentence", "bench_scores",
+           "load_reader_result", "live_data", "live_html", "model_label", "live_sentence", "reader_sentence", "bench_scores",
            "bench_sentence"]
 
 RESULT_NAME = "induction-live.json"  # the protocol's seed-0 models (snippets.induction.weights), for the figures
 READER_NAME = "induction-reader.json"  # the live view's model (snippets.induction.reader)
-# The models the page offers, of reader.LIVE: the minimal circuit.
-SHOWN = ((2, 1, 0),)
+# The models the page offers, of reader.LIVE: the kept candidate first, then the minimal circuit.
+SHOWN = LIVE
 MAX_CHARS = MAX_LEN  # the longest sequence the model was trained on, one id per character
 # Characters the page's sentence picks two of that share an id: those of the benchmark's Chinese sentences.
 SHARED = "".join(dict.fromkeys("".join(s for _, s, _ in readerbench.CASES["zh"])))
@@ -86,8 +87,14 @@ def load_reader_result(path: Path | None = None) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+def _by_job(result: dict) -> dict:
+    """{(layers, heads, seed, d_head): record} of a result's models."""
+    return {job_key((m["layers"], m["heads"], m["seed"], m.get("d_head", D_HEAD))): m
+            for m in result["data"]["models"]}
+
+
 def _record(result: dict, job=SHOWN[0]) -> dict:
-    by_job = {(m["layers"], m["heads"], m["seed"]): m for m in result["data"]["models"]}
+    by_job, job = _by_job(result), job_key(job)
     if job not in by_job:
         raise ValueError(f"expected the live model {job} in the result, got {sorted(by_job)}; "
                          "run `python -m sitebuild.results induction-reader`")
@@ -161,18 +168,25 @@ def load_live(path: Path | None = None) -> dict:
 def live_data(result: dict | None = None, shown=SHOWN) -> list[dict]:
     """The models the view offers (shown, of LIVE): sizes, head scores, roles, weights (float16 base64)."""
     result = load_reader_result() if result is None else result
-    by_job = {(m["layers"], m["heads"], m["seed"]): m for m in result["data"]["models"]}
-    missing = [job for job in shown if job not in by_job or job not in LIVE]
+    by_job = _by_job(result)
+    missing = [job for job in shown if job_key(job) not in by_job or job_key(job) not in map(job_key, LIVE)]
     if missing:
         raise ValueError(f"expected the live models {tuple(shown)} in the result, missing {missing}; "
                          "run `python -m sitebuild.results induction-reader`")
     out = []
     for job in shown:
-        m = by_job[job]
+        m = by_job[job_key(job)]
         out.append({"layers": m["layers"], "heads": m["heads"], "seed": m["seed"],
                     "prev": m["final"]["prev"], "prefix": m["final"]["prefix"], "roles": roles(m["final"]),
                     "weights": m["state_dict"]})
     return out
+
+
+def model_label(lang: str, job) -> str:
+    """A model's name on the page: its layers and heads, and its head width when not D_HEAD."""
+    layers, heads, _, d_head = job_key(job)
+    label = text(lang, f"ind.setting_{layers}_{heads}")
+    return label if d_head == D_HEAD else text(lang, "ind.setting_width", setting=label, d_head=d_head)
 
 
 def live_html(lang: str, result: dict | None = None) -> str:
@@ -180,7 +194,7 @@ def live_html(lang: str, result: dict | None = None) -> str:
     ui = texts(lang, "live")
     payload = {"ui": ui, "vocab": VOCAB, "max_chars": MAX_CHARS,
                "start": f"example_{lang}",  # the view opens on the page's language
-               "labels": [text(lang, f"ind.setting_{layers}_{heads}") for layers, heads, _ in SHOWN],
+               "labels": [model_label(lang, job) for job in SHOWN],
                "models": live_data(result)}
     data = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
     return (f'<div class="induction-live" data-induction-live>'
