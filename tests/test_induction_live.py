@@ -129,7 +129,11 @@ def test_float16_weights_round_trip_and_bad_records():
     with pytest.raises(ValueError, match="f16"):
         reader.decode_f16({"W_Q": "abc"})
     with pytest.raises(ValueError, match="expected one of the reader's models"):
-        reader.train_kept(2, 4, 0)
+        reader.train_kept(2, 4, 1)
+    with pytest.raises(ValueError, match="expected one of the reader's models"):
+        reader.train_kept(2, 2, 0, 64)
+    with pytest.raises(ValueError, match=r"expected \(layers, heads, seed\)"):
+        reader.job_key((2, 1))
 
 
 @pytest.fixture(scope="module")
@@ -137,24 +141,37 @@ def kept_reader():
     return live.load_reader_result()
 
 
-def test_the_reader_model_is_the_one_trained_and_its_measures_recompute(kept_reader):
+def test_the_reader_models_are_the_ones_trained_and_their_measures_recompute(kept_reader):
     data = kept_reader["data"]
-    assert data["live"] == [list(j) for j in reader.LIVE] == [[2, 1, 0]]
+    assert data["live"] == [list(j) for j in reader.LIVE] == [[2, 2, 0, 32], [2, 1, 0]]
     assert data["setup"]["STEPS"] == reader.STEPS and data["setup"]["VOCAB"] == 256
-    m = data["models"][0]
-    model = reader.load_reader(m)
-    again = reader.evaluate_reader(model, reader.EVAL_SIZE)
-    assert again["accuracy"] == pytest.approx(m["final"]["accuracy"], abs=1e-6)
-    assert again["predictable"] == pytest.approx(m["final"]["predictable"], abs=1e-5)
-    # The circuit: layer 0 looks one back, layer 1 at the token after the earlier occurrence.
-    assert m["final"]["prev"][0][0] > 0.5 and m["final"]["prefix"][1][0] > 0.5
-    assert live.roles(m["final"]) == {"prev": [0, 0], "induction": [1, 0]}
-    assert m["cpu_seconds"] < 600  # at most ten CPU minutes on one thread
+    for m in data["models"]:
+        model = reader.load_reader(m)
+        again = reader.evaluate_reader(model, reader.EVAL_SIZE)
+        for key in ("accuracy", "accuracy_once", "accuracy_several"):
+            assert again[key] == pytest.approx(m["final"][key], abs=1e-6), key
+        assert again["predictable"] == pytest.approx(m["final"]["predictable"], abs=1e-5)
+        assert m["cpu_seconds"] < 600  # at most ten CPU minutes on one thread
+    wide, first = data["models"]
+    assert (wide["heads"], wide["d_head"], first["heads"], first["d_head"]) == (2, 32, 1, 16)
+    # The minimal circuit: layer 0 looks one back, layer 1 at the token after the earlier occurrence.
+    assert first["final"]["prev"][0][0] > 0.5 and first["final"]["prefix"][1][0] > 0.5
+    assert live.roles(first["final"]) == {"prev": [0, 0], "induction": [1, 0]}
+    # The kept model: the protocol's rule on the four candidates' held-out accuracy chose it.
+    cands = data["candidates"]
+    assert [reader.job_key((c["layers"], c["heads"], c["seed"], c["d_head"])) for c in cands] == \
+        [reader.job_key(j) for j in reader.CANDIDATES + reader.CANDIDATES_WIDE]
+    assert all("state_dict" not in c for c in cands)
+    kept = reader.choose(cands)
+    assert (kept["layers"], kept["heads"], kept["seed"], kept["d_head"]) == tuple(data["live"][0])
+    assert kept["final"] == wide["final"]  # the same run: the kept candidate's weights are LIVE[0]'s
+    assert wide["final"]["accuracy_several"] > first["final"]["accuracy_several"] + 0.2
 
 
 def test_the_reader_model_copies_short_texts_typed_twice(kept_reader):
     model = reader.load_reader(kept_reader["data"]["models"][0])
-    for text, second in (("ABCDEFGHIJ ABCDEFGHIJ", 11), ("今天下午开会，别忘了带电脑。今天下午开会，别忘了带电脑。", 14)):
+    for text, second in (("ABCDEFGHIJ ABCDEFGHIJ", 11), ("今天下午开会，别忘了带电脑。今天下午开会，别忘了带电脑。", 14),
+                         ("the cat sat. the cat sat.", 13)):
         ids = live.text_ids(text)
         with torch.no_grad():
             guess = model(torch.tensor([ids]))[0].argmax(-1).tolist()
@@ -163,15 +180,19 @@ def test_the_reader_model_copies_short_texts_typed_twice(kept_reader):
 
 
 def test_the_reader_benchmark(kept_reader):
-    """The target was 80 % in each language: Chinese reaches it, English does not, and the page says why."""
-    s = live.bench_scores(kept_reader)
-    assert len(s["zh"]["texts"]) == len(s["en"]["texts"]) == 20
-    assert s["zh"]["mean"] >= 0.8 and 0.6 <= s["en"]["mean"] < 0.8, (s["zh"]["mean"], s["en"]["mean"])
+    """The target was 80 % in each language. The one-head model reaches it in Chinese only, and the gap is
+    where the current character occurs several times; the two-head model the view opens on reaches it in both."""
+    kept, first = (live.bench_scores(kept_reader, job) for job in live.SHOWN)
+    assert len(kept["zh"]["texts"]) == len(kept["en"]["texts"]) == 20
+    assert kept["zh"]["mean"] >= 0.8 and kept["en"]["mean"] >= 0.8, (kept["zh"]["mean"], kept["en"]["mean"])
+    assert first["zh"]["mean"] >= 0.8 and 0.6 <= first["en"]["mean"] < 0.8, (first["zh"]["mean"], first["en"]["mean"])
+    s = first
     for lang in ("zh", "en"):  # one place to copy from: nearly always right; several: about half
         once, several = s[lang]["once"], s[lang]["several"]
         assert once[0] >= 0.95 * once[1] and several[0] <= 0.7 * several[1], (lang, once, several)
         n = sum(len(readerbench.predictable_positions(t)) for t in readerbench.bench_texts(lang))
-        assert once[1] + several[1] == n
+        assert once[1] + several[1] == n == kept[lang]["once"][1] + kept[lang]["several"][1]
+        assert kept[lang]["several"][0] >= 0.8 * kept[lang]["several"][1], (lang, kept[lang]["several"])
     assert s["en"]["several"][1] > 2 * s["en"]["once"][1] and s["zh"]["several"][1] < s["zh"]["once"][1] / 3
     # The protocol's own seed-0 model, run the same way on what it can read (48 characters, code point
     # modulo 64, learned positions): the benchmark's short texts are what it fails on.
@@ -184,15 +205,30 @@ def test_the_reader_benchmark(kept_reader):
                 shares.append(readerbench.score(old(torch.tensor([ids]))[0].argmax(-1).tolist(), ids, t))
     assert sum(shares) / len(shares) < 0.5
     assert "20 句中文和 20 句英文" in live.bench_sentence("zh", kept_reader)
-    assert live.bench_sentence("en", kept_reader).startswith("It is checked on texts the model never saw")
+    en = live.bench_sentence("en", kept_reader)
+    assert en.startswith("They are checked on texts the models never saw")
+    assert f"gets {kept['zh']['mean']:.0%} right in Chinese and {kept['en']['mean']:.0%} in English" in en
+
+
+def test_the_choice_is_printed_from_the_candidates(kept_reader):
+    for lang in ("zh", "en"):
+        rows = live.choice_rows(lang, kept_reader)
+        assert len(rows) == 5 and [r[-1] for r in rows] == ["—", "", "", "✅", ""]
+        assert rows[3][0] == live.model_label(lang, (2, 2, 0, 32))
+    cands = kept_reader["data"]["candidates"]
+    en = live.choice_sentence("en", kept_reader)
+    assert f"held-out accuracy {cands[0]['final']['accuracy']:.1%} and {cands[1]['final']['accuracy']:.1%}" in en
+    assert f"{cands[2]['final']['accuracy']:.1%} and {cands[3]['final']['accuracy']:.1%}" in en
+    assert live.model_label("zh", (2, 2, 0, 32)) == "2 层 × 2 个头，每个头 32 维"
+    assert live.model_label("en", (2, 1, 0)) == "2 layers × 1 head"
 
 
 def test_the_page_carries_words_sizes_roles_and_weights(kept_reader):
     data = live.live_data(kept_reader)
-    assert [(d["layers"], d["heads"]) for d in data] == [(2, 1)]  # SHOWN: the minimal circuit
-    m = kept_reader["data"]["models"][0]
-    assert data[0]["roles"] == live.roles(m["final"]) and data[0]["weights"] == m["state_dict"]
-    assert all("f16" in w for w in data[0]["weights"].values())
+    assert [(d["layers"], d["heads"]) for d in data] == [(2, 2), (2, 1)]  # the kept one, the minimal circuit
+    for d, m in zip(data, kept_reader["data"]["models"], strict=True):
+        assert d["roles"] == live.roles(m["final"]) and d["weights"] == m["state_dict"]
+        assert all("f16" in w for w in d["weights"].values())
     pages = {}
     for lang in ("zh", "en"):
         page = live.live_html(lang, kept_reader)
@@ -204,8 +240,8 @@ def test_the_page_carries_words_sizes_roles_and_weights(kept_reader):
         assert len(payload["ui"]["example_en"]) <= 100 and len(payload["ui"]["example_zh"]) <= 100
         assert "{id}" in payload["ui"]["hash_note"] and "{hits}" not in payload["ui"]["summary_none"]
         pages[lang] = payload
-    assert pages["zh"]["labels"] == ["2 层 × 1 个头"]
-    assert pages["en"]["labels"] == ["2 layers × 1 head"]
+    assert pages["zh"]["labels"] == ["2 层 × 2 个头，每个头 32 维", "2 层 × 1 个头"]
+    assert pages["en"]["labels"] == ["2 layers × 2 heads, 32 dimensions per head", "2 layers × 1 head"]
     assert pages["zh"]["models"] == pages["en"]["models"]  # one data file for both languages
     assert live.live_sentence("en").startswith("Each character first becomes an id: its Unicode code point "
                                                "modulo 256")

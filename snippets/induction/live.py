@@ -34,11 +34,11 @@ import torch
 from ..i18n import text, texts
 from . import readerbench
 from .model import D_HEAD
-from .reader import LIVE, MAX_LEN, VOCAB, job_key, load_reader
+from .reader import CANDIDATES, CANDIDATES_WIDE, LIVE, MAX_LEN, VOCAB, choose, job_key, load_reader
 
 __all__ = ["RESULT_NAME", "READER_NAME", "SHOWN", "MAX_CHARS", "text_ids", "same_id", "roles", "load_live",
-           "load_reader_result", "live_data", "live_html", "model_label", "live_sentence", "reader_sentence", "bench_scores",
-           "bench_sentence"]
+           "load_reader_result", "live_data", "live_html", "model_label", "live_sentence", "reader_sentence",
+           "bench_scores", "bench_sentence", "choice_rows", "choice_sentence"]
 
 RESULT_NAME = "induction-live.json"  # the protocol's seed-0 models (snippets.induction.weights), for the figures
 READER_NAME = "induction-reader.json"  # the live view's model (snippets.induction.reader)
@@ -123,27 +123,73 @@ def bench_scores(result: dict | None = None, job=SHOWN[0]) -> dict:
     return out
 
 
+def _share(tally: list[int]) -> float:
+    return tally[0] / tally[1]
+
+
 def reader_sentence(lang: str, result: dict | None = None) -> str:
-    """How the live view's model was trained and what it measures on held-out sequences, printed on the page."""
+    """How the live view's models were trained and what they measure on held-out sequences, printed on the page."""
     result = load_reader_result() if result is None else result
-    setup, m = result["data"]["setup"], _record(result)
+    setup = result["data"]["setup"]
+    kept, first = (_record(result, job) for job in SHOWN)
+    inner = roles(first["final"])
     return text(lang, "ind.live_reader", min_len=setup["MIN_LEN"], max_len=setup["MAX_LEN"],
                 min_seg=setup["MIN_SEGMENT"], max_gap=setup["MAX_GAP"], steps=setup["STEPS"], batch=setup["BATCH"],
-                cpu=m["cpu_seconds"], n_eval=setup["EVAL_SIZE"], acc=m["final"]["accuracy"],
-                prev=m["final"]["prev"][0][0], prefix=m["final"]["prefix"][1][0])
+                cpu_kept=kept["cpu_seconds"], cpu_first=first["cpu_seconds"], n_eval=setup["EVAL_SIZE"],
+                kept=model_label(lang, SHOWN[0]), first=model_label(lang, SHOWN[1]),
+                acc_kept=kept["final"]["accuracy"], acc_first=first["final"]["accuracy"],
+                sev_kept=kept["final"]["accuracy_several"], sev_first=first["final"]["accuracy_several"],
+                share=kept["final"]["share_several"],
+                prev=first["final"]["prev"][0][inner["prev"][1]],
+                prefix=first["final"]["prefix"][1][inner["induction"][1]])
 
 
 def bench_sentence(lang: str, result: dict | None = None) -> str:
-    """The benchmark's result, printed on the page."""
-    s = bench_scores(result)
-    return text(lang, "ind.live_bench", n_zh=len(s["zh"]["texts"]), n_en=len(s["en"]["texts"]),
-                short=readerbench.SHORTEST, long=readerbench.LONGEST,
-                zh=s["zh"]["mean"], en=s["en"]["mean"], lo=min(s["zh"]["texts"] + s["en"]["texts"]),
-                zh_once=s["zh"]["once"][0] / s["zh"]["once"][1], en_once=s["en"]["once"][0] / s["en"]["once"][1],
-                zh_sev=s["zh"]["several"][0] / s["zh"]["several"][1],
-                en_sev=s["en"]["several"][0] / s["en"]["several"][1],
-                zh_share=s["zh"]["several"][1] / (s["zh"]["once"][1] + s["zh"]["several"][1]),
-                en_share=s["en"]["several"][1] / (s["en"]["once"][1] + s["en"]["several"][1]))
+    """The benchmark's result for both offered models, printed on the page."""
+    result = load_reader_result() if result is None else result
+    k, f = (bench_scores(result, job) for job in SHOWN)
+
+    def several(s: dict) -> float:
+        return (s["zh"]["several"][0] + s["en"]["several"][0]) / (s["zh"]["several"][1] + s["en"]["several"][1])
+
+    def once(s: dict) -> float:
+        return (s["zh"]["once"][0] + s["en"]["once"][0]) / (s["zh"]["once"][1] + s["en"]["once"][1])
+
+    return text(lang, "ind.live_bench", n_zh=len(k["zh"]["texts"]), n_en=len(k["en"]["texts"]),
+                short=readerbench.SHORTEST, long=readerbench.LONGEST, kept=model_label(lang, SHOWN[0]),
+                zh=k["zh"]["mean"], en=k["en"]["mean"], lo=min(k["zh"]["texts"] + k["en"]["texts"]),
+                zh1=f["zh"]["mean"], en1=f["en"]["mean"], once1=once(f), sev1=several(f), sev=several(k),
+                zh_share=f["zh"]["several"][1] / (f["zh"]["once"][1] + f["zh"]["several"][1]),
+                en_share=f["en"]["several"][1] / (f["en"]["once"][1] + f["en"]["several"][1]))
+
+
+def choice_rows(lang: str, result: dict | None = None) -> list[list[str]]:
+    """The kept model's candidates, as table rows: name, held-out accuracy, where the current id occurs once
+    before the second copy and where several times, and whether it is the one kept (reader.choose)."""
+    result = load_reader_result() if result is None else result
+    cands = result["data"]["candidates"]
+    kept = choose(cands)
+    first = _record(result, SHOWN[1])
+    rows = []
+    for c in [first, *cands]:
+        job = (c["layers"], c["heads"], c["seed"], c.get("d_head", D_HEAD))
+        mark = "—" if c is first else ("✅" if c is kept else "")
+        rows.append([model_label(lang, job), f"{c['final']['accuracy']:.1%}", f"{c['final']['accuracy_once']:.1%}",
+                     f"{c['final']['accuracy_several']:.1%}", mark])
+    return rows
+
+
+def choice_sentence(lang: str, result: dict | None = None) -> str:
+    """How the kept model was chosen, with the candidates' held-out accuracies, printed on the page."""
+    result = load_reader_result() if result is None else result
+    acc = {job_key((c["layers"], c["heads"], c["seed"], c.get("d_head", D_HEAD))): c["final"]["accuracy"]
+           for c in result["data"]["candidates"]}
+    narrow, wide = ([acc[job_key(j)] for j in group] for group in (CANDIDATES, CANDIDATES_WIDE))
+    kept = choose(result["data"]["candidates"])
+    return text(lang, "ind.live_choice", a2=narrow[0], a4=narrow[1], w2=wide[0], w4=wide[1],
+                first=_record(result, SHOWN[1])["final"]["accuracy"], width=D_HEAD,
+                wide=job_key(CANDIDATES_WIDE[0])[3], kept=model_label(lang, (kept["layers"], kept["heads"],
+                                                                          kept["seed"], kept["d_head"])))
 
 
 def roles(final: dict) -> dict:
