@@ -78,6 +78,9 @@ def kv_accuracy_stats(lang: str) -> dict:
             "diff_mqa": round(c.mean * 100, 1) + 0.0, "lo_mqa": round(c.lo * 100, 1) + 0.0,
             "hi_mqa": round(c.hi * 100, 1) + 0.0, "level_mqa": c.level,
             "verdict_mqa": M._verdict_words(lang, c, proto["MINIMUM"]),
+            # an interval that covers 0 but reaches a large cost: a limit of the seeds, not evidence of no cost
+            "power_mqa": (text(lang, "twomin.kv_power", lo=abs(round(c.lo * 100)))
+                          if c.verdict == "none" and c.lo * 100 <= -10 else ""),
             "learned_mha": learned[base], "learned_mqa": learned[mqa_setting],
             "mla_lower": sum(mqar[s].verdict == "lower" for s in mla), "mla_n": len(mla)}
 

@@ -44,8 +44,8 @@ ZH = {
         "{ffn_1x1:.1%}。",
     ],
     # the verdict on the source's regime (snippets.whatif.round2.round2_regime_stats; {n}: the seeds)
-    "twomin.whatif.lower": "8 个窄头在留出集上更差",
-    "twomin.whatif.higher": "8 个窄头在留出集上更好",
+    "twomin.whatif.lower": "8 个头在留出集上比 4 个头差",
+    "twomin.whatif.higher": "8 个头在留出集上比 4 个头好",
     "twomin.whatif.none": "在 {n} 个种子下测不出差别",
     "twomin.whatif.negligible": "差别不到 1 个百分点，可以忽略",
     # docs/lab/induction-heads
@@ -78,6 +78,8 @@ ZH = {
         "它一步的 FLOPs 却是 MHA 的 {flops_mla} 倍。",
     ],
     # docs/lab/kv-heads-accuracy
+    "twomin.kv_power": ("；不过区间一直延伸到少 {lo} 个百分点，这只说明这么多种子分辨不出，"
+                        "并不说明共享不付代价"),
     "twomin.kvaccuracy": [
         "**第一轮，简化的联想回忆**：各个 g 与 MHA 按种子配对比较（每种 {recall_seeds} 个种子），"
         "{recall_family} 个比较一起做 Holm 校正，"
@@ -89,7 +91,7 @@ ZH = {
         "平均答对率 MHA {acc_mha:.1%}、MQA {acc_mqa:.1%}。一个种子要么学会、要么没学会，"
         "所以按种子配对的差（平均 {diff_mqa:+.1f} 个百分点）起伏很大：它的 "
         "{level_mqa:.1%} 置信区间（同时比较好几组，所以比 95% 宽）是 "
-        "[{lo_mqa:+.1f}, {hi_mqa:+.1f}]，据此判断：{verdict_mqa}。",
+        "[{lo_mqa:+.1f}, {hi_mqa:+.1f}]，据此判断：{verdict_mqa}{power_mqa}。",
         "**MLA**：这里训练的 {mla_n} 种潜向量大小"
         "{mla_lower:里有 # 种准确率低于 MHA|里没有一种准确率低于 MHA|，准确率都低于 MHA=mla_n}。",
         "**给潜向量加归一化**（看过结果才定的追加实验）：学会任务的种子最多的是 "
@@ -162,8 +164,8 @@ EN = {
         "(d_model = {stack_d_model}, d_k = {stack_d_k}) and a feed-forward layer "
         "still gets only {ffn_1x1:.1%}.",
     ],
-    "twomin.whatif.lower": "8 narrow heads generalise worse",
-    "twomin.whatif.higher": "8 narrow heads generalise better",
+    "twomin.whatif.lower": "8 heads generalise worse than 4",
+    "twomin.whatif.higher": "8 heads generalise better than 4",
     "twomin.whatif.none": "no measurable difference at {n} seeds",
     "twomin.whatif.negligible": "a difference under 1 point",
     "twomin.induction": [
@@ -200,6 +202,8 @@ EN = {
         "{read_mla} MiB of cache per step where MHA reads {read_mha} MiB, but "
         "does {flops_mla} times MHA's FLOPs.",
     ],
+    "twomin.kv_power": ("; but the interval reaches a cost of {lo} points, so this is a limit of the seeds, "
+                        "not evidence that sharing costs nothing"),
     "twomin.kvaccuracy": [
         "**The first test, simplified recall**: each g paired by seed against "
         "MHA ({recall_seeds} seeds each), {recall_found} of {recall_family} "
@@ -211,7 +215,7 @@ EN = {
         "the paired difference ({diff_mqa:+.1f} points on average) swings "
         "widely: its {level_mqa:.1%} interval (wider than 95% because "
         "several comparisons are made at once) is [{lo_mqa:+.1f}, "
-        "{hi_mqa:+.1f}], so {verdict_mqa}.",
+        "{hi_mqa:+.1f}], so {verdict_mqa}{power_mqa}.",
         "**MLA**: {mla_lower} of the {mla_n} latent sizes trained here answer "
         "measurably fewer queries than MHA.",
         "**A normalised latent** (a follow-up chosen after the results): the "
