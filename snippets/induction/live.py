@@ -223,7 +223,7 @@ def live_data(result: dict | None = None, shown=SHOWN) -> list[dict]:
     for job in shown:
         m = by_job[job_key(job)]
         out.append({"layers": m["layers"], "heads": m["heads"], "seed": m["seed"],
-                    "prev": m["final"]["prev"], "prefix": m["final"]["prefix"], "roles": roles(m["final"]),
+                    "d_head": m.get("d_head", D_HEAD), "prev": m["final"]["prev"], "prefix": m["final"]["prefix"], "roles": roles(m["final"]),
                     "weights": m["state_dict"]})
     return out
 

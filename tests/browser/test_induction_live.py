@@ -54,7 +54,8 @@ def compare(view, model: dict, text: str) -> dict:
     assert state["ids"] == live.text_ids(text)
     L, H, T = model["layers"], model["heads"], len(text)
     off = {(i // H, i % H) for i, k in enumerate(state["keep"]) if not k}
-    torch_model = reader.load_reader({"layers": L, "heads": H, "state_dict": model["weights"]})
+    torch_model = reader.load_reader({"layers": L, "heads": H, "d_head": model["d_head"],
+                                      "state_dict": model["weights"]})
     with torch.no_grad():
         logits, attn = torch_model(torch.tensor([state["ids"]]), ablate=off, return_attention=True)
     d_logits = float(np.abs(np.array(state["logits"]).reshape(T, -1) - logits[0].numpy()).max())
