@@ -604,7 +604,7 @@ def test_decode_table_and_sentences_carry_the_measured_numbers():
                             "16 times as long. From L = 128 to 256, p = 2.00 [2.00, 2.00];")
     assert en[3].startswith("- At L = 256, the cache (no copies) makes the next token this many times faster")
     assert en[4].startswith("- At L = 256, time per token without head copies over with them (Holm-corrected together "
-                            "with the ratios below, 9 in all): MHA g=8 1.00 [1.00–1.01] (99.29% interval), no "
+                            "with the section's other ratios, 9 in all): MHA g=8 1.00 [1.00–1.01] (99.29% interval), no "
                             "measurable difference;")
     assert en[4].endswith("MQA g=1 0.50 [0.49–0.51] (99.38% interval), measurably faster.")
     assert en[5].startswith("- At L = 256, GQA g=2 caches 32 KiB, 25.0% of the 128 KiB of MHA g=8.")
