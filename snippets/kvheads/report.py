@@ -38,7 +38,7 @@ __all__ = ["decode_demo", "show_sequence", "cache_rows", "cache_header", "cache_
            "history_rows", "parameter_count", "cost_sentence", "recall_intro", "load_decode", "decode_row",
            "decode_header", "decode_rows", "growth", "decode_sentences", "control_row", "control_sentence", "quick_control",
            "process_spread", "decode_spread_sentence", "decode_figure", "stored_rows", "stored_header",
-           "decoder_rows", "row_difference", "decoder_step_flops", "step_flops_lines", "flops_header", "flops_check_rows",
+           "decoder_rows", "decoder_sentence", "row_difference", "decoder_step_flops", "step_flops_lines", "flops_header", "flops_check_rows",
            "false_positive_sentence", "summary_sentence", "decode_family", "decode_flops_rows",
            "decode_flops_header", "mla_row", "mla_header", "mla_rows", "mla_flops_header", "mla_flops_rows", "quick_steps", "quick_recall", "step_fns",
            "mla_family", "mla_sentences", "DECODE_PARTS", "MLA_PARTS"]
@@ -862,7 +862,19 @@ def decoder_rows(lang: str, prompt_len: int = 6, steps: int = 30, seed: int = 0)
     with the torch.cat cache against generation without a cache (how many of the generated tokens agree), and
     the largest difference of position t decoded under a cache from row t of the full forward."""
     check_lang(lang)
-    rows = []
+    return [[text(lang, f"kvheads.dec_kind.{name}", **kw),
+             *(text(lang, "kvheads.dec_same", k=k, n=n) for k, n in same), f"{err:.1e}",
+             text(lang, "kvheads.ok") if err <= DECODER_TOLERANCE else text(lang, "kvheads.bad")]
+            for name, kw, same, err in _decoder_checks(prompt_len, steps, seed)]
+
+
+DECODER_TOLERANCE = 1e-6  # float64: a cached position against the full forward
+
+
+def _decoder_checks(prompt_len: int, steps: int, seed: int) -> list[tuple[str, dict, list[tuple[int, int]], float]]:
+    """Per attention kind: (kind, its arguments, [(tokens the same, tokens generated)] with the preallocated and
+    the torch.cat cache, largest difference of a position decoded under a cache from the full forward)."""
+    out = []
     for name, kw in DECODER_KINDS.items():
         model = _tiny(kw, seed)
         prompt = torch.randint(64, (2, prompt_len), generator=torch.Generator().manual_seed(seed))
@@ -871,12 +883,31 @@ def decoder_rows(lang: str, prompt_len: int = 6, steps: int = 30, seed: int = 0)
         for how in ("preallocated", "cat"):
             got = generate_tokens(model, prompt, steps, cache=how)
             new = got[:, prompt_len:] == plain[:, prompt_len:]
-            same.append(text(lang, "kvheads.dec_same", k=int(new.sum()), n=new.numel()))
+            same.append((int(new.sum()), new.numel()))
         t = prompt_len + steps // 2
         err = max(row_difference(model, plain, u) for u in (1, t, plain.shape[1] - 1))
-        rows.append([text(lang, f"kvheads.dec_kind.{name}", **kw), *same, f"{err:.1e}",
-                     text(lang, "kvheads.ok") if err <= 1e-6 else text(lang, "kvheads.bad")])
-    return rows
+        out.append((name, kw, same, err))
+    return out
+
+
+def decoder_sentence(lang: str, prompt_len: int = 6, steps: int = 30, seed: int = 0) -> str:
+    """decoder_rows in one sentence: whether every decoder generated the same tokens with both caches as without
+    one, and the largest difference of a position decoded under a cache from the full forward."""
+    check_lang(lang)
+    checks = _decoder_checks(prompt_len, steps, seed)
+    err = max(c[3] for c in checks)
+    verdict = text(lang, "kvheads.dec_within" if err <= DECODER_TOLERANCE else "kvheads.dec_beyond",
+                   tol=f"{DECODER_TOLERANCE:.0e}".replace("e-0", "e-"))
+    names = text(lang, "kvheads.sep").join(text(lang, f"kvheads.dec_kind.{name}", **kw) for name, kw, _, _ in checks)
+    differ = [(name, kw, same) for name, kw, same, _ in checks if any(k != n for k, n in same)]
+    if not differ:
+        return text(lang, "kvheads.dec_all_same", names=names, n=checks[0][2][0][1], err=f"{err:.1e}", verdict=verdict)
+    parts = text(lang, "kvheads.sep").join(
+        text(lang, "kvheads.dec_differ_part", name=text(lang, f"kvheads.dec_kind.{name}", **kw),
+             pre=text(lang, "kvheads.dec_same", k=same[0][0], n=same[0][1]),
+             cat=text(lang, "kvheads.dec_same", k=same[1][0], n=same[1][1]))
+        for name, kw, same in differ)
+    return text(lang, "kvheads.dec_some_differ", parts=parts, err=f"{err:.1e}", verdict=verdict)
 
 
 @torch.no_grad()

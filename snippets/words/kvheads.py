@@ -58,6 +58,13 @@ ZH = {
     "kvheads.dec_head": ["注意力", "预分配缓存与无缓存：生成的词元相同", "torch.cat 缓存与无缓存：生成的词元相同",
                          "缓存下解码位置 t 与完整前向第 t 行之差（最大绝对值）", "结论"],
     "kvheads.dec_same": "{k}/{n}",
+    "kvheads.dec_all_same": ("用两种缓存生成时，每种注意力（{names}）生成的 {n} 个词元都与不用缓存时相同；在缓存下单独解码一个位置，"
+                             "与完整前向的最大差别是 {err}，{verdict}。"),
+    "kvheads.dec_some_differ": ("用缓存生成的词元与不用缓存时不全相同：{parts}；在缓存下单独解码一个位置，"
+                                "与完整前向的最大差别是 {err}，{verdict}。"),
+    "kvheads.dec_differ_part": "{name} 预分配缓存 {pre}、torch.cat 缓存 {cat} 相同",
+    "kvheads.dec_within": "在 {tol} 的容差内",
+    "kvheads.dec_beyond": "超出了 {tol} 的容差",
     "kvheads.step_flops": ("已有 {t} 个词元，生成下一个：有缓存 {cached:,} FLOPs，"
                            "没有缓存 {full:,} FLOPs，是前者的 {ratio:.1f} 倍"),
     "kvheads.flops_head": ["结构", "每步每层（MFLOP）", "每步每层读的缓存（MiB）", "每读 1 字节缓存的 FLOPs",
@@ -238,6 +245,15 @@ EN = {
                          "position t decoded under a cache vs row t of the full forward (largest difference)",
                          "result"],
     "kvheads.dec_same": "{k} of {n}",
+    "kvheads.dec_all_same": ("With either cache, every decoder ({names}) generated the same {n} tokens as without a cache, "
+                             "and a position decoded alone under the cache differed from the full forward by at most "
+                             "{err}, {verdict}."),
+    "kvheads.dec_some_differ": ("With a cache, not every decoder generated the tokens it generated without one: {parts}; a "
+                                "position decoded alone under the cache differed from the full forward by at most {err}, "
+                                "{verdict}."),
+    "kvheads.dec_differ_part": "{name} the same in {pre} with the preallocated cache and {cat} with torch.cat",
+    "kvheads.dec_within": "within the tolerance of {tol}",
+    "kvheads.dec_beyond": "beyond the tolerance of {tol}",
     "kvheads.step_flops": ("{t} tokens so far, the next one: {cached:,} FLOPs with the cache, {full:,} "
                            "without, {ratio:.1f} times as many"),
     "kvheads.flops_head": ["layout", "MFLOP per step and layer", "cache read per step and layer (MiB)",
