@@ -1,8 +1,8 @@
 """Long pages, as a phone shows them: at 390x844, with every box closed as a reader finds it, a page once
 loaded is at most so many screens tall (``document.body.scrollHeight / 844``).
 
-The limit depends on the kind of page (LIMITS: an article 20 screens, a lab 25). PAGES lists the pages held to
-their kind's limit, each in both languages; a page joins the list once it meets its limit. Blocks far below the
+The limit depends on the kind of page (LIMITS: an article 20 screens, a lab 25). PAGES maps each page held to a
+limit (its kind's) to that limit, in both languages; a page joins it once it meets its limit. Blocks far below the
 screen are not drawn yet (content-visibility), so the height once loaded counts their estimated heights
 (sitebuild/hooks/chunks.py, which errs high); the height with every block drawn is recorded beside it.
 The numbers go to test-artifacts/page-length.md.
@@ -18,7 +18,7 @@ from .pages import kind, page_path
 
 pytestmark = pytest.mark.browser
 LIMITS = {"article": 20, "lab": 25}  # screens of 844 px at 390 px wide, per kind of page
-PAGES = ["lab/kv-heads"]  # only pages that meet their kind's limit
+PAGES = {"lab/kv-heads": LIMITS["lab"]}  # page -> screens; only pages that meet their limit
 MEASURED: dict[tuple[str, str], dict] = {}
 
 SCREENS_JS = """() => ({
@@ -42,8 +42,8 @@ def report():
     (ARTIFACTS / "page-length.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-def test_every_listed_page_has_a_limit():
-    assert PAGES and all(kind(stem) in LIMITS for stem in PAGES), PAGES
+def test_every_listed_page_has_its_kinds_limit():
+    assert PAGES and all(limit == LIMITS[kind(stem)] for stem, limit in PAGES.items()), PAGES
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -56,7 +56,7 @@ def test_page_fits_its_screens_on_a_phone(page, server_url, report, stem, lang):
     m = page.evaluate(SCREENS_JS)
     page.add_style_tag(content=DRAW_ALL_CSS)
     drawn = page.evaluate("() => document.body.scrollHeight / 844")
-    limit = LIMITS[kind(stem)]
+    limit = PAGES[stem]
     report[stem, lang] = {**m, "drawn": drawn, "limit": limit}
     assert not m["open"], f"boxes open on arrival: {m['open']}"
     assert m["closed"] > 0 and drawn > 2, m  # the page itself, with its folded boxes, not an empty one
