@@ -604,13 +604,22 @@ def test_decode_table_and_sentences_carry_the_measured_numbers():
                             "16 times as long. From L = 128 to 256, p = 2.00 [2.00, 2.00];")
     assert en[3].startswith("- At L = 256, the cache (no copies) makes the next token this many times faster")
     assert en[4].startswith("- At L = 256, time per token without head copies over with them (Holm-corrected together "
-                            "with the ratios below, 9 in all): MHA g=8 1.00 [1.00–1.01] (99.29% interval), no "
+                            "with the section's other ratios, 9 in all): MHA g=8 1.00 [1.00–1.01] (99.29% interval), no "
                             "measurable difference;")
     assert en[4].endswith("MQA g=1 0.50 [0.49–0.51] (99.38% interval), measurably faster.")
     assert en[5].startswith("- At L = 256, GQA g=2 caches 32 KiB, 25.0% of the 128 KiB of MHA g=8.")
     assert en[6].startswith("- At L = 256, MQA g=1 caches 16 KiB, 12.5% of the 128 KiB of MHA g=8.")
     assert "with the cache and head copies 1.00 [0.98–1.02] (99.29% interval), no measurable difference;" in en[6]
     assert "with the cache and no copies 0.50 [0.50–0.50] (99.44% interval), measurably faster;" in en[6]
+    # a page shows some parts and folds the rest: together, in order, they are the whole list
+    shown = report.decode_sentences("en", result, parts=("speedup", "smaller")).split("\n")
+    folded = report.decode_sentences("en", result, parts=("growth", "copies")).split("\n")
+    assert shown == [en[3], en[5], en[6]] and folded == en[:3] + [en[4]]
+    with pytest.raises(ValueError, match=r"expected parts among \['growth', 'speedup', 'copies', 'smaller'\], "
+                                         r"got \('speed',\)"):
+        report.decode_sentences("en", result, parts=("speed",))
+    with pytest.raises(ValueError, match="expected parts among"):
+        report.decode_sentences("en", result, parts="growth")  # a string, not a tuple of parts
     zh = report.decode_sentences("zh", result)
     assert "MQA g=1 的缓存是 16 KiB，是 MHA g=8（128 KiB）的 12.5%。" in zh and "没有可测的差别" in zh
     assert "MHA g=8 快 40.0 倍 [40.0, 40.0]" in zh  # the speed-up: how many times faster, then its interval
@@ -741,6 +750,10 @@ def test_mla_table_flops_and_sentences_carry_the_measured_numbers():
                      "per token): 1.56 times the FLOPs, 1.00 [1.00–1.00] (95% interval), under 5% apart: too small to "
                      "matter.")
     assert "GQA g=2, which caches the same 32 numbers per token: 3.38 times the FLOPs, 1.50 [1.50–1.51]" in en[4]
+    assert report.mla_sentences("en", result, parts=("naive",)).split("\n") == [en[1], en[3]]
+    assert report.mla_sentences("en", result, parts=("load", "against")).split("\n") == [en[0], en[2], en[4]]
+    with pytest.raises(ValueError, match=r"expected parts among \['load', 'naive', 'against'\], got \(\)"):
+        report.mla_sentences("en", result, parts=())
     zh = report.mla_sentences("zh", result)
     assert "朴素式一步要 1.13 MFLOP，其中 93% 花在把 256 个潜向量展开成键和值上，是吸收式 0.15 MFLOP 的 7.4 倍" in zh
     assert "MHA g=8 的缓存是 MLA d_c=16 的 8 倍（每个词元 128 个数）" in zh and "机器基本空闲。" in zh

@@ -165,6 +165,13 @@ def test_decoder_rows_and_step_flops():
     assert [r[0] for r in rows] == ["MHA g=4", "GQA g=2", "MQA g=1", "MLA d_c=16"]
     assert all(r[1] == r[2] == "60 of 60" and float(r[3]) <= 1e-6 and r[4].startswith("✅") for r in rows)
     assert report.decoder_rows("zh")[0][1] == "60/60"
+    largest = max(float(r[3]) for r in rows)
+    assert report.decoder_sentence("en") == (
+        "With either cache, every decoder (MHA g=4; GQA g=2; MQA g=1; MLA d_c=16) generated the same 60 tokens as "
+        f"without a cache, and a position decoded alone under the cache differed from the full forward by at most "
+        f"{largest:.1e}, within the tolerance of 1e-6.")
+    zh = report.decoder_sentence("zh")
+    assert zh.endswith(f"与完整前向的最大差别是 {largest:.1e}，在 1e-6 的容差内。")
     model = report._tiny(report.DECODER_KINDS["MHA"])
     tokens = torch.randint(64, (1, 20), generator=torch.Generator().manual_seed(0))
     for t in (5, 20):  # without the cache: all t positions again, and t × t scores, exactly t times the work
@@ -172,3 +179,14 @@ def test_decoder_rows_and_step_flops():
         assert full == t * cached
     lines = report.step_flops_lines("en", lengths=(8, 16)).splitlines()
     assert lines[0] == "8 tokens so far, the next one: 22,528 FLOPs with the cache, 180,224 without, 8.0 times as many"
+
+
+def test_decoder_sentence_says_which_decoder_differs(monkeypatch):
+    """A decoder whose cached tokens differ, or a difference beyond the tolerance, is named, not summed up as 'same'."""
+    checks = [("MHA", {"num_kv_heads": 4}, [(60, 60), (60, 60)], 1e-16),
+              ("GQA", {"num_kv_heads": 2}, [(58, 60), (60, 60)], 2e-5)]
+    monkeypatch.setattr(report, "_decoder_checks", lambda *a: checks)
+    en = report.decoder_sentence("en")
+    assert "GQA g=2 the same in 58 of 60 with the preallocated cache and 60 of 60 with torch.cat" in en
+    assert "MHA" not in en and en.endswith("by at most 2.0e-05, beyond the tolerance of 1e-6.")
+    assert "GQA g=2 预分配缓存 58/60、torch.cat 缓存 60/60 相同" in report.decoder_sentence("zh")

@@ -38,10 +38,10 @@ __all__ = ["decode_demo", "show_sequence", "cache_rows", "cache_header", "cache_
            "history_rows", "parameter_count", "cost_sentence", "recall_intro", "load_decode", "decode_row",
            "decode_header", "decode_rows", "growth", "decode_sentences", "control_row", "control_sentence", "quick_control",
            "process_spread", "decode_spread_sentence", "decode_figure", "stored_rows", "stored_header",
-           "decoder_rows", "row_difference", "decoder_step_flops", "step_flops_lines", "flops_header", "flops_check_rows",
+           "decoder_rows", "decoder_sentence", "row_difference", "decoder_step_flops", "step_flops_lines", "flops_header", "flops_check_rows",
            "false_positive_sentence", "summary_sentence", "decode_family", "decode_flops_rows",
            "decode_flops_header", "mla_row", "mla_header", "mla_rows", "mla_flops_header", "mla_flops_rows", "quick_steps", "quick_recall", "step_fns",
-           "mla_family", "mla_sentences"]
+           "mla_family", "mla_sentences", "DECODE_PARTS", "MLA_PARTS"]
 
 RESULT_NAME = "kvheads-recall.json"
 
@@ -570,40 +570,54 @@ def _judged(lang: str, r: benchreport.Ratio) -> str:
                 verdict=text(lang, f"bench.verdict_{r.verdict}", minimum=f"{benchreport.MINIMUM - 1:.0%}"))
 
 
-def decode_sentences(lang: str, result: dict | None = None) -> str:
+DECODE_PARTS = ("growth", "speedup", "copies", "smaller")
+MLA_PARTS = ("load", "naive", "against")
+
+
+def _parts(parts: tuple[str, ...], known: tuple[str, ...]) -> tuple[str, ...]:
+    """parts checked against known (a page shows some of a list and folds the rest)."""
+    if isinstance(parts, str) or not parts or not set(parts) <= set(known):
+        raise ValueError(f"expected parts among {list(known)}, got {parts!r}")
+    return tuple(parts)
+
+
+def decode_sentences(lang: str, result: dict | None = None, parts: tuple[str, ...] = DECODE_PARTS) -> str:
     """What the decoding timings say, numbers included, as a Markdown list: how the time per token grows
-    with and without the cache, what the cache saves at the longest length, what leaving out the head copies
-    changes, and how each smaller g compares with MHA (Holm-corrected over these ratios)."""
+    with and without the cache ("growth"), what the cache saves at the longest length ("speedup"), what leaving
+    out the head copies changes ("copies"), and how each smaller g compares with MHA ("smaller"; Holm-corrected
+    over these ratios). `parts` picks which of these the list holds, in this order."""
+    parts = _parts(parts, DECODE_PARTS)
     data = _decode_data(result)
     p = data["params"]
     h, gs, Ls = p["num_heads"], p["kv_heads"], p["lengths"]
     L1, L2 = Ls[-2:]
     g = h if h in gs else gs[0]
-    lines = []
+    lines = []  # (part, sentence)
     for method in METHODS:
         first, last = decode_row(data, g, Ls[0], method), decode_row(data, g, L2, method)
         e = growth(data, g, method)
         where = benchreport.judge(benchreport.Interval(e), _THEORY[method])
-        lines.append(text(lang, f"kvheads.decode_{method}", name=_kv_label(lang, h, g), L0=Ls[0], L2=L2,
+        lines.append(("growth", text(lang, f"kvheads.decode_{method}", name=_kv_label(lang, h, g), L0=Ls[0], L2=L2,
                           t0=_ms(first["time"].median), t2=_ms(last["time"].median),
                           times=last["time"].median / first["time"].median, L1=L1, p=e[0], lo=e[1], hi=e[2],
-                          theory=_THEORY[method], where=text(lang, f"kvheads.decode_{where}")))
-    parts = [text(lang, "kvheads.decode_speedup_part", name=_kv_label(lang, h, k),
-                  ratio=_speedup_text(lang, _speedup(data, k, L2))) for k in gs]
-    lines.append(text(lang, "kvheads.decode_speedup", L=L2, parts=text(lang, "kvheads.sep").join(parts)))
+                          theory=_THEORY[method], where=text(lang, f"kvheads.decode_{where}"))))
+    each = [text(lang, "kvheads.decode_speedup_part", name=_kv_label(lang, h, k),
+                 ratio=_speedup_text(lang, _speedup(data, k, L2))) for k in gs]
+    lines.append(("speedup", text(lang, "kvheads.decode_speedup", L=L2, parts=text(lang, "kvheads.sep").join(each))))
     family = decode_family(data)
-    parts = [text(lang, "kvheads.decode_speedup_part", name=_kv_label(lang, h, k),
-                  ratio=_judged(lang, family["copies", k, ""])) for k in gs]
-    lines.append(text(lang, "kvheads.decode_copies", L=L2, family=len(family),
-                      parts=text(lang, "kvheads.sep").join(parts)))
+    each = [text(lang, "kvheads.decode_speedup_part", name=_kv_label(lang, h, k),
+                 ratio=_judged(lang, family["copies", k, ""])) for k in gs]
+    lines.append(("copies", text(lang, "kvheads.decode_copies", L=L2, family=len(family),
+                                 parts=text(lang, "kvheads.sep").join(each))))
     for small in gs:
         if small == g:
             continue
         kib = {k: decode_row(data, k, L2, "cache")["cache_bytes"] / 2**10 for k in (g, small)}
-        lines.append(text(lang, "kvheads.decode_smaller", small=_kv_label(lang, h, small), big=_kv_label(lang, h, g),
-                          L=L2, kib_small=f"{kib[small]:,.0f}", kib_big=f"{kib[g]:,.0f}", share=kib[small] / kib[g],
-                          **{method: _judged(lang, family["g", small, method]) for method in METHODS}))
-    return "\n".join(f"- {benchreport.cjk_spacing(line)}" for line in lines)
+        lines.append(("smaller", text(
+            lang, "kvheads.decode_smaller", small=_kv_label(lang, h, small), big=_kv_label(lang, h, g),
+            L=L2, kib_small=f"{kib[small]:,.0f}", kib_big=f"{kib[g]:,.0f}", share=kib[small] / kib[g],
+            **{method: _judged(lang, family["g", small, method]) for method in METHODS})))
+    return "\n".join(f"- {benchreport.cjk_spacing(line)}" for part, line in lines if part in parts)
 
 
 def decode_flops_rows(lang: str, result: dict | None = None) -> list[list[str]]:
@@ -739,38 +753,39 @@ def mla_family(data: dict) -> dict[tuple[str, int], benchreport.Ratio]:
     return dict(zip(pairs, benchreport.ratio_family(list(pairs.values())), strict=True))
 
 
-def mla_sentences(lang: str, result: dict | None = None) -> str:
-    """What the MLA timings say, numbers included, as a Markdown list: how busy the machine was; per d_c, the
-    FLOPs of the naive and the absorbed step and their time ratio; then the absorbed step against the key/value
-    heads with the same cache bytes and against MHA (FLOPs ratio, time ratio), all time ratios one
-    Holm-corrected family."""
+def mla_sentences(lang: str, result: dict | None = None, parts: tuple[str, ...] = MLA_PARTS) -> str:
+    """What the MLA timings say, numbers included, as a Markdown list: how busy the machine was ("load"); per d_c,
+    the FLOPs of the naive and the absorbed step and their time ratio ("naive"); then the absorbed step against the
+    key/value heads with the same cache bytes and against MHA (FLOPs ratio, time ratio; "against"), all time ratios
+    one Holm-corrected family. `parts` picks which of these the list holds, in this order."""
+    parts = _parts(parts, MLA_PARTS)
     result = load_decode() if result is None else result
     data = _mla_data(result)
     p = data["params"]
     h, d_k, L = p["num_heads"], p["d_k"], p["lengths"][-1]
     family = mla_family(data)
-    lines = [text(lang, "kvheads.mla_load", rounds=p["rounds"], family=len(family),
-                  load=benchreport.load_sentence(lang, result["provenance"]))]
+    lines = [("load", text(lang, "kvheads.mla_load", rounds=p["rounds"], family=len(family),
+                           load=benchreport.load_sentence(lang, result["provenance"])))]
     for d_c in p["latents"]:
         naive, absorbed = (mla_row(data, d_c, L, m) for m in ("mla_naive", "mla_absorbed"))
-        lines.append(text(lang, "kvheads.mla_naive_vs", name=_mla_label(lang, d_c), L=L, c=d_c,
-                          bytes=absorbed["cache_bytes"] // L, naive=naive["flops"] / 1e6,
-                          absorbed=absorbed["flops"] / 1e6, times=naive["flops"] / absorbed["flops"],
-                          share=2 * 2 * L * d_c * p["d_model"] / naive["flops"],  # W_uk and W_uv on L latents
-                          ratio=_judged(lang, family["naive", d_c])))
-        parts = []
+        lines.append(("naive", text(lang, "kvheads.mla_naive_vs", name=_mla_label(lang, d_c), L=L, c=d_c,
+                                    bytes=absorbed["cache_bytes"] // L, naive=naive["flops"] / 1e6,
+                                    absorbed=absorbed["flops"] / 1e6, times=naive["flops"] / absorbed["flops"],
+                                    share=2 * 2 * L * d_c * p["d_model"] / naive["flops"],  # W_uk, W_uv on L latents
+                                    ratio=_judged(lang, family["naive", d_c]))))
+        each = []
         for key, g in (("same", _same_bytes(p, d_c)), ("mha", h)):
             if (key, d_c) not in family:
                 continue
             ref = decode_row(data, g, L, "cache_grouped")
-            parts.append(text(lang, f"kvheads.mla_vs_{key}", name=_kv_label(lang, h, g), mla=_mla_label(lang, d_c),
-                              numbers=2 * g * d_k,
-                              cache=ref["cache_bytes"] / absorbed["cache_bytes"],
-                              flops=absorbed["flops"] / ref["flops"], ratio=_judged(lang, family[key, d_c])))
-        if parts:
-            lines.append(text(lang, "kvheads.mla_against", name=_mla_label(lang, d_c), L=L,
-                              parts=text(lang, "kvheads.sep").join(parts)))
-    return "\n".join(f"- {benchreport.cjk_spacing(line)}" for line in lines)
+            each.append(text(lang, f"kvheads.mla_vs_{key}", name=_kv_label(lang, h, g), mla=_mla_label(lang, d_c),
+                             numbers=2 * g * d_k,
+                             cache=ref["cache_bytes"] / absorbed["cache_bytes"],
+                             flops=absorbed["flops"] / ref["flops"], ratio=_judged(lang, family[key, d_c])))
+        if each:
+            lines.append(("against", text(lang, "kvheads.mla_against", name=_mla_label(lang, d_c), L=L,
+                                          parts=text(lang, "kvheads.sep").join(each))))
+    return "\n".join(f"- {benchreport.cjk_spacing(line)}" for part, line in lines if part in parts)
 
 
 def _speedup_text(lang: str, r: benchreport.Interval) -> str:
@@ -847,7 +862,19 @@ def decoder_rows(lang: str, prompt_len: int = 6, steps: int = 30, seed: int = 0)
     with the torch.cat cache against generation without a cache (how many of the generated tokens agree), and
     the largest difference of position t decoded under a cache from row t of the full forward."""
     check_lang(lang)
-    rows = []
+    return [[text(lang, f"kvheads.dec_kind.{name}", **kw),
+             *(text(lang, "kvheads.dec_same", k=k, n=n) for k, n in same), f"{err:.1e}",
+             text(lang, "kvheads.ok") if err <= DECODER_TOLERANCE else text(lang, "kvheads.bad")]
+            for name, kw, same, err in _decoder_checks(prompt_len, steps, seed)]
+
+
+DECODER_TOLERANCE = 1e-6  # float64: a cached position against the full forward
+
+
+def _decoder_checks(prompt_len: int, steps: int, seed: int) -> list[tuple[str, dict, list[tuple[int, int]], float]]:
+    """Per attention kind: (kind, its arguments, [(tokens the same, tokens generated)] with the preallocated and
+    the torch.cat cache, largest difference of a position decoded under a cache from the full forward)."""
+    out = []
     for name, kw in DECODER_KINDS.items():
         model = _tiny(kw, seed)
         prompt = torch.randint(64, (2, prompt_len), generator=torch.Generator().manual_seed(seed))
@@ -856,12 +883,31 @@ def decoder_rows(lang: str, prompt_len: int = 6, steps: int = 30, seed: int = 0)
         for how in ("preallocated", "cat"):
             got = generate_tokens(model, prompt, steps, cache=how)
             new = got[:, prompt_len:] == plain[:, prompt_len:]
-            same.append(text(lang, "kvheads.dec_same", k=int(new.sum()), n=new.numel()))
+            same.append((int(new.sum()), new.numel()))
         t = prompt_len + steps // 2
         err = max(row_difference(model, plain, u) for u in (1, t, plain.shape[1] - 1))
-        rows.append([text(lang, f"kvheads.dec_kind.{name}", **kw), *same, f"{err:.1e}",
-                     text(lang, "kvheads.ok") if err <= 1e-6 else text(lang, "kvheads.bad")])
-    return rows
+        out.append((name, kw, same, err))
+    return out
+
+
+def decoder_sentence(lang: str, prompt_len: int = 6, steps: int = 30, seed: int = 0) -> str:
+    """decoder_rows in one sentence: whether every decoder generated the same tokens with both caches as without
+    one, and the largest difference of a position decoded under a cache from the full forward."""
+    check_lang(lang)
+    checks = _decoder_checks(prompt_len, steps, seed)
+    err = max(c[3] for c in checks)
+    verdict = text(lang, "kvheads.dec_within" if err <= DECODER_TOLERANCE else "kvheads.dec_beyond",
+                   tol=f"{DECODER_TOLERANCE:.0e}".replace("e-0", "e-"))
+    names = text(lang, "kvheads.sep").join(text(lang, f"kvheads.dec_kind.{name}", **kw) for name, kw, _, _ in checks)
+    differ = [(name, kw, same) for name, kw, same, _ in checks if any(k != n for k, n in same)]
+    if not differ:
+        return text(lang, "kvheads.dec_all_same", names=names, n=checks[0][2][0][1], err=f"{err:.1e}", verdict=verdict)
+    parts = text(lang, "kvheads.sep").join(
+        text(lang, "kvheads.dec_differ_part", name=text(lang, f"kvheads.dec_kind.{name}", **kw),
+             pre=text(lang, "kvheads.dec_same", k=same[0][0], n=same[0][1]),
+             cat=text(lang, "kvheads.dec_same", k=same[1][0], n=same[1][1]))
+        for name, kw, same in differ)
+    return text(lang, "kvheads.dec_some_differ", parts=parts, err=f"{err:.1e}", verdict=verdict)
 
 
 @torch.no_grad()

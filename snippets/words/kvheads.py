@@ -58,6 +58,13 @@ ZH = {
     "kvheads.dec_head": ["注意力", "预分配缓存与无缓存：生成的词元相同", "torch.cat 缓存与无缓存：生成的词元相同",
                          "缓存下解码位置 t 与完整前向第 t 行之差（最大绝对值）", "结论"],
     "kvheads.dec_same": "{k}/{n}",
+    "kvheads.dec_all_same": ("用两种缓存生成时，每种注意力（{names}）生成的 {n} 个词元都与不用缓存时相同；在缓存下单独解码一个位置，"
+                             "与完整前向的最大差别是 {err}，{verdict}。"),
+    "kvheads.dec_some_differ": ("用缓存生成的词元与不用缓存时不全相同：{parts}；在缓存下单独解码一个位置，"
+                                "与完整前向的最大差别是 {err}，{verdict}。"),
+    "kvheads.dec_differ_part": "{name} 预分配缓存 {pre}、torch.cat 缓存 {cat} 相同",
+    "kvheads.dec_within": "在 {tol} 的容差内",
+    "kvheads.dec_beyond": "超出了 {tol} 的容差",
     "kvheads.step_flops": ("已有 {t} 个词元，生成下一个：有缓存 {cached:,} FLOPs，"
                            "没有缓存 {full:,} FLOPs，是前者的 {ratio:.1f} 倍"),
     "kvheads.flops_head": ["结构", "每步每层（MFLOP）", "每步每层读的缓存（MiB）", "每读 1 字节缓存的 FLOPs",
@@ -107,13 +114,13 @@ ZH = {
     "kvheads.decode_speedup_part": "{name} {ratio}",
     "kvheads.decode_judged": "{ratio}（{level} 置信区间），{verdict}",
     "kvheads.decode_copies": ("在 L = {L}，不复制与复制键/值头的每词元时间之比"
-                              "（与下面几个比值共 {family} 个，一起做 Holm 校正）：{parts}。"),
+                              "（与本节其他几个比值共 {family} 个，一起做 Holm 校正）：{parts}。"),
     "kvheads.decode_smaller": ("在 L = {L}，{small} 的缓存是 {kib_small} KiB，是 {big}（{kib_big} KiB）的 "
                                "{share:.1%}。每个词元的时间与 {big} 之比：有缓存、复制时 {cache}；"
                                "有缓存、不复制时 {cache_grouped}；没有缓存时 {no_cache}。"),
     "kvheads.control": ("对照：一层里 {h} 个键/值头共用一个查询（把 MQA 反过来，在 L = {L} 缓存 {kib} KiB，和 MHA 一样多）。"
                         "每个词元的时间与 {mha} 之比：这个对照 {control}；共用键和值的 {mqa} {mqa_ratio}（都有缓存、"
-                        "不复制，与上面的比值一起做 Holm 校正）。{ending}"),
+                        "不复制，与本节其他比值一起做 Holm 校正）。{ending}"),
     "kvheads.quick_control": ("L = {L} 时，对照层有缓存的一步与整段重算的最后一行相比：{same}。它缓存 {control_bytes} 字节，"
                               "MHA 是 {mha_bytes} 字节；一步的 FLOPs 是 {control_flops}，MHA（不复制）是 {mha_flops}。"),
     "kvheads.quick_control_same": "相同",
@@ -238,6 +245,15 @@ EN = {
                          "position t decoded under a cache vs row t of the full forward (largest difference)",
                          "result"],
     "kvheads.dec_same": "{k} of {n}",
+    "kvheads.dec_all_same": ("With either cache, every decoder ({names}) generated the same {n} tokens as without a cache, "
+                             "and a position decoded alone under the cache differed from the full forward by at most "
+                             "{err}, {verdict}."),
+    "kvheads.dec_some_differ": ("With a cache, not every decoder generated the tokens it generated without one: {parts}; a "
+                                "position decoded alone under the cache differed from the full forward by at most {err}, "
+                                "{verdict}."),
+    "kvheads.dec_differ_part": "{name} the same in {pre} with the preallocated cache and {cat} with torch.cat",
+    "kvheads.dec_within": "within the tolerance of {tol}",
+    "kvheads.dec_beyond": "beyond the tolerance of {tol}",
     "kvheads.step_flops": ("{t} tokens so far, the next one: {cached:,} FLOPs with the cache, {full:,} "
                            "without, {ratio:.1f} times as many"),
     "kvheads.flops_head": ["layout", "MFLOP per step and layer", "cache read per step and layer (MiB)",
@@ -288,7 +304,7 @@ EN = {
     "kvheads.speedup_times": "{ratio} [{low}–{high}]",
     "kvheads.decode_judged": "{ratio} ({level} interval), {verdict}",
     "kvheads.decode_copies": ("At L = {L}, time per token without head copies over with them (Holm-corrected "
-                              "together with the ratios below, {family} in all): {parts}."),
+                              "together with the section's other ratios, {family} in all): {parts}."),
     "kvheads.decode_smaller": ("At L = {L}, {small} caches {kib_small} KiB, {share:.1%} of the {kib_big} KiB of "
                                "{big}. Its time per token over that of {big}: with the cache and head copies "
                                "{cache}; with the cache and no copies {cache_grouped}; without a cache "
@@ -296,7 +312,7 @@ EN = {
     "kvheads.control": ("The control: a layer whose {h} key/value heads share one query (MQA turned around; at L = {L} "
                         "it caches {kib} KiB, as much as MHA). Time per token over that of {mha}: the control "
                         "{control}; {mqa}, which shares the keys and values, {mqa_ratio} (both cached, no copies, "
-                        "Holm-corrected with the ratios above). {ending}"),
+                        "Holm-corrected with the section's other ratios). {ending}"),
     "kvheads.quick_control": ("At L = {L}, the control's cached step against the last row of its full forward: {same}. "
                               "It caches {control_bytes} bytes, MHA {mha_bytes}; one step costs {control_flops} FLOPs, "
                               "MHA's (no copies) {mha_flops}."),
