@@ -90,24 +90,34 @@ def test_typed_text_matches_pytorch_with_heads_on_and_off(page, server_url, buil
     box.focus()
     page.keyboard.type(ZH_TEXT)
     diffs = [compare(view, models[0], ZH_TEXT)]
+    H = models[0]["heads"]
+    ind, prev = (tuple(models[0]["roles"][r]) for r in ("induction", "prev"))
+    ind_box, prev_box = (f'input[data-head="{layer * H + head}"]' for layer, head in (ind, prev))
     # Switch the induction head off from the keyboard: focus its checkbox and press Space.
-    view.locator('input[data-head="1"]').focus()
+    view.locator(ind_box).focus()
     page.keyboard.press("Space")
-    assert view.locator('input[data-head="1"]').is_checked() is False
+    assert view.locator(ind_box).is_checked() is False
     diffs.append(compare(view, models[0], ZH_TEXT))
-    assert diffs[-1]["off"] == {(1, 0)}
+    assert diffs[-1]["off"] == {ind}
 
     # English text with the induction head back on and the previous-token head off (the mouse, this time).
-    view.locator('input[data-head="1"]').check()
+    view.locator(ind_box).check()
     box.fill("")
     box.focus()
     page.keyboard.type(EN_TEXT)
     diffs.append(compare(view, models[0], EN_TEXT))
     assert diffs[-1]["off"] == set()
-    view.locator('input[data-head="0"]').uncheck()
+    view.locator(prev_box).uncheck()
     diffs.append(compare(view, models[0], EN_TEXT))
-    assert diffs[-1]["off"] == {(0, 0)}
-    assert view.get_by_label("模型", exact=True).is_disabled()  # one model on offer: the menu only names it
+    assert diffs[-1]["off"] == {prev}
+    menu = view.get_by_label("模型", exact=True)  # the models on offer, the kept one first
+    assert not menu.is_disabled() and menu.locator("option").count() == len(models) == 2
+    menu.select_option(index=1)  # the one-head model: the view runs the other weights
+    box.fill("")
+    box.focus()
+    page.keyboard.type(EN_TEXT)
+    diffs.append(compare(view, models[1], EN_TEXT))
+    assert diffs[-1]["off"] == set() and models[1]["heads"] == 1
     worst = max(max(d["d_logits"], d["d_attn"]) for d in diffs)
     print(f"max |JS - PyTorch| over logits and attention: {worst:.2e}")
 
@@ -134,7 +144,8 @@ def test_roles_and_the_attention_readout_by_keyboard(page, server_url, built_sit
     assert cells.nth(t).get_attribute("aria-pressed") == "true"
     title = view.locator(".il-title").nth(1).inner_text()
     assert title.startswith(f"Attention from position {t} ({default[t].replace(' ', '␣')})")
-    row = ref["attn"][1, 0, t]
+    second = (1 // m["heads"], 1 % m["heads"])  # the second head listed
+    row = ref["attn"][second[0], second[1], t]
     top = int(np.argmax(row))
     read = view.locator(".il-read").nth(1).inner_text()
     ch = default[top].replace(" ", "␣")
