@@ -87,10 +87,14 @@ def load_reader_result(path: Path | None = None) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+def _job_of(record: dict) -> tuple[int, int, int, int]:
+    """A kept record's (layers, heads, seed, d_head)."""
+    return job_key((record["layers"], record["heads"], record["seed"], record.get("d_head", D_HEAD)))
+
+
 def _by_job(result: dict) -> dict:
     """{(layers, heads, seed, d_head): record} of a result's models."""
-    return {job_key((m["layers"], m["heads"], m["seed"], m.get("d_head", D_HEAD))): m
-            for m in result["data"]["models"]}
+    return {_job_of(m): m for m in result["data"]["models"]}
 
 
 def _record(result: dict, job=SHOWN[0]) -> dict:
@@ -123,10 +127,6 @@ def bench_scores(result: dict | None = None, job=SHOWN[0]) -> dict:
     return out
 
 
-def _share(tally: list[int]) -> float:
-    return tally[0] / tally[1]
-
-
 def reader_sentence(lang: str, result: dict | None = None) -> str:
     """How the live view's models were trained and what they measure on held-out sequences, printed on the page."""
     result = load_reader_result() if result is None else result
@@ -149,16 +149,14 @@ def bench_sentence(lang: str, result: dict | None = None) -> str:
     result = load_reader_result() if result is None else result
     k, f = (bench_scores(result, job) for job in SHOWN)
 
-    def several(s: dict) -> float:
-        return (s["zh"]["several"][0] + s["en"]["several"][0]) / (s["zh"]["several"][1] + s["en"]["several"][1])
-
-    def once(s: dict) -> float:
-        return (s["zh"]["once"][0] + s["en"]["once"][0]) / (s["zh"]["once"][1] + s["en"]["once"][1])
+    def pooled(s: dict, where: str) -> float:  # right / total over both languages, "once" or "several"
+        return sum(s[lang][where][0] for lang in s) / sum(s[lang][where][1] for lang in s)
 
     return text(lang, "ind.live_bench", n_zh=len(k["zh"]["texts"]), n_en=len(k["en"]["texts"]),
                 short=readerbench.SHORTEST, long=readerbench.LONGEST, kept=model_label(lang, SHOWN[0]),
                 zh=k["zh"]["mean"], en=k["en"]["mean"], lo=min(k["zh"]["texts"] + k["en"]["texts"]),
-                zh1=f["zh"]["mean"], en1=f["en"]["mean"], once1=once(f), sev1=several(f), sev=several(k),
+                zh1=f["zh"]["mean"], en1=f["en"]["mean"], once1=pooled(f, "once"), sev1=pooled(f, "several"),
+                sev=pooled(k, "several"),
                 zh_share=f["zh"]["several"][1] / (f["zh"]["once"][1] + f["zh"]["several"][1]),
                 en_share=f["en"]["several"][1] / (f["en"]["once"][1] + f["en"]["several"][1]))
 
@@ -172,9 +170,8 @@ def choice_rows(lang: str, result: dict | None = None) -> list[list[str]]:
     first = _record(result, SHOWN[1])
     rows = []
     for c in [first, *cands]:
-        job = (c["layers"], c["heads"], c["seed"], c.get("d_head", D_HEAD))
         mark = "—" if c is first else ("✅" if c is kept else "")
-        rows.append([model_label(lang, job), f"{c['final']['accuracy']:.1%}", f"{c['final']['accuracy_once']:.1%}",
+        rows.append([model_label(lang, _job_of(c)), f"{c['final']['accuracy']:.1%}", f"{c['final']['accuracy_once']:.1%}",
                      f"{c['final']['accuracy_several']:.1%}", mark])
     return rows
 
@@ -182,14 +179,12 @@ def choice_rows(lang: str, result: dict | None = None) -> list[list[str]]:
 def choice_sentence(lang: str, result: dict | None = None) -> str:
     """How the kept model was chosen, with the candidates' held-out accuracies, printed on the page."""
     result = load_reader_result() if result is None else result
-    acc = {job_key((c["layers"], c["heads"], c["seed"], c.get("d_head", D_HEAD))): c["final"]["accuracy"]
-           for c in result["data"]["candidates"]}
+    acc = {_job_of(c): c["final"]["accuracy"] for c in result["data"]["candidates"]}
     narrow, wide = ([acc[job_key(j)] for j in group] for group in (CANDIDATES, CANDIDATES_WIDE))
     kept = choose(result["data"]["candidates"])
     return text(lang, "ind.live_choice", a2=narrow[0], a4=narrow[1], w2=wide[0], w4=wide[1],
                 first=_record(result, SHOWN[1])["final"]["accuracy"], width=D_HEAD,
-                wide=job_key(CANDIDATES_WIDE[0])[3], kept=model_label(lang, (kept["layers"], kept["heads"],
-                                                                          kept["seed"], kept["d_head"])))
+                wide=job_key(CANDIDATES_WIDE[0])[3], kept=model_label(lang, _job_of(kept)))
 
 
 def roles(final: dict) -> dict:
