@@ -20,6 +20,8 @@ pytestmark = pytest.mark.browser
 LIMITS = {"article": 20, "lab": 25}  # screens of 844 px at 390 px wide, per kind of page
 PAGES = {  # page -> screens; only pages that meet their limit
     "lab/kv-heads": LIMITS["lab"],
+    "lab/real-model": LIMITS["lab"],
+    "lab/real-decoder": LIMITS["lab"],
     "lab/performance": LIMITS["lab"],
 }
 MEASURED: dict[tuple[str, str], dict] = {}
