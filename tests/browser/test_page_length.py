@@ -18,7 +18,12 @@ from .pages import kind, page_path
 
 pytestmark = pytest.mark.browser
 LIMITS = {"article": 20, "lab": 25}  # screens of 844 px at 390 px wide, per kind of page
-PAGES = {"lab/kv-heads": LIMITS["lab"]}  # page -> screens; only pages that meet their limit
+PAGES = {  # page -> screens; only pages that meet their limit
+    "lab/kv-heads": LIMITS["lab"],
+    "lab/real-model": LIMITS["lab"],
+    "lab/real-decoder": LIMITS["lab"],
+    "lab/performance": LIMITS["lab"],
+}
 MEASURED: dict[tuple[str, str], dict] = {}
 
 SCREENS_JS = """() => ({
