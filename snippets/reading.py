@@ -5,7 +5,8 @@ solution) and HTML comments are not. Prose is counted by language: Chinese chara
 ``ZH_CHARS_PER_MIN`` a minute, English words (and Latin words in Chinese text) at
 ``EN_WORDS_PER_MIN``. Code and its output are counted by a fixed rule, not by words: every code block
 whose source is shown takes ``CODE_SECONDS``, and every block that prints something (a figure, a table,
-a sentence) takes ``OUTPUT_SECONDS`` more.
+a sentence) takes ``OUTPUT_SECONDS`` more. A block marked ``fold="1"`` shows its source folded (the build puts
+it in a collapsed box, sitebuild/hooks/fold_reports.py): its output counts, its code does not.
 
 >>> c = count_text("# T { #t }\\n\\nOne two three.\\n\\n```python\\nx = 1\\n```\\n", "en")
 >>> (c.words, c.chars, c.code, c.outputs)
@@ -80,7 +81,7 @@ def count_text(markdown: str, lang: str) -> Count:
                 j += 1
             if hidden is None:
                 runs = re.search(r"""\bexec=["']?(1|true)""", info, re.I)
-                shows_source = not runs or "source=" in info
+                shows_source = (not runs or "source=" in info) and not re.search(r"""\bfold=["']?1""", info)
                 code += shows_source
                 outputs += bool(runs)
             i = j + 1
