@@ -136,3 +136,10 @@ def test_the_core_path_takes_at_most_90_minutes(lang):
     minutes = [int(line.split("|")[3]) for line in table.splitlines() if re.match(r"^\| \d+ \|", line)]
     assert len(minutes) == len(R.CORE_PATH)
     assert sum(minutes) <= 90, table
+
+
+def test_a_code_blocks_annotation_list_is_not_counted():
+    """Material shows a code annotation only when its marker is clicked; a list after prose is counted."""
+    page = '```python\n--8<-- "snippets/x.py:y"\n```\n\n1. Hidden note words\n    more hidden\n\nShown.\n'
+    assert R.count_text(page, "en").words == 1
+    assert R.count_text("Intro.\n\n1. Shown list item\n", "en").words == 4

@@ -14,7 +14,8 @@ keep every block as a code cell.
 A page can also fold a block on purpose with the fence option ``fold="1"`` (the FAQ folds each answer's code and
 keeps its output; §3 folds the calls that only print a table or a figure and keeps the lesson's code in view):
 an exec block folds as above whatever it imports, titled by the function it prints; a shown snippet include
-(``--8<--``) folds into a box titled by the snippet's section. ``snippets.reading`` counts such a block as folded.
+(``--8<--``) folds into a box titled by the snippet's section, or, once the build has expanded it, by the
+functions and classes it defines. ``snippets.reading`` counts such a block as folded.
 """
 
 from __future__ import annotations
@@ -97,6 +98,15 @@ def _forced_name(code: str) -> str | None:
     return f"{imported[name]}.{name}"
 
 
+def _defined(code: str) -> list[str]:
+    """Names of the functions and classes a block defines at its top level ([] when it is not Python)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    return [n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+
+
 FOLD = re.compile(r'\s*\bfold="1"')
 INCLUDE = re.compile(r"""^-{1,}8<-{1,}\s+["'](?P<target>[^"']+)["']\s*$""")
 
@@ -136,6 +146,8 @@ def fold_report_blocks(markdown: str, lang: str) -> str:
             title = text(lang, "fold.code").replace("{name}", name.rpartition(".")[2]).replace('"', "&quot;")
             return f'??? mha-code "{title}"\n\n{body}\n\n```python{hidden}\n{code}```'
         targets = [t.group("target").rpartition(":")[2] for t in map(INCLUDE.match, code.strip().splitlines()) if t]
+        if not targets:  # an include the build has already expanded: the functions and classes it defines
+            targets = _defined(code)
         if not targets:
             raise ValueError(f"expected a block marked fold=\"1\" to run or to include a snippet, got {code!r}")
         names = text(lang, "fold.sep").join(f"`{t}`" for t in targets)
