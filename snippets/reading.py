@@ -5,8 +5,7 @@ solution) and HTML comments are not. Prose is counted by language: Chinese chara
 ``ZH_CHARS_PER_MIN`` a minute, English words (and Latin words in Chinese text) at
 ``EN_WORDS_PER_MIN``. Code and its output are counted by a fixed rule, not by words: every code block
 whose source is shown takes ``CODE_SECONDS``, and every block that prints something (a figure, a table,
-a sentence) takes ``OUTPUT_SECONDS`` more. A block marked ``fold="1"`` shows its source folded (the build puts
-it in a collapsed box, sitebuild/hooks/fold_reports.py): its output counts, its code does not. The numbered
+a sentence) takes ``OUTPUT_SECONDS`` more. The numbered
 list right after a shown code block is that block's annotations (``content.code.annotate``): the page shows each
 note only when its marker in the code is clicked, so the list is not counted.
 
@@ -83,7 +82,7 @@ def count_text(markdown: str, lang: str) -> Count:
                 j += 1
             runs = re.search(r"""\bexec=["']?(1|true)""", info, re.I)
             if hidden is None:
-                shows_source = (not runs or "source=" in info) and not re.search(r"""\bfold=["']?1""", info)
+                shows_source = not runs or "source=" in info
                 code += shows_source
                 outputs += bool(runs)
             i = j + 1

@@ -74,30 +74,11 @@ def test_the_pages_fold_most_report_blocks_and_keep_lesson_code():
     assert folded["lab/kv-heads-accuracy.zh.md"] == folded["lab/kv-heads-accuracy.en.md"] > 15
     assert folded["article/4-what-if.zh.md"] == folded["article/4-what-if.en.md"] > 10
     assert folded["article/4b-second-round.zh.md"] == folded["article/4b-second-round.en.md"] > 5
-    # §3 folds the calls that only print a table or a figure (fold="1") and keeps run_official's in view; the FAQ
-    # folds each answer's code
+    # §3 folds the calls that only print a table or a figure (written folded in its source, so that its reading time
+    # counts them folded) and keeps run_official's in view; the FAQ folds each answer's code the same way
     assert folded["article/3-pytorch.zh.md"] == folded["article/3-pytorch.en.md"] >= 11
     assert folded["faq.zh.md"] == folded["faq.en.md"] >= 30
     text = fold_report_blocks((root / "docs/article/3-pytorch.en.md").read_text(encoding="utf-8"), "en")
     assert re.search(r'^```python exec="1" source="block"[^\n]*\n(?:from [^\n]*\n)*from snippets\.official import '
                      r'run_official', text, re.M)
 
-
-def test_a_block_marked_fold_is_folded_even_with_lesson_code():
-    """fold="1": the FAQ and §3 fold a call that prints a table from a lesson module, and a shown snippet."""
-    block = ('```python exec="1" source="block" fold="1"\nfrom snippets.official import batch_first_shapes\n'
-             'from snippets.tables import md_table\n\nprint(md_table(["a", "b"], batch_first_shapes(N=2, L=5, E=8)))\n```\n')
-    out = fold_report_blocks(block, "en")
-    assert out.startswith('??? mha-code "Code: printed by `batch_first_shapes`"')
-    assert re.findall(r'^```python exec="1"[^\n]*$', out, re.M) == ['```python exec="1"']
-    assert 'fold=' not in out
-    include = '```python fold="1"\n--8<-- "snippets/official.py:batch_first"\n```\n'
-    out = fold_report_blocks(include, "zh")
-    assert out.startswith('??? mha-code "代码：`batch_first`"')
-    assert '\n    ```python\n    --8<-- "snippets/official.py:batch_first"\n    ```' in out
-    expanded = '```python fold="1"\ndef f():\n    pass\n\n\nclass C:\n    pass\n```\n'
-    assert fold_report_blocks(expanded, "en").startswith('??? mha-code "Code: `f`, `C`"')
-    with pytest.raises(ValueError, match="expected a block marked fold"):
-        fold_report_blocks('```python exec="1" source="block" fold="1"\nprint(1)\n```\n', "en")
-    with pytest.raises(ValueError, match="expected a block marked fold"):
-        fold_report_blocks('```python fold="1"\nx = 1\n```\n', "en")

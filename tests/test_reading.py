@@ -121,13 +121,6 @@ def test_the_tables_link_built_pages_not_markdown_sources():
             assert links and not [u for u in links if ".md" in u], links
 
 
-def test_a_block_marked_fold_counts_its_output_not_its_code():
-    shown = '```python exec="1" source="block"\nprint(1)\n```\n\n```python\n--8<-- "snippets/x.py:y"\n```\n'
-    folded = shown.replace('source="block"', 'source="block" fold="1"').replace("```python\n--", '```python fold="1"\n--')
-    assert (R.count_text(shown, "en").code, R.count_text(shown, "en").outputs) == (2, 1)
-    assert (R.count_text(folded, "en").code, R.count_text(folded, "en").outputs) == (0, 1)
-
-
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_core_path_takes_at_most_90_minutes(lang):
     """The home page promises a core path a learner can read in one sitting: at most 90 minutes by the module's

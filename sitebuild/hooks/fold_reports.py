@@ -10,12 +10,6 @@ Lesson code stays in view: a block that defines anything, loops, or imports from
 (the layer, the official module, the running example, the kernels, the benchmarks) is left as it is, as is
 every block inside another box. The notebooks are built from the page files, not from this output, so they
 keep every block as a code cell.
-
-A page can also fold a block on purpose with the fence option ``fold="1"`` (the FAQ folds each answer's code and
-keeps its output; §3 folds the calls that only print a table or a figure and keeps the lesson's code in view):
-an exec block folds as above whatever it imports, titled by the function it prints; a shown snippet include
-(``--8<--``) folds into a box titled by the snippet's section, or, once the build has expanded it, by the
-functions and classes it defines. ``snippets.reading`` counts such a block as folded.
 """
 
 from __future__ import annotations
@@ -42,7 +36,7 @@ FENCE = re.compile(r"^```python(?P<opts>[^\n]*)\n(?P<code>.*?)^```[ \t]*$", re.S
 PROVENANCE = "snippets.benchreport.provenance_table"
 
 
-def report_function(code: str, forced: bool = False) -> str | None:
+def report_function(code: str) -> str | None:
     """'module.function' of the report a block only prints, or None when the block is lesson code.
 
     >>> report_function('from snippets.kvheads.report import decoder_header, decoder_rows\\n'
@@ -51,12 +45,7 @@ def report_function(code: str, forced: bool = False) -> str | None:
     'snippets.kvheads.report.decoder_rows'
     >>> print(report_function('from snippets.official import run_official\\nprint(run_official(1))'))
     None
-
-    forced (a block marked ``fold="1"``): lesson modules and other statements are allowed; the name is that of
-    the last function the block calls that a snippets module defines (not a formatter), or None when it calls none.
     """
-    if forced:
-        return _forced_name(code)
     try:
         tree = ast.parse(code)
     except SyntaxError:
@@ -83,34 +72,6 @@ def report_function(code: str, forced: bool = False) -> str | None:
     return f"{imported[name]}.{name}"
 
 
-def _forced_name(code: str) -> str | None:
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        return None
-    imported = {a.asname or a.name: n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module
-                and n.module.startswith("snippets") for a in n.names}
-    calls = [n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)]
-    named = [c for c in calls if c in imported and imported[c] not in GENERIC]
-    if not named:
-        return None
-    name = next((c for c in reversed(named) if not FORMATTER.search(c)), named[-1])
-    return f"{imported[name]}.{name}"
-
-
-def _defined(code: str) -> list[str]:
-    """Names of the functions and classes a block defines at its top level ([] when it is not Python)."""
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        return []
-    return [n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
-
-
-FOLD = re.compile(r'\s*\bfold="1"')
-INCLUDE = re.compile(r"""^-{1,}8<-{1,}\s+["'](?P<target>[^"']+)["']\s*$""")
-
-
 def fold_report_blocks(markdown: str, lang: str) -> str:
     """markdown with each top-level block that only prints a report folded (see the module's docstring)."""
     if lang not in LANGS:
@@ -118,8 +79,6 @@ def fold_report_blocks(markdown: str, lang: str) -> str:
 
     def fold(m: re.Match) -> str:
         opts, code = m.group("opts"), m.group("code")
-        if FOLD.search(opts):
-            return forced(FOLD.sub("", opts), code)
         if 'exec="1"' not in opts or not re.search(r'\bsource="(block|above|tabbed-left|tabbed-right)"', opts):
             return m.group(0)
         name = report_function(code)
@@ -134,25 +93,6 @@ def fold_report_blocks(markdown: str, lang: str) -> str:
             return folded
         inner = "\n".join(("    " + line) if line.strip() else "" for line in folded.split("\n"))
         return f'??? mha-provenance "{text(lang, "fold.provenance")}"\n\n{inner}'
-
-    def forced(opts: str, code: str) -> str:
-        body = "\n".join(("    " + line) if line.strip() else "" for line in f"```python{opts}\n{code}```".split("\n"))
-        if 'exec="1"' in opts:
-            name = report_function(code, forced=True)
-            if name is None:
-                raise ValueError(f"expected a block marked fold=\"1\" to call a snippets function, got {code!r}")
-            hidden = re.sub(r'\s*\bsource="[^"]*"', "", opts)
-            body = "\n".join(("    " + line) if line.strip() else "" for line in f"```python\n{code}```".split("\n"))
-            title = text(lang, "fold.code").replace("{name}", name.rpartition(".")[2]).replace('"', "&quot;")
-            return f'??? mha-code "{title}"\n\n{body}\n\n```python{hidden}\n{code}```'
-        targets = [t.group("target").rpartition(":")[2] for t in map(INCLUDE.match, code.strip().splitlines()) if t]
-        if not targets:  # an include the build has already expanded: the functions and classes it defines
-            targets = _defined(code)
-        if not targets:
-            raise ValueError(f"expected a block marked fold=\"1\" to run or to include a snippet, got {code!r}")
-        names = text(lang, "fold.sep").join(f"`{t}`" for t in targets)
-        title = text(lang, "fold.snippet").replace("{names}", names).replace('"', "&quot;")
-        return f'??? mha-code "{title}"\n\n{body}'
 
     return FENCE.sub(fold, markdown)
 

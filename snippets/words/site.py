@@ -81,8 +81,6 @@ ZH = {
     # sitebuild.hooks.fold_reports: the boxes a report's code and a provenance table fold into
     "fold.code": "代码：由 `{name}` 打印",
     "fold.provenance": "这组数据怎样测得：机器、命令、来源",
-    "fold.snippet": "代码：{names}",
-    "fold.sep": "、",
     "correction.quote": "原文：",
     # the first edit each notebook suggests (tests/test_notebook_download.py makes these edits and checks the effect)
     "notebooks.edit.article/3-pytorch": (
@@ -195,8 +193,6 @@ EN = {
     # sitebuild.hooks.fold_reports: the boxes a report's code and a provenance table fold into
     "fold.code": "Code: printed by `{name}`",
     "fold.provenance": "How these numbers were measured: machine, command, source",
-    "fold.snippet": "Code: {names}",
-    "fold.sep": ", ",
     "correction.quote": "The source:",
     # the first edit each notebook suggests (tests/test_notebook_download.py makes these edits and checks the effect)
     "notebooks.edit.article/3-pytorch": (
