@@ -5,7 +5,9 @@ solution) and HTML comments are not. Prose is counted by language: Chinese chara
 ``ZH_CHARS_PER_MIN`` a minute, English words (and Latin words in Chinese text) at
 ``EN_WORDS_PER_MIN``. Code and its output are counted by a fixed rule, not by words: every code block
 whose source is shown takes ``CODE_SECONDS``, and every block that prints something (a figure, a table,
-a sentence) takes ``OUTPUT_SECONDS`` more.
+a sentence) takes ``OUTPUT_SECONDS`` more. The numbered
+list right after a shown code block is that block's annotations (``content.code.annotate``): the page shows each
+note only when its marker in the code is clicked, so the list is not counted.
 
 >>> c = count_text("# T { #t }\\n\\nOne two three.\\n\\n```python\\nx = 1\\n```\\n", "en")
 >>> (c.words, c.chars, c.code, c.outputs)
@@ -78,12 +80,14 @@ def count_text(markdown: str, lang: str) -> Count:
             j = i + 1
             while j < len(lines) and not (lines[j].strip().startswith(fence) and not lines[j].strip().strip(fence[0])):
                 j += 1
+            runs = re.search(r"""\bexec=["']?(1|true)""", info, re.I)
             if hidden is None:
-                runs = re.search(r"""\bexec=["']?(1|true)""", info, re.I)
                 shows_source = not runs or "source=" in info
                 code += shows_source
                 outputs += bool(runs)
             i = j + 1
+            if not runs:
+                i = _after_annotations(lines, i, len(m.group(1)))
             continue
         c = _COLLAPSED.match(line)
         if c and hidden is None:
@@ -96,6 +100,20 @@ def count_text(markdown: str, lang: str) -> Count:
             words += len(_WORD.findall(_CJK.sub(" ", prose)))
         i += 1
     return Count(words, chars, code, outputs)
+
+
+def _after_annotations(lines: list[str], i: int, indent: int) -> int:
+    """The index of the first line after the annotation list (a numbered list right after a code block, at the
+    block's indent) that starts at or after line i, or i when there is none."""
+    k = i
+    while k < len(lines) and not lines[k].strip():
+        k += 1
+    if k == len(lines) or not re.match(r"^ {%d}\d+\.\s" % indent, lines[k]):
+        return i
+    while k < len(lines) and (not lines[k].strip() or re.match(r"^ {%d}\d+\.\s" % indent, lines[k])
+                              or len(lines[k]) - len(lines[k].lstrip()) > indent):
+        k += 1
+    return k
 
 
 def section_text(markdown: str, start: str | None, stop: str | None) -> str:

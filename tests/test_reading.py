@@ -119,3 +119,20 @@ def test_the_tables_link_built_pages_not_markdown_sources():
         for table in (core_path_table(lang), deep_dive_table(lang)):
             links = re.findall(r"\]\(([^)]+)\)", table)
             assert links and not [u for u in links if ".md" in u], links
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_core_path_takes_at_most_90_minutes(lang):
+    """The home page promises a core path a learner can read in one sitting: at most 90 minutes by the module's
+    rule (each step rounded up, as the table prints it)."""
+    table = R.core_path_table(lang)
+    minutes = [int(line.split("|")[3]) for line in table.splitlines() if re.match(r"^\| \d+ \|", line)]
+    assert len(minutes) == len(R.CORE_PATH)
+    assert sum(minutes) <= 90, table
+
+
+def test_a_code_blocks_annotation_list_is_not_counted():
+    """Material shows a code annotation only when its marker is clicked; a list after prose is counted."""
+    page = '```python\n--8<-- "snippets/x.py:y"\n```\n\n1. Hidden note words\n    more hidden\n\nShown.\n'
+    assert R.count_text(page, "en").words == 1
+    assert R.count_text("Intro.\n\n1. Shown list item\n", "en").words == 5  # the "1" counts too
