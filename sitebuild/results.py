@@ -12,6 +12,7 @@ matches, ``tests/test_results.py`` fails, and the same command measures again::
     python -m sitebuild.results recall       # retrain results/kvheads-recall.json (~30 CPU minutes)
     python -m sitebuild.results decode       # re-measure results/kvheads-decode.json (~3 min)
     python -m sitebuild.results whatif       # retrain results/whatif-sweeps.json (~2 CPU hours)
+    python -m sitebuild.results whatif-replication  # §4 on ten more seeds (~20 CPU min)
     python -m sitebuild.results mqar         # retrain results/kvheads-mqar.json (~75 CPU minutes)
     python -m sitebuild.results mqar-followup  # retrain results/kvheads-mqar-followup.json (~30 CPU minutes)
     python -m sitebuild.results induction    # retrain results/induction.json (~40 CPU minutes)
@@ -94,6 +95,10 @@ SPECS: dict[str, Spec] = {
     # §4's second round: the protocol (grid, seeds, steps, stopping rule) and the training it runs.
     "whatif-sweeps": Spec(("snippets.whatif.protocol",), (), "python -m sitebuild.results whatif",
                           exclude=WORDS),
+    # §4 on ten more seeds: the settings whose readings are counts of seeds, trained again
+    # (snippets.whatif.replication).
+    "whatif-replication": Spec(("snippets.whatif.replication",), (), "python -m sitebuild.results whatif-replication",
+                               exclude=WORDS),
     # The key/value-heads page's second recall test: its protocol (snippets.kvheads.protocol) and what it runs.
     "kvheads-mqar": Spec(("snippets.kvheads.protocol",), (), "python -m sitebuild.results mqar",
                          exclude=WORDS),
@@ -413,6 +418,18 @@ def measure_whatif(workers: int = 2) -> Path:
     return save("whatif-sweeps", prov, {"protocol": _protocol_record(), "models": models}, start, runs)
 
 
+def measure_whatif_replication(workers: int = 2) -> Path:
+    """Train every run of snippets.whatif.replication; write results/whatif-replication.json."""
+    from snippets.whatif import replication
+
+    prov = provenance("whatif-replication", 1) | {"workers": workers}
+    start, runs, models = _train_pool("whatif-replication", replication.jobs(), replication.run_one,
+                                      lambda r: f"{r['sweep']}[{r['index']}] seed {r['seed']}", workers)
+    record = {"seeds": list(replication.SEEDS), "first_seeds": list(replication.FIRST_SEEDS),
+              "first_heads": list(replication.FIRST_HEADS), "settings": [list(s) for s in replication.SETTINGS]}
+    return save("whatif-replication", prov, {"protocol": record, "models": models}, start, runs)
+
+
 def measure_mqar(workers: int = 2) -> Path:
     """Train every run of snippets.kvheads.protocol; write results/kvheads-mqar.json."""
     from snippets.kvheads import protocol
@@ -619,6 +636,7 @@ def measure_build_models(workers: int = 2) -> Path:
 MEASURE: dict[str, Callable[[], Path]] = {"bench-full": measure_bench, "buildbench": measure_build,
                                          "kvheads-recall": measure_recall, "kvheads-decode": measure_decode,
                                          "whatif-sweeps": measure_whatif, "kvheads-mqar": measure_mqar,
+                                         "whatif-replication": measure_whatif_replication,
                                          "kvheads-mqar-followup": measure_mqar_followup,
                                          "induction": measure_induction, "induction-live": measure_induction_live,
                                          "induction-reader": measure_induction_reader,
@@ -638,13 +656,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("what", nargs="?", choices=["check", "bench", "build", "recall", "decode", "whatif", "mqar",
                                                      "mqar-followup", "induction", "induction-live", "induction-reader",
                                                      "induction-circuits", "induction-positional", "integrity-drift",
-                                                     "decoder-heads",
+                                                     "decoder-heads", "whatif-replication",
                                                      "decoder-timing", "decoder-ablation", "build-models", "stale"],
                         default="check")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     names = {"bench": ["bench-full"], "build": ["buildbench"], "recall": ["kvheads-recall"],
              "decode": ["kvheads-decode"], "whatif": ["whatif-sweeps"], "mqar": ["kvheads-mqar"],
+             "whatif-replication": ["whatif-replication"],
              "mqar-followup": ["kvheads-mqar-followup"], "induction": ["induction"],
              "induction-live": ["induction-live"], "induction-reader": ["induction-reader"],
              "induction-circuits": ["induction-circuits"], "induction-positional": ["induction-positional"],
