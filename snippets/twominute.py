@@ -149,8 +149,10 @@ def performance_stats(lang: str) -> dict:
 def whatif_stats(lang: str) -> dict:
     """§4 (what if): the first round's head sweep (one head, the plateau, 32 heads of d_k = 1), the source's
     regime of many narrow heads (with the page's verdict words), the roles of the 4-head models and the ablation
-    of seed 0's, and how many heads the pruning keeps within tolerance."""
+    of seed 0's, and how many heads the pruning keeps within tolerance (on the first round's seeds and on
+    the replication's, snippets.whatif.fresh)."""
     from .whatif.analysis import sweep
+    from .whatif.fresh import fresh_stats, load_replication
     from .whatif.model import D_MODEL
     from .whatif.report import ablation_stats, pruning_interval_stats, role_split_stats, sweep_stats
     from .whatif.round2 import load_sweeps, round2_regime_stats
@@ -162,6 +164,7 @@ def whatif_stats(lang: str) -> dict:
     words = {w: text(lang, f"twomin.whatif.{w}") for w in ("lower", "higher", "none", "negligible")}
     roles = role_split_stats(sweep(heads=[4]))
     pruned = pruning_interval_stats(sweep(heads=[8, 16]))
+    again = fresh_stats(load_sweeps(), load_replication())  # the first round's models on five more seeds
     keep = ("acc_1", "acc_2", "acc_32", "plateau", "plateau_end", "best", "widest", "chance", "train_loss_32",
             "loss_32")
     return {**{k: first[k] for k in keep}, **round2_regime_stats(load_sweeps(), words=words),
@@ -169,7 +172,9 @@ def whatif_stats(lang: str) -> dict:
             "roles_covered": roles["covered"], "roles_seeds": roles["n_seeds"], "roles_distinct": roles["distinct"],
             "own_drop_pts": ablation_stats(train_run(num_heads=4, seed=0))["own_drop_pts"],
             **{k: pruned[k] for k in ("tolerance_points", "removable_8", "removable_pct_8", "removable_16",
-                                      "removable_pct_16")}}
+                                      "removable_pct_16")},
+            "fresh_removable_8": again["removable_8"], "fresh_removable_16": again["removable_16"],
+            "fresh_first": again["n_first"]}
 
 
 def second_round_stats(lang: str) -> dict:

@@ -21,7 +21,8 @@ ZH = {
         "平均下降 {own_drop_pts:.1f} 个百分点。",
         "**能剪掉的头不多**：准确率下降的区间上端不超过 {tolerance_points:g} 个百分点时，8 个头的模型"
         "最多能去掉 {removable_8} 个头（{removable_pct_8:g}%），16 个头的模型 {removable_16} 个"
-        "（{removable_pct_16:g}%）。",
+        "（{removable_pct_16:g}%）；另换 {fresh_first} 个种子，8 个头的"
+        "{fresh_removable_8:能去掉 # 个|一个也去不掉}，16 个头的{fresh_removable_16:能去掉 # 个|一个也去不掉}。",
     ],
     # docs/article/4b-second-round: the second round's two-minute version
     "twomin.secondround": [
@@ -137,7 +138,8 @@ EN = {
         "**Few heads can be pruned**: with the upper end of the interval on the "
         "accuracy lost at most {tolerance_points:g} point, the 8-head models can "
         "lose {removable_8} of their 8 heads ({removable_pct_8:g}%) and the 16-head "
-        "models {removable_16} of their 16 ({removable_pct_16:g}%).",
+        "models {removable_16} of their 16 ({removable_pct_16:g}%); on {fresh_first} more seeds, "
+        "{fresh_removable_8} of 8 and {fresh_removable_16} of 16.",
     ],
     # docs/article/4b-second-round: the second round's two-minute version
     "twomin.secondround": [
