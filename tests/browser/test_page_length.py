@@ -18,7 +18,8 @@ from .pages import kind, page_path
 
 pytestmark = pytest.mark.browser
 LIMITS = {"article": 20, "lab": 25}  # screens of 844 px at 390 px wide, per kind of page
-PAGES = {"lab/kv-heads": LIMITS["lab"]}  # page -> screens; only pages that meet their limit
+PAGES = {"lab/kv-heads": LIMITS["lab"],
+         "article/4b-second-round": LIMITS["article"]}  # page -> screens; only pages that meet their limit
 MEASURED: dict[tuple[str, str], dict] = {}
 
 SCREENS_JS = """() => ({
