@@ -69,11 +69,12 @@ def test_the_pages_fold_most_report_blocks_and_keep_lesson_code():
         out = fold_report_blocks(page.read_text(encoding="utf-8"), "en" if page.name.endswith(".en.md") else "zh")
         folded[page.relative_to(root / "docs").as_posix()] = out.count("??? mha-code")
     # the key/value heads page and the page its accuracy tests moved to; §4 and its second round. The key/value
-    # heads page puts most of its reports in detail boxes of its own (left as they are); those in view are folded
+    # heads page and §4's two pages put most of their reports in detail boxes of their own (left as they are);
+    # those in view are folded
     assert folded["lab/kv-heads.zh.md"] == folded["lab/kv-heads.en.md"] >= 5
     assert folded["lab/kv-heads-accuracy.zh.md"] == folded["lab/kv-heads-accuracy.en.md"] > 15
-    assert folded["article/4-what-if.zh.md"] == folded["article/4-what-if.en.md"] > 10
-    assert folded["article/4b-second-round.zh.md"] == folded["article/4b-second-round.en.md"] > 5
+    assert folded["article/4-what-if.zh.md"] == folded["article/4-what-if.en.md"] >= 5
+    assert folded["article/4b-second-round.zh.md"] == folded["article/4b-second-round.en.md"] >= 3
     # §3 folds the calls that only print a table or a figure (written folded in its source, so that its reading time
     # counts them folded) and keeps run_official's in view; the FAQ folds each answer's code the same way
     assert folded["article/3-pytorch.zh.md"] == folded["article/3-pytorch.en.md"] >= 11
