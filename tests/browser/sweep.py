@@ -34,11 +34,18 @@ SWEEPS = {"budget_dom": "browser.test_budget_dom", "stylesheets": "browser.test_
 TIMEOUT_MS = 600_000
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        if not isinstance(sys.exc_info()[1], ConnectionError):  # not a request the browser gave up on
+            super().handle_error(request, client_address)
+
+
 def serve(site: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
-    """The built site on a free port of 127.0.0.1, served as the `server_url` fixture serves it."""
+    """The built site on a free port of 127.0.0.1, served as the `server_url` fixture serves it (without
+    printing a traceback for each request the browser cancels when it moves on to the next page)."""
     from browser.conftest import HOST, _QuietHandler
 
-    server = http.server.ThreadingHTTPServer((HOST, 0), functools.partial(_QuietHandler, directory=str(site)))
+    server = _Server((HOST, 0), functools.partial(_QuietHandler, directory=str(site)))
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, name="site-server", daemon=True).start()
     return server, f"http://{HOST}:{server.server_address[1]}/"
