@@ -108,6 +108,9 @@ def compare_stylesheets(page, server_url: str, built_site, name: str, scheme: st
 
     page.emulate_media(color_scheme=scheme)
     page.goto(f"{server_url}{prefix}notebooks/{name}/", wait_until="networkidle")
+    # site.js's first pass marks the boxes that scroll sideways (showing a wide figure's note) when the
+    # browser is idle; under load that came between the two snapshots once. Snapshot after it.
+    page.wait_for_function("() => document.documentElement.dataset.scrollChecked")
     # Every cell drawn, so that sizes (computed height, transform-origin...) do not depend on which
     # cells happened to be near the screen.
     page.add_style_tag(content="* { content-visibility: visible !important; }")
