@@ -102,12 +102,19 @@ def one_thread():
 
 # The session's two full builds run in the background while other tests run (CI's two cores are otherwise
 # half idle: most tests use one). At the end of collection, when any collected test needs the site, its
-# build starts (BUILDS["site"]) and the tests that do not need it run first. When that build is done and the
-# determinism test is collected, the second, cold build starts (BUILDS["again"]) at the lowest CPU priority
-# (nice 19 within pytest's own process group), so it takes only the time the tests leave idle and never
-# slows a timed test; the determinism test runs last and waits for it.
+# build starts (BUILDS["site"]) and the tests that do not need it run first. When that build is done (looked
+# at after every test), two things start at the lowest CPU priority (nice 19 within pytest's own process
+# group), so that they take only the time the tests leave idle and never slow a timed test: when the
+# determinism test is collected, the second, cold build (BUILDS["again"]); and when a test marked
+# `sweep(name)` is collected, one process running those long browser sweeps over every page
+# (tests/browser/sweep.py; SWEEPS). The sweep tests run after the other tests that need the site and read
+# the results (fixture `swept`); the determinism test runs last and waits for its build.
 BUILDS: dict[str, tuple[subprocess.Popen, Path, Path]] = {}
 AGAIN = "test_determinism.py::test_two_clean_builds_are_identical"
+# started when the site is built: "again" -> (its folder, the builds' folder); "sweeps" -> (names, folder)
+AFTER_SITE: dict[str, tuple] = {}
+# sweep name -> (its process, the folder of its result, its log)
+SWEEPS: dict[str, tuple[subprocess.Popen, Path, Path]] = {}
 
 
 def start_build(name: str, dest: Path, logs: Path, extra_env: dict[str, str] | None = None, nice: int = 0,
@@ -151,25 +158,106 @@ def _needs_site(item) -> bool:
     return "built_site" in getattr(item, "fixturenames", ())
 
 
+def _sweep(item) -> str | None:
+    """The name of the browser sweep whose result the test reads (its mark `sweep(name)`), if any."""
+    mark = item.get_closest_marker("sweep")
+    return mark.args[0] if mark is not None else None
+
+
 @pytest.hookimpl(trylast=True)  # after -k / -m deselection: no build for a run that does not need one
 def pytest_collection_modifyitems(session, config, items):
-    """Tests that do not need the site first, then those that do, the second build's test last; start the build."""
+    """Tests that do not need the site first, then those that do, those that read a sweep, the second
+    build's test last; start the build."""
     if not any(_needs_site(i) for i in items):
         return
     last = [i for i in items if i.nodeid.endswith(AGAIN)]
     rest = [i for i in items if i not in last]
-    items[:] = [i for i in rest if not _needs_site(i)] + [i for i in rest if _needs_site(i)] + last
+    site = [i for i in rest if _needs_site(i)]
+    items[:] = ([i for i in rest if not _needs_site(i)] + [i for i in site if not _sweep(i)]
+                + [i for i in site if _sweep(i)] + last)
     if config.option.collectonly:
         return
     factory = getattr(config, "_tmp_path_factory", None)  # pytest's tmp_path_factory, made at configure time
     base = factory.mktemp("builds") if factory is not None else Path(tempfile.mkdtemp(prefix="builds-"))
     start_build("site", base / "site", base)
     if last:
-        BUILDS["again-pending"] = (None, base / "again", base)  # started when the first build is done
+        AFTER_SITE["again"] = (base / "again", base)
+    sweeps = list(dict.fromkeys(filter(None, map(_sweep, items))))
+    if sweeps:
+        AFTER_SITE["sweeps"] = (sweeps, base)
+
+
+def after_site_build() -> None:
+    """If the site's build is done and succeeded, start what waits for it (once): the second build, from a
+    copy of the checkout in another folder with another (empty) cache folder, so that a build that printed a
+    path of its checkout or cache into a page would differ from the first; and the browser sweeps."""
+    if not AFTER_SITE or "site" not in BUILDS:
+        return
+    proc, site, _ = BUILDS["site"]
+    if proc.poll() != 0:  # still building, or failed (then `built_site` fails every test that needs it)
+        return
+    if "again" in AFTER_SITE:
+        dest_again, base = AFTER_SITE.pop("again")
+        checkout = copy_checkout(base / "elsewhere" / "another-checkout")
+        start_build("again", dest_again, base, {"MHA_CACHE_DIR": str(base / "another-cache")}, nice=19,
+                    checkout=checkout)
+    if "sweeps" in AFTER_SITE:
+        names, base = AFTER_SITE.pop("sweeps")
+        start_sweeps(names, site, base)
+
+
+def pytest_runtest_logfinish(nodeid, location):
+    after_site_build()
+
+
+def start_sweeps(names: list[str], site: Path, base: Path, nice: int = 19) -> None:
+    """Run the browser sweeps `names` over the site in one process in the background (tests/browser/sweep.py),
+    their results in base/sweeps/, its output in base/sweeps.log. At nice 19 its Chromium is kept at the
+    lowest priority too (SCHED_IDLE: Chromium sets its processes' nice values itself)."""
+    out, log = base / "sweeps", base / "sweeps.log"
+    cmd = [sys.executable, "-m", "browser.sweep", *(["--idle"] if nice == 19 else []), str(site), str(out), *names]
+    if nice:
+        cmd = ["nice", "-n", str(nice), *cmd]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "tests"),
+                                                        *filter(None, [os.environ.get("PYTHONPATH")])])}
+    with log.open("a", encoding="utf-8") as output:
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=output, stderr=subprocess.STDOUT, env=env)
+    for name in names:
+        SWEEPS[name] = (proc, out, log)
+
+
+def finish_sweep(name: str):
+    """Wait for a browser sweep's result; fail the test with the sweep's error if it raised or stopped."""
+    import json
+    import time
+
+    proc, out, log = SWEEPS[name]
+    file = out / f"{name}.json"
+    while not file.exists():
+        if proc.poll() is not None and not file.exists():
+            pytest.fail(f"the browser sweep {name} stopped (exit {proc.returncode}) without a result:\n"
+                        + log.read_text(encoding="utf-8")[-8000:])
+        time.sleep(0.2)
+    record = json.loads(file.read_text(encoding="utf-8"))
+    if "error" in record:
+        pytest.fail(f"the browser sweep {name} raised:\n{record['error']}")
+    return record["result"]
+
+
+@pytest.fixture(scope="session")
+def swept(built_site, tmp_path_factory):
+    """swept(name): the result of a browser sweep over the built site (tests/browser/sweep.py), started when
+    the site was built, or now if it was not (a test asking for the site only at run time)."""
+    def result(name: str):
+        if name not in SWEEPS:
+            start_sweeps([name], built_site, tmp_path_factory.mktemp("sweep"), nice=0)
+        return finish_sweep(name)
+
+    return result
 
 
 def pytest_unconfigure(config):
-    for name, (proc, _, _) in BUILDS.items():
+    for proc, _, _ in [*BUILDS.values(), *SWEEPS.values()]:
         if proc is not None and proc.poll() is None:
             proc.kill()
             proc.wait()
@@ -185,14 +273,7 @@ def built_site(tmp_path_factory) -> Path:
         code, output = proc.returncode, proc.stdout[-4000:] + proc.stderr[-8000:]
     if code != 0:
         pytest.fail(f"mkdocs build --strict failed:\n{output}")
-    pending = BUILDS.pop("again-pending", None)
-    if pending is not None:
-        _, dest_again, base = pending
-        # from a copy of the checkout in another folder, with another (empty) cache folder: a build that
-        # printed a path of its checkout or cache into a page would differ from the first
-        checkout = copy_checkout(base / "elsewhere" / "another-checkout")
-        start_build("again", dest_again, base, {"MHA_CACHE_DIR": str(base / "another-cache")}, nice=19,
-                    checkout=checkout)
+    after_site_build()
     return dest
 
 

@@ -11,12 +11,16 @@ Fixtures for every test under tests/browser/:
 - ``page_log`` (function): the record behind ``page`` (``page_log.problems()``, ``page_log.clear()``)
   for a test that provokes an error on purpose.
 
+``guarded_page(browser, page_log)`` opens the same page outside a fixture (the sweeps of tests/browser/sweep.py,
+run beside the session, read every page in it).
+
 Without /usr/bin/chromium the browser tests are skipped with a reason saying how to install it,
 except when CI=true, where they fail instead.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import os
@@ -145,9 +149,13 @@ def page_log() -> PageLog:
     return PageLog()
 
 
-@pytest.fixture
-def page(browser, page_log: PageLog):
+@contextlib.contextmanager
+def guarded_page(browser, page_log: PageLog, timeout_ms: float | None = None):
+    """A fresh context and page at the desktop size whose misbehaviour goes to page_log; requests to other
+    hosts are aborted. timeout_ms, if given, replaces Playwright's 30 s for every wait (tests/browser/sweep.py)."""
     context = browser.new_context(viewport=DESKTOP, service_workers="block")
+    if timeout_ms is not None:
+        context.set_default_timeout(timeout_ms)
 
     def guard(route):
         if is_offsite(route.request.url):
@@ -165,5 +173,15 @@ def page(browser, page_log: PageLog):
         pg.remove_listener("console", page_log.on_console)
         pg.remove_listener("requestfailed", page_log.on_request_failed)
         context.close()
+
+
+def misbehaved(problems: list[str]) -> str:
+    return "the page misbehaved:\n  " + "\n  ".join(problems)
+
+
+@pytest.fixture
+def page(browser, page_log: PageLog):
+    with guarded_page(browser, page_log) as pg:
+        yield pg
     problems = page_log.problems()
-    assert not problems, "the page misbehaved:\n  " + "\n  ".join(problems)
+    assert not problems, misbehaved(problems)

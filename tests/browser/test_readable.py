@@ -21,7 +21,7 @@ import json
 
 import pytest
 
-from .conftest import ARTIFACTS, DESKTOP, PHONE
+from .conftest import ARTIFACTS, DESKTOP, PHONE, misbehaved
 from .pages import built_pages
 
 pytestmark = pytest.mark.browser
@@ -182,7 +182,9 @@ def report():
     (ARTIFACTS / "readability.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-def test_every_page_is_readable(page, server_url, built_site, report):
+def measure_every_page(page, server_url: str, built_site, report: dict) -> list[str]:
+    """Every page, both palettes, read in one page: what was measured goes to report, what is wrong is
+    returned."""
     problems = []
     for palette in PALETTES:
         page.emulate_media(color_scheme=palette)
@@ -223,8 +225,31 @@ def test_every_page_is_readable(page, server_url, built_site, report):
                 problems.append(f"/{path} ({palette}, 1280 px): {o['kind']} scrolls sideways by {o['by_px']} px: "
                                 f"{o['text']}")
             problems += [f"/{path} ({palette}): unrendered Markdown: {u}" for u in unrendered]
+    return problems
+
+
+def sweep(browser, server_url: str, site) -> dict:
+    """measure_every_page in tests/browser/sweep.py's process, beside the session, in a page like the `page`
+    fixture's (its misbehaviour recorded the same way; each wait may take the long TIMEOUT_MS of a process
+    at the lowest priority)."""
+    from .conftest import PageLog, guarded_page
+    from .sweep import TIMEOUT_MS
+
+    log, measured = PageLog(), {}
+    with guarded_page(browser, log, TIMEOUT_MS) as page:
+        problems = measure_every_page(page, server_url, site, measured)
+    return {"report": measured, "problems": problems, "misbehaved": log.problems()}
+
+
+@pytest.mark.sweep("readable")
+def test_every_page_is_readable(built_site, swept, report):
+    """Reads what sweep() measured (started when the site was built, see tests/conftest.py)."""
+    result = swept("readable")
+    report.update(result["report"])
+    problems = result["problems"]
     assert report, "no pages measured"
     assert not problems, f"{len(problems)} problems:\n  " + "\n  ".join(problems[:60])
+    assert not result["misbehaved"], misbehaved(result["misbehaved"])
 
 
 # A span of each token class that the build unwraps (sitebuild/hooks/lean_code.py), added to a code
