@@ -33,6 +33,9 @@ PAGES = {  # page -> screens; only pages that meet their limit
     "lab/real-decoder": LIMITS["lab"],
     "lab/performance": LIMITS["lab"],
     "article/4b-second-round": LIMITS["article"],
+    "article/3-pytorch": LIMITS["article"],
+    "lab/kv-heads-accuracy": LIMITS["lab"],
+    "lab/induction-heads": LIMITS["lab"],
 }
 WORD_LIMIT = 4500  # words of prose in view on an article or the FAQ (a zh page: characters / 2 + Latin words)
 WORDY = {"article", "faq"}  # the kinds of page WORD_LIMIT holds
