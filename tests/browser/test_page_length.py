@@ -36,6 +36,7 @@ PAGES = {  # page -> screens; only pages that meet their limit
     "article/3-pytorch": LIMITS["article"],
     "lab/kv-heads-accuracy": LIMITS["lab"],
     "lab/induction-heads": LIMITS["lab"],
+    "faq": LIMITS["faq"],
 }
 WORD_LIMIT = 4500  # words of prose in view on an article or the FAQ (a zh page: characters / 2 + Latin words)
 WORDY = {"article", "faq"}  # the kinds of page WORD_LIMIT holds
