@@ -37,6 +37,8 @@ PAGES = {  # page -> screens; only pages that meet their limit
     "lab/kv-heads-accuracy": LIMITS["lab"],
     "lab/induction-heads": LIMITS["lab"],
     "faq": LIMITS["faq"],
+    "article/1-single-head": LIMITS["article"],
+    "article/2-divide-and-conquer": LIMITS["article"],
 }
 WORD_LIMIT = 4500  # words of prose in view on an article or the FAQ (a zh page: characters / 2 + Latin words)
 WORDY = {"article", "faq"}  # the kinds of page WORD_LIMIT holds
