@@ -73,7 +73,7 @@ def shown_functions(page: str, anchor: str) -> dict[str, set[str]]:
         text = (Path(__file__).parents[1] / "docs" / f"{page}.{lang}.md").read_text(encoding="utf-8")
         section = text.split(f"{{ #{anchor} }}", 1)[1].split("\n## ", 1)[0]
         names = set()
-        for inc in re.findall(r'^--8<-- "[^"]+"$', section, flags=re.M):
+        for inc in re.findall(r'^\s*(--8<-- "[^"]+")$', section, flags=re.M):  # in view or in a box
             tree = ast.parse(expand(inc)[0])
             names |= {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
         out[lang] = names

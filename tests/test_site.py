@@ -55,11 +55,16 @@ CONT = re.compile(r"^[\s\w\"'.,=:()\[\]{}<>|+*/%-]*\)?$")
 def handwritten_lines(text: str) -> list[str]:
     """Lines of code in a page that are neither a snippets include nor an import-and-call exec block."""
     bad = []
-    for info, body in code_blocks(text):
+    blocks = list(code_blocks(text))
+    for k, (info, body) in enumerate(blocks):
         if not body:
             continue
         if all(line.strip().startswith("--8<--") or not line.strip() for line in body):
             continue  # an include
+        following = blocks[k + 1] if k + 1 < len(blocks) else ("", [])
+        if ('exec="1"' not in info and 'exec="1"' in following[0]
+                and textwrap.dedent("\n".join(body)).strip() == textwrap.dedent("\n".join(following[1])).strip()):
+            continue  # a folded report's shown source: the exec block right after it, checked as one, runs it
         if 'exec="1"' not in info:
             bad.append(f"fenced block ```{info} that is neither an include nor an exec block: {body[0].strip()}")
             continue
@@ -109,6 +114,12 @@ def test_handwritten_check_catches_handwritten_code():
     assert handwritten_lines('```python exec="1"\nimport torch\nprint(1)\n```\n') == ["import torch"]
     ok = '```python exec="1"\nfrom snippets.tables import md_table\nprint(md_table(\n    ["a"],\n    [[1]],\n))\n```\n```python\n--8<-- "snippets/attention.py:sdpa"\n```\n'
     assert handwritten_lines(ok) == []
+    # a folded report shows its code in a box, then runs the same code with its source hidden: one block
+    call = 'from snippets.tables import md_table\nprint(md_table(["a"], [[1]]))\n'
+    copy = "```python\n" + call + "```\n" + '```python exec="1"\n' + call + "```\n"
+    assert handwritten_lines(copy) == []
+    other = "```python\n" + call + "x = 2\n```\n" + '```python exec="1"\n' + call + "```\n"
+    assert handwritten_lines(other) == ["fenced block ```python that is neither an include nor an exec block: from snippets.tables import md_table"]
 
 
 def test_strict_build_has_every_page_in_both_languages(built_site):
