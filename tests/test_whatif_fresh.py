@@ -11,7 +11,7 @@ import pytest
 
 from snippets.whatif import fresh, protocol, replication, round2
 from snippets.whatif.analysis import sweep
-from snippets.whatif.report import pruning_interval_stats
+from snippets.whatif.report import pruning_interval_stats, removable
 
 
 def test_a_replicated_setting_trains_as_the_protocol_does():
@@ -46,19 +46,28 @@ def test_committed_result_is_the_replication():
         fresh.load_replication(Path("/nonexistent/whatif-replication.json"))
 
 
-def test_pruning_rule_is_the_pages():
-    """fresh.removable on the first round's curves gives what the pruning section prints for seeds 0-4."""
+def test_pruning_rule():
+    """The pruning rule (report.removable), which the pruning section and the replication's counts both use: a
+    head can go while the upper end of the paired interval on the drop stays within the tolerance."""
+    flat = [[0.9] * 4, [0.8] * 4, [0.95] * 4]  # nothing lost however many heads go: all but the last can
+    assert removable(flat)["removable"] == 3 and removable(flat)["next_hi"] == pytest.approx(0)
+    steep = [[1.0, 0.999, 0.5], [0.98, 0.975, 0.6], [0.99, 0.99, 0.4]]  # the first head costs <= 0.5 point
+    r = removable(steep)
+    assert r["removable"] == 1 and r["drop_hi"] <= 1.0 < r["next_hi"] and r["next"] == pytest.approx(100 * 0.49)
+    assert removable(steep, tolerance=0.001)["removable"] == 0
+    with pytest.raises(ValueError, match=r"expected pruning curves of at least 2 seeds x 2 head counts"):
+        removable([[1.0, 0.9]])
+
+
+def test_the_pruning_section_applies_the_rule_per_head_count():
     from snippets.whatif.analysis import pruning
 
     runs = sweep(heads=[8, 16])
     s = pruning_interval_stats(runs)
     for h in (8, 16):
-        r = fresh.removable([pruning(x) for x in runs if x["num_heads"] == h])
-        assert r["removable"] == s[f"removable_{h}"]
-        for k in ("drop", "drop_lo", "drop_hi", "next", "next_lo", "next_hi"):
-            assert r[k] == pytest.approx(s[f"{k}_{h}"])
-    with pytest.raises(ValueError, match=r"expected pruning curves of at least 2 seeds x 2 head counts"):
-        fresh.removable([[1.0, 0.9]])
+        r = removable([pruning(x) for x in runs if x["num_heads"] == h])
+        assert s[f"removable_pct_{h}"] == 100 * r["removable"] / h
+        assert all(s[f"{k}_{h}"] == v for k, v in r.items())
 
 
 def test_rows_and_stats_on_the_committed_result():

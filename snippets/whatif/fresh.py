@@ -18,8 +18,9 @@ import resultcache
 
 from .. import stats
 from .protocol import LEARNED, MINIMUM, SWEEPS
+from .report import removable
 
-__all__ = ["RESULT_NAME", "load_replication", "runs_of", "setting_name", "removable", "fresh_rows", "fresh_stats"]
+__all__ = ["RESULT_NAME", "load_replication", "runs_of", "setting_name", "fresh_rows", "fresh_stats"]
 
 RESULT_NAME = "whatif-replication.json"
 
@@ -54,30 +55,6 @@ def setting_name(sweep: str, index: int) -> str:
     if sweep == "phase":
         return f"p{c['layers']}x{h}{'f' if c.get('ffn') else ''}"
     return {"fixed_dk": f"dk{h}", "offsets_6": f"o6_{h}", "fixed_dmodel": f"dm{h}", "regime": f"reg{h}"}[sweep]
-
-
-def removable(curves: Sequence[Sequence[float]], tolerance: float = 0.01, level: float = stats.LEVEL) -> dict:
-    """The first round's pruning rule on pruning curves (per seed: accuracy with h, h-1, ..., 1 heads kept):
-    the most heads that can go while the upper end of every paired interval of the drop so far stays within
-    tolerance (snippets.whatif.report.pruning_interval_stats applies the same rule to its runs).
-    Returns removable, drop / drop_lo / drop_hi at it and next / next_lo / next_hi one head more (points).
-
-    >>> removable([[1.0, 1.0, 0.5], [1.0, 1.0, 0.6], [0.99, 0.99, 0.4]])["removable"]
-    1
-    """
-    c = np.asarray(curves, dtype=float)
-    if c.ndim != 2 or c.shape[0] < 2 or c.shape[1] < 2:
-        raise ValueError(f"expected pruning curves of at least 2 seeds x 2 head counts, got shape {c.shape}")
-    h = c.shape[1]
-    intervals = [stats.t_interval(c[:, 0] - c[:, k], level) if k else (0.0, 0.0, 0.0) for k in range(h)]
-    k = 0
-    while k + 1 < h and intervals[k + 1][2] <= tolerance:
-        k += 1
-    out = {"removable": k}
-    for name, j in (("drop", k), ("next", min(k + 1, h - 1))):
-        d, lo, hi = intervals[j]
-        out |= {name: 100 * d, f"{name}_lo": 100 * lo, f"{name}_hi": 100 * hi}
-    return out
 
 
 def _acc(runs: Sequence[dict]) -> np.ndarray:

@@ -22,7 +22,8 @@ __all__ = [
     "SAMPLE_SEED", "VASWANI_TABLE3A", "fmt_offset", "sweep_rows", "sweep_stats", "sweep_figure", "width_rows",
     "vaswani_rows", "share_rows", "role_rows", "sample_heatmaps", "ablation_rows", "ablation_stats",
     "pruning_rows", "pruning_stats", "share_stats", "role_stats", "roleless_stats", "sentence", "timeline_rows",
-    "fixed_pool_sentence", "ablation_sentence", "pruning_interval_stats", "role_drop_stats", "specialisation_rows", "first_round_one_head_stats", "role_split_stats",
+    "fixed_pool_sentence", "ablation_sentence", "removable", "pruning_interval_stats", "role_drop_stats",
+    "specialisation_rows", "first_round_one_head_stats", "role_split_stats",
 ]
 
 SAMPLE_SEED = 7  # the stream drawn in the heatmaps
@@ -368,26 +369,43 @@ def ablation_sentence(run: dict, template: str, others: tuple[str, str]) -> str:
     return sentence(template, {**stats, "others": sentence(clause, stats)})
 
 
+def removable(curves: Sequence[Sequence[float]], tolerance: float = 0.01, level: float = LEVEL) -> dict:
+    """The first round's pruning rule on pruning curves (per seed: accuracy with h, h-1, ..., 1 heads kept):
+    the most heads that can go while the upper end of every paired interval of the drop so far stays within
+    tolerance. The drop from all heads is paired by seed (each seed against its own full model), as a Student's t
+    interval (snippets.stats), tested in a fixed order, one more head each time, stopping at the first that
+    fails: a fixed-sequence procedure needs no further correction.
+    Returns removable, drop / drop_lo / drop_hi at it and next / next_lo / next_hi one head more (points).
+
+    >>> removable([[1.0, 1.0, 0.5], [1.0, 1.0, 0.6], [0.99, 0.99, 0.4]])["removable"]
+    1
+    """
+    c = np.asarray(curves, dtype=float)
+    if c.ndim != 2 or c.shape[0] < 2 or c.shape[1] < 2:
+        raise ValueError(f"expected pruning curves of at least 2 seeds x 2 head counts, got shape {c.shape}")
+    h = c.shape[1]
+    intervals = [t_interval(c[:, 0] - c[:, k], level) if k else (0.0, 0.0, 0.0) for k in range(h)]
+    k = 0
+    while k + 1 < h and intervals[k + 1][2] <= tolerance:
+        k += 1
+    out = {"removable": k}
+    for name, j in (("drop", k), ("next", min(k + 1, h - 1))):
+        d, lo, hi = intervals[j]
+        out |= {name: 100 * d, f"{name}_lo": 100 * lo, f"{name}_hi": 100 * hi}
+    return out
+
+
 def pruning_interval_stats(runs: list[dict], tolerance: float = 0.01, level: float = LEVEL) -> dict:
-    """Per head count h, removing heads in pruning order, with the drop in accuracy from all heads taken over seeds
-    (paired: each seed against its own full model) as a t interval (snippets.stats). removable_<h>: the most heads that can go
-    while the upper end of every interval so far stays within tolerance; removable_pct_<h> the same as a share of h;
-    drop_<h> / drop_lo_<h> / drop_hi_<h>: the interval (points) at removable_<h>; next_<h> / next_lo_<h> /
-    next_hi_<h>: at one head more. Also tolerance_points, level_pct, n_seeds."""
+    """Per head count h, removing heads in pruning order, the rule of `removable` on the runs' pruning curves:
+    removable_<h>, removable_pct_<h> (the same as a share of h), drop_<h> / drop_lo_<h> / drop_hi_<h> (points) at
+    removable_<h> and next_<h> / next_lo_<h> / next_hi_<h> at one head more. Also tolerance_points, level_pct,
+    n_seeds."""
     stats: dict = {"tolerance_points": 100 * tolerance, "level_pct": 100 * level}
     for h, rs in _by_heads(runs).items():
-        curves = np.array([pruning(r) for r in rs])  # (seeds, h): accuracy with h, h-1, ... heads
+        r = removable([pruning(x) for x in rs], tolerance, level)  # (seeds, h): accuracy with h, h-1, ... heads
         stats["n_seeds"] = len(rs)
-        # b - a paired by seed, Student's t interval (snippets.stats); tested in a fixed order, one more head
-        # each time, stopping at the first that fails: a fixed-sequence procedure needs no further correction
-        intervals = [t_interval(curves[:, 0] - curves[:, k], level) for k in range(h)]
-        k = 0
-        while k + 1 < h and intervals[k + 1][2] <= tolerance:
-            k += 1
-        stats.update({f"removable_{h}": k, f"removable_pct_{h}": 100 * k / h})
-        for name, j in (("drop", k), ("next", min(k + 1, h - 1))):
-            d, lo, hi = intervals[j]
-            stats.update({f"{name}_{h}": 100 * d, f"{name}_lo_{h}": 100 * lo, f"{name}_hi_{h}": 100 * hi})
+        stats.update({f"{k}_{h}": v for k, v in r.items()})
+        stats[f"removable_pct_{h}"] = 100 * r["removable"] / h
     return stats
 
 
