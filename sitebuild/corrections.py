@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from snippets.i18n import LANGS, check_lang, text
+from snippets.i18n import LANGS, check_lang, fill, text
 
 CLASS = "correction"  # the class that makes an admonition a correction box
 # A title or heading that opens with one of these reads as fault-finding: state what is true instead.
@@ -153,3 +153,37 @@ def errata_table(pages: list[tuple[str, str, str]], lang: str) -> str:
         return text(lang, "errata.none") + "\n"
     head = "| " + " | ".join(text(lang, "errata.header")) + " |\n|---|---|---|\n"
     return head + "\n".join(rows) + "\n"
+
+
+QUESTION = re.compile(r"^q\d+$")  # the FAQ's question anchors: q1 ... q20
+
+
+def faq_verdict(markdown: str, lang: str) -> str:
+    """The FAQ's verdict on the source's answers, counted from the page: how many of its questions (sections
+    with an id q1, q2, ...) hold a correction box, and which stand as written (linked)."""
+    check_lang(lang)
+    questions = [m.group("id") for m in map(HEADING.match, _outside_code(markdown.splitlines()))
+                 if m and QUESTION.match(m.group("id"))]
+    if not questions:
+        raise ValueError("expected the FAQ's questions as headings with ids q1, q2, ...; found none")
+    corrected = {b.section for b in corrections(markdown, lang)}
+    standing = [q for q in questions if q not in corrected]
+    links = text(lang, "faq.verdict_join").join(f"[{q.upper()}](#{q})" for q in standing)
+    links = text(lang, "faq.verdict_lead") + links if links else ""  # after fill's forms, whose "#" is the count
+    return fill(text(lang, "faq.verdict"), questions=len(questions), corrected=len(questions) - len(standing),
+                standing=len(standing), standing_list=links)
+
+
+def _outside_code(lines: list[str]) -> list[str]:
+    """The lines of a page outside fenced code blocks."""
+    out, fence = [], None
+    for line in lines:
+        m = FENCE.match(line)
+        if fence:
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
+                fence = None
+        elif m:
+            fence = m.group(1)
+        else:
+            out.append(line)
+    return out

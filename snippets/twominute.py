@@ -147,14 +147,16 @@ def performance_stats(lang: str) -> dict:
 
 
 def whatif_stats(lang: str) -> dict:
-    """§4 (what if): the first round's head sweep (one head, the plateau, 32 heads of d_k = 1), the source's
+    """§4 (what if): the task's offsets, the first round's head sweep (one head, the plateau, 32 heads of d_k = 1, how
+    much of its attention any of those heads puts on one offset), the source's
     regime of many narrow heads (with the page's verdict words), the roles of the 4-head models and the ablation
     of seed 0's, and how many heads the pruning keeps within tolerance (on the first round's seeds and on
     the replication's, snippets.whatif.fresh)."""
     from .whatif.analysis import sweep
     from .whatif.fresh import fresh_stats, load_replication
     from .whatif.model import D_MODEL
-    from .whatif.report import ablation_stats, pruning_interval_stats, role_split_stats, sweep_stats
+    from .whatif.report import (ablation_stats, fmt_offset, pruning_interval_stats, role_split_stats, share_stats,
+                                sweep_stats)
     from .whatif.round2 import load_sweeps, round2_regime_stats
     from .whatif.task import OFFSETS
     from .whatif.train import train_run
@@ -168,7 +170,9 @@ def whatif_stats(lang: str) -> dict:
     keep = ("acc_1", "acc_2", "acc_32", "plateau", "plateau_end", "best", "widest", "chance", "train_loss_32",
             "loss_32")
     return {**{k: first[k] for k in keep}, **round2_regime_stats(load_sweeps(), words=words),
-            "lookups": len(OFFSETS), "d_model_first": D_MODEL,
+            "lookups": len(OFFSETS), "offsets": text(lang, "twomin.whatif.join").join(map(fmt_offset, OFFSETS)),
+            "d_model_first": D_MODEL, "top_32": share_stats(sweep(heads=[32]))["top_32"],
+            "prune_seeds": pruned["n_seeds"], "prune_level": pruned["level_pct"],
             "roles_covered": roles["covered"], "roles_seeds": roles["n_seeds"], "roles_distinct": roles["distinct"],
             "own_drop_pts": ablation_stats(train_run(num_heads=4, seed=0))["own_drop_pts"],
             **{k: pruned[k] for k in ("tolerance_points", "removable_8", "removable_pct_8", "removable_16",

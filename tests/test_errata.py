@@ -281,3 +281,37 @@ def test_zh_pages_name_the_source_only_where_needed(built_site: Path):
     html = (built_site / "faq" / "index.html").read_text(encoding="utf-8")
     outside = re.sub(r"<details.*?</details>", "", html[html.find("<h1"):], flags=re.S)
     assert "原文" not in "".join(reader_lines("<article>" + outside)), "原文 outside a box on the FAQ"
+
+
+def test_faq_verdict_counts_the_questions_with_a_correction():
+    from sitebuild.corrections import faq_verdict
+
+    page = ('## Q1. One { #q1 }\n\n??? note correction "True one"\n    > claim\n\n'
+            '## Q2. Two { #q2 }\n\ntext\n\n```md\n## Q3. Not a question { #q3 }\n```\n\n'
+            '## Q4. Four { #q4 }\n\n??? note "Not a correction"\n    body\n\n## End { #end }\n')
+    assert faq_verdict(page, "en").startswith("**What the check found**: 1 of the 3 answers needed a correction")
+    assert faq_verdict(page, "en").endswith("2 left as the source wrote it: [Q2](#q2), [Q4](#q4).")
+    zh = faq_verdict(page, "zh")
+    assert "3 个回答里，1 个需要更正" in zh and "原样成立的有 2 个：[Q2](#q2)、[Q4](#q4)。" in zh
+    every = page.replace('??? note "Not a correction"', '??? note correction "True four"').replace(
+        "text\n", '??? note correction "True two"\n    > claim\n')
+    assert faq_verdict(every, "en").endswith("none left as the source wrote it.")
+    with pytest.raises(ValueError, match="expected the FAQ's questions"):
+        faq_verdict("## Intro { #intro }\n", "en")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_faq_opens_with_its_count_of_corrected_answers(built_site: Path, lang):
+    """The built FAQ's two-minute version prints the count, and it is the count of questions whose section holds
+    a correction box (counted here with this file's own pattern, not sitebuild.corrections)."""
+    src = (DOCS / f"faq.{lang}.md").read_text(encoding="utf-8")
+    sections = re.split(r"^## .*\{ #(q\d+) \}\s*$", src, flags=re.M)
+    bodies = dict(zip(sections[1::2], sections[2::2], strict=True))
+    assert len(bodies) == 20
+    corrected = sum(any("correction" in m.group("classes").split() for m in TITLE.finditer(b)) for b in bodies.values())
+    html = (built_site / ("" if lang == "zh" else "en") / "faq" / "index.html").read_text(encoding="utf-8")
+    box = html.split('class="admonition abstract"', 1)[1].split("</div>", 1)[0]
+    said = re.sub(r"<[^>]+>", "", box)
+    count = {"en": f"{corrected} of the 20 answers needed a correction", "zh": f"20 个回答里，{corrected} 个需要更正"}
+    assert count[lang] in said
+    assert "faq-verdict" not in html

@@ -7,6 +7,8 @@
 - The errata page (docs/errata.{zh,en}.md) holds the marker ``<!-- errata-table -->``; this hook
   replaces it with one table row per correction box on the site's pages in the page's language,
   in navigation order. A new box is a new row at the next build.
+- The FAQ's two-minute version holds the marker ``<!-- faq-verdict -->``; this hook replaces it with a
+  sentence counting the answers that hold a correction box (sitebuild.corrections.faq_verdict).
 """
 
 from __future__ import annotations
@@ -17,9 +19,10 @@ from pathlib import Path
 from markdown import Extension
 from markdown.treeprocessors import Treeprocessor
 
-from sitebuild.corrections import CLASS, errata_table, slug_for
+from sitebuild.corrections import CLASS, errata_table, faq_verdict, slug_for
 
 MARKER = "<!-- errata-table -->"
+FAQ_MARKER = "<!-- faq-verdict -->"  # the FAQ's two-minute version: its count of corrected answers
 H1 = re.compile(r"^#\s+(.*?)(?:\s*\{[^{}]*\})?\s*$", re.M)
 HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 _nav_pages: list = []
@@ -84,6 +87,8 @@ def language(src_uri: str) -> str:
 
 def on_page_markdown(markdown, page, config, files):
     _page_lang[0] = language(page.file.src_uri)
+    if FAQ_MARKER in markdown:
+        markdown = markdown.replace(FAQ_MARKER, faq_verdict(markdown, language(page.file.src_uri)))
     if MARKER not in markdown:
         return markdown
     lang = language(page.file.src_uri)

@@ -1,6 +1,12 @@
 """Words printed into pages: faq (see snippets.i18n)."""
 
 ZH = {
+    # sitebuild.corrections.faq_verdict: the FAQ's two-minute version, counted from its correction boxes
+    "faq.verdict": ("**逐条核对的结果**：{questions} 个回答里，{corrected} 个需要更正，每处更正放在一个折叠框里，"
+                    "框的标题写明正确的说法（[核对与更正](errata.md)一页全部列出）；"
+                    "{standing:原样成立的有 # 个|没有一个原样成立}{standing_list}。"),
+    "faq.verdict_join": "、",
+    "faq.verdict_lead": "：",
     "roadmap.kv_done": "两个回忆测试都已跑完：一个是联想回忆，一个是带干扰词元的多查询联想回忆（MQAR）。结果见键/值头页。",
     "roadmap.kv_pending": "第一个回忆测试（联想回忆）的结果见键/值头页；第二个（带干扰词元的多查询联想回忆，MQAR）的结果还没有放上网站。",
     # snippets.faq
@@ -70,6 +76,13 @@ ZH = {
 }
 
 EN = {
+    # sitebuild.corrections.faq_verdict: the FAQ's two-minute version, counted from its correction boxes
+    "faq.verdict": ("**What the check found**: {corrected} of the {questions} answers needed a correction, each in "
+                    "a collapsed box whose title states what is true (the [errata page](errata.md) lists them all); "
+                    "{standing:# left as the source wrote it|none left as the source wrote it}"
+                    "{standing_list}."),
+    "faq.verdict_join": ", ",
+    "faq.verdict_lead": ": ",
     "roadmap.kv_done": ("Both recall tests, associative recall and MQAR with distractor tokens, have been run; "
                         "their results are on the key/value heads page."),
     "roadmap.kv_pending": ("The first recall test's results (associative recall) are on the key/value heads page; "

@@ -5,44 +5,46 @@ ZH = {
     "twomin.whatif.join": "、",
     # docs/article/4-what-if: the §4 two-minute version (the first round, the source's regime, roles, pruning)
     "twomin.whatif": [
-        "**一个头不够**：每个位置要同时取 {lookups} 处。`d_model` = {d_model_first} 的单层模型，"
-        "一个头在留出集上平均只有 {acc_1:.1%}（随机猜是 {chance:.2%}），两个头 {acc_2:.1%}，"
-        "从 {plateau} 个头到 {plateau_end} 个头都与最好的（{best:.1%}）相差不到 1 个百分点："
-        "一个头的权重加起来是 1，给不了 {lookups} 处各自的全部权重。",
-        "**头太多、太窄，是欠拟合而不是拟合噪声**：{widest} 个头（d_k = 1）平均只有 "
-        "{acc_32:.1%}，最后 50 步的训练损失 {train_loss_32:.3f}，留出集上的损失 {loss_32:.3f}，"
-        "两者一样高。",
-        "**训练数据有限时**：原文担心的情形（`d_model` = {d_model}，只有 {pool} 段训练日志）里，"
-        "按种子配对，8 个头的留出集准确率减去 4 个头的，得 {diff_pts:+.1f} 个百分点，"
-        "{level_pct:.0f}% 置信区间 [{lo_pts:+.1f}, {hi_pts:+.1f}]：{verdict}。",
-        "**分工是训练出来的**：4 个头的模型，{roles_covered:{roles_seeds} 个种子里有 # 个把四个偏移分了个遍|"
-        "{roles_seeds} 个种子里没有一个把四个偏移分遍|{roles_seeds} 个种子无一例外把四个偏移分了个遍"
-        "=roles_seeds}，分法有 {roles_distinct} 种；种子 0 的模型去掉一个头，它自己那个偏移的准确率"
-        "平均下降 {own_drop_pts:.1f} 个百分点。",
-        "**能剪掉的头不多**：准确率下降的区间上端不超过 {tolerance_points:g} 个百分点时，8 个头的模型"
-        "最多能去掉 {removable_8} 个头（{removable_pct_8:g}%），16 个头的模型 {removable_16} 个"
-        "（{removable_pct_16:g}%）；另换 {fresh_first} 个种子，8 个头的"
-        "{fresh_removable_8:能去掉 # 个|一个也去不掉}，16 个头的{fresh_removable_16:能去掉 # 个|一个也去不掉}。",
+        "**一个头不够**：任务要求日志里的每个位置同时说出偏移 {offsets} 处的事件（共 {lookups} 处，"
+        "−1 就是紧挨在它前面的那个）。`d_model` = {d_model_first} 的单层注意力里，一个头在留出日志上平均"
+        "只答对 {acc_1:.1%}（随机猜是 {chance:.2%}），两个头 {acc_2:.1%}，从 {plateau} 个头到 "
+        "{plateau_end} 个头都与最好的（{best:.1%}）相差不到 1 个百分点。头数变了，总宽度和参数量都不变；"
+        "一个头只有一组加起来等于 1 的权重，给不了 {lookups} 处各自的全部权重。",
+        "**头太多、太窄，是欠拟合而不是拟合噪声**：{widest} 个 d_k = 1 的头平均只有 {acc_32:.1%}，"
+        "最后 50 步的训练损失 {train_loss_32:.3f}，和留出集上的损失 {loss_32:.3f} 一样高；"
+        "这些头没有一个把超过 {top_32:.0%} 的注意力放在同一个偏移上。",
+        "**训练数据有限时**：只用 {pool} 段日志训练（`d_model` = {d_model}），4 个头和 8 个头在训练日志上"
+        "分别答对 {train_4:.1%} 和 {train_8:.1%}；到了留出日志上，按种子配对，8 个头减 4 个头得 "
+        "{diff_pts:+.1f} 个百分点，{level_pct:.0f}% 置信区间 [{lo_pts:+.1f}, {hi_pts:+.1f}]：{verdict}。"
+        "这是小数据集上的过拟合，这个任务的标签里并没有噪声可拟合。",
+        "**分工是训练出来的**：4 个头的模型里，{roles_covered:{roles_seeds} 个种子里有 # 个的四个头正好"
+        "一头盯一个偏移|{roles_seeds} 个种子里没有一个的四个头正好一头盯一个偏移|{roles_seeds} 个种子无一例外，"
+        "四个头正好一头盯一个偏移=roles_seeds}，谁盯哪个却各不相同（{roles_seeds} 个种子，{roles_distinct} 种分法）；"
+        "种子 0 的模型去掉一个头，它盯的那个偏移准确率平均下降 {own_drop_pts:.1f} 个百分点。",
+        "**能剪掉的头很少，能剪几个还随种子变**：准确率的下降按种子配对，{prune_level:.0f}% 置信区间的上端"
+        "不超过 {tolerance_points:g} 个百分点，才算去掉了没有损失。第一轮的 {prune_seeds} 个种子里，"
+        "8 个头的模型{removable_8:能去掉 # 个|一个也去不掉}，16 个头的模型{removable_16:能去掉 # 个|一个也去不掉}；"
+        "另换 {fresh_first} 个种子，8 个头的{fresh_removable_8:能去掉 # 个|一个也去不掉}，"
+        "16 个头的{fresh_removable_16:能去掉 # 个|一个也去不掉}。",
     ],
     # docs/article/4b-second-round: the second round's two-minute version
     "twomin.secondround": [
-        "**一个头不够**：每个位置要同时取 {lookups} 处，单层单头（第二轮的设置："
+        "**一个头不够**：每个位置要同时取 {lookups} 处的事件，单层单头（第二轮的设置："
         "`d_model` = d_k = {d_model_1}）在留出集上只有 {acc_1:.1%}："
         "一个头的权重加起来是 1，给不了 {lookups} 处各自的全部权重。",
-        "**查找处数越多，需要的头数越多，但不总是一处一个头**：d_k = 8 时，要让 {n_seeds} "
-        "个种子都超过 95%，2 处查找要 {all_2} 个头，4 处要 {all_4} 个，6 处要 "
-        "{all_6} 个；按“平均准确率离最好的设置不到 1 个百分点”算，分别是 "
-        "{near_2}、{near_4}、{near_6} 个。头数少于处数的情形：按前一种标准是 "
-        "{fewer_bar} 处，按后一种只有 {fewer_near} 处。",
-        "**头太窄才是下限**：4 个头、`d_model` = {width_d_model} 时，d_k = 1 的头平均只有 "
-        "{acc_dk1:.1%}，{width_learned_1:{width_seeds} 个种子里有 # 个|{width_seeds} 个种子里没有一个|"
-        "{width_seeds} 个种子全部=width_seeds}"
+        "**要同时取的处数越多，需要的头越多，但不总是一处一个头**：每个头 d_k = 8 时，要让 {n_seeds} "
+        "个种子全部超过 95%，取 2 处要 {all_2} 个头，4 处要 {all_4} 个，6 处要 {all_6} 个；"
+        "按“平均准确率离最好的设置不到 1 个百分点”算，分别是 {near_2}、{near_4}、{near_6} 个。"
+        "头比处数少也够用的，按前一种算法是取 {fewer_bar} 处时，按后一种是取 {fewer_near} 处时。",
+        "**头太窄才是下限**：4 个头、`d_model` = {width_d_model}，每个头的维数 d_k 单独设定："
+        "d_k = 1 时平均只有 {acc_dk1:.1%}，{width_learned_1:{width_seeds} 个种子里有 # 个|"
+        "{width_seeds} 个种子里没有一个|{width_seeds} 个种子全部=width_seeds}"
         "达到 95%；d_k = 2 时{width_learned_2:有 # 个|没有一个|全部=width_seeds}达到。",
-        "**加层、加前馈网络会改变答案**：残差模型的 {cells} 种头数 × 层数组合里，"
-        "只有注意力时 {all_learned_no} 种每个种子都超过 95%，加前馈网络时 "
-        "{all_learned_ffn} 种；但 1 层 × 1 个头的残差模型（`d_model` = {stack_d_model}、d_k = {stack_d_k}）"
-        "加前馈网络也只有 "
-        "{ffn_1x1:.1%}。",
+        "**加层、加前馈网络会改变答案**：残差模型（每层把输出加回输入）的 {cells} 种层数 × 头数组合里，"
+        "只有注意力时 {all_learned_no} 种每个种子都超过 95%，加前馈网络时 {all_learned_ffn} 种。"
+        "1 层 × 1 个头（`d_model` = {stack_d_model}、d_k = {stack_d_k}）加前馈网络也只有 {ffn_1x1:.1%}，"
+        "2 层 × 1 个头加前馈网络，{ffn_2x1_learned:{n_seeds} 个种子里有 # 个|{n_seeds} 个种子里没有一个|"
+        "{n_seeds} 个种子全部=n_seeds}超过 95%。",
     ],
     # the verdict on the source's regime (snippets.whatif.round2.round2_regime_stats; {n}: the seeds)
     "twomin.whatif.lower": "8 个头在留出集上比 4 个头差",
@@ -116,30 +118,32 @@ EN = {
     "twomin.whatif.join": ", ",
     # docs/article/4-what-if: the §4 two-minute version (the first round, the source's regime, roles, pruning)
     "twomin.whatif": [
-        "**One head is not enough**: each position must fetch {lookups} events "
-        "at once. In one layer of d_model = {d_model_first}, one head gets "
-        "{acc_1:.1%} on held-out streams on average (chance is {chance:.2%}), "
-        "two heads {acc_2:.1%}, and every count from {plateau} to "
-        "{plateau_end} heads is within 1 point of the best ({best:.1%}): one "
-        "head's weights sum to 1, so it cannot give {lookups} places full weight.",
-        "**Too many narrow heads underfit; they do not fit noise**: {widest} "
-        "heads (d_k = 1) get {acc_32:.1%} on average, with a training loss over "
-        "the last 50 steps of {train_loss_32:.3f} and a held-out loss of "
-        "{loss_32:.3f}, the same.",
-        "**With limited training data**: in the source's worry (d_model = "
-        "{d_model}, only {pool} training logs), paired by seed, 8 heads' "
-        "held-out accuracy minus 4 heads' is {diff_pts:+.1f} points, "
-        "{level_pct:.0f}% interval [{lo_pts:+.1f}, {hi_pts:+.1f}]: {verdict}.",
-        "**Roles are learned**: in the 4-head models the heads split the four "
-        "offsets between them in {roles_covered:# of the {roles_seeds} seeds|"
-        "none of the {roles_seeds} seeds|all {roles_seeds} seeds=roles_seeds}, in {roles_distinct} different ways; removing "
-        "one head of seed 0's model costs its own offset {own_drop_pts:.1f} "
+        "**One head is not enough**: at every position of a log, the task asks for the events at offsets "
+        "{offsets} ({lookups} lookups at once; −1 is the event just before). In one attention layer with "
+        "d_model = {d_model_first}, one head gets {acc_1:.1%} of them right on held-out logs (chance is "
+        "{chance:.2%}), two heads {acc_2:.1%}, and every count from {plateau} to {plateau_end} heads is "
+        "within 1 point of the best ({best:.1%}). Width and parameter count are the same at every head "
+        "count; one head has a single set of weights summing to 1, so it cannot give {lookups} places "
+        "full weight.",
+        "**Too many narrow heads underfit; they do not fit noise**: {widest} heads of d_k = 1 get "
+        "{acc_32:.1%}, with a training loss over the last 50 steps of {train_loss_32:.3f}, as high as the "
+        "held-out loss ({loss_32:.3f}); none of those heads puts more than {top_32:.0%} of its attention "
+        "on any one offset.",
+        "**With limited training data**: trained on only {pool} logs (d_model = {d_model}), 4 and 8 heads "
+        "get {train_4:.1%} and {train_8:.1%} of their training logs right; on held-out logs, paired by "
+        "seed, 8 heads minus 4 heads is {diff_pts:+.1f} points, {level_pct:.0f}% interval [{lo_pts:+.1f}, "
+        "{hi_pts:+.1f}]: {verdict}. That is overfitting a small set: this task's labels hold no noise to fit.",
+        "**Roles are learned**: in the 4-head models, in {roles_covered:# of the {roles_seeds} seeds|none of "
+        "the {roles_seeds} seeds|all {roles_seeds} seeds=roles_seeds}, the four heads come to watch one "
+        "offset each, covering all four; which head takes which differs ({roles_distinct} assignments in "
+        "{roles_seeds} seeds). Removing one head of seed 0's model costs its own offset {own_drop_pts:.1f} "
         "points on average.",
-        "**Few heads can be pruned**: with the upper end of the interval on the "
-        "accuracy lost at most {tolerance_points:g} point, the 8-head models can "
-        "lose {removable_8} of their 8 heads ({removable_pct_8:g}%) and the 16-head "
-        "models {removable_16} of their 16 ({removable_pct_16:g}%); on {fresh_first} more seeds, "
-        "{fresh_removable_8} of 8 and {fresh_removable_16} of 16.",
+        "**Hardly any head can be pruned, and how many moves with the seeds**: a head may go only if the "
+        "accuracy lost, paired by seed, stays within {tolerance_points:g} point at the upper end of its "
+        "{prune_level:.0f}% interval. On the first round's {prune_seeds} seeds, the 8-head models can lose "
+        "{removable_8:# of their 8 heads|none of their 8 heads} and the 16-head models "
+        "{removable_16:# of their 16|none of their 16}; on {fresh_first} more seeds, "
+        "{fresh_removable_8:# of 8|none of 8} and {fresh_removable_16:# of 16|none of 16}.",
     ],
     # docs/article/4b-second-round: the second round's two-minute version
     "twomin.secondround": [
@@ -147,24 +151,23 @@ EN = {
         "at once, and one layer with one head (the second round's setting: "
         "d_model = d_k = {d_model_1}) gets {acc_1:.1%} on held-out streams. "
         "Its weights sum to 1, so it cannot give {lookups} places full weight.",
-        "**More lookups need more heads, not always one per lookup**: with "
-        "d_k = 8, every one of {n_seeds} seeds passes 95% from {all_2} heads "
-        "for 2 lookups, {all_4} for 4 and {all_6} for 6; a mean within 1 point "
-        "of the best takes {near_2}, {near_4} and {near_6}. Fewer heads than "
-        "lookups: at {fewer_bar} lookups by the first reading, {fewer_near} by "
-        "the second.",
-        "**A head that is too narrow is the floor**: with 4 heads and d_model = "
-        "{width_d_model}, heads of d_k = 1 get {acc_dk1:.1%} on average, and "
-        "{width_learned_1:# of the {width_seeds} seeds reach|none of the "
+        "**More lookups need more heads, not always one per lookup**: with heads of d_k = 8, every one of "
+        "{n_seeds} seeds passes 95% from {all_2} heads when each position fetches 2 events, {all_4} heads for "
+        "4 and {all_6} for 6; a mean within 1 point of the best takes {near_2}, {near_4} and {near_6} heads. "
+        "Fewer heads than lookups suffice at {fewer_bar} lookups by the first count, at {fewer_near} by the "
+        "second.",
+        "**A head that is too narrow is the floor**: with 4 heads in a layer of d_model = "
+        "{width_d_model} and each head's width d_k set on its own, heads of d_k = 1 get {acc_dk1:.1%} on "
+        "average and {width_learned_1:# of the {width_seeds} seeds reach|none of the "
         "{width_seeds} seeds reaches|all {width_seeds} seeds reach=width_seeds} "
         "95%; with d_k = 2, {width_learned_2:# of them do|none does|all of them "
         "do=width_seeds}.",
-        "**Layers and a feed-forward layer change the answer**: of {cells} "
-        "heads × layers shapes of a residual stack, {all_learned_no} have every "
-        "seed past 95% with attention only and {all_learned_ffn} with a "
-        "feed-forward layer; a residual stack of one layer with one head "
-        "(d_model = {stack_d_model}, d_k = {stack_d_k}) and a feed-forward layer "
-        "still gets only {ffn_1x1:.1%}.",
+        "**Layers and a feed-forward layer change the answer**: in a residual stack (each layer adds its "
+        "output to its input), {all_learned_no} of {cells} shapes (layers × heads) have every seed past 95% "
+        "with attention only and {all_learned_ffn} with a feed-forward layer. One layer of one head "
+        "(d_model = {stack_d_model}, d_k = {stack_d_k}) with a feed-forward layer still gets only "
+        "{ffn_1x1:.1%}; two such layers bring {ffn_2x1_learned:# of the {n_seeds} seeds|none of the "
+        "{n_seeds} seeds|all {n_seeds} seeds=n_seeds} past 95%.",
     ],
     "twomin.whatif.lower": "8 heads generalise worse than 4",
     "twomin.whatif.higher": "8 heads generalise better than 4",
