@@ -21,10 +21,10 @@ from .loader import encode_text
 from .logdata import PAIRS
 from .retrieval import ablation_results
 
-__all__ = ["quick_ablation", "two_minute_bullets", "wordpiece_table", "pair_examples", "text_table", "stats_table", "category_grid", "category_rows",
+__all__ = ["quick_ablation", "wordpiece_table", "pair_examples", "text_table", "stats_table", "category_grid", "category_rows",
            "category_table",
            "finding", "entropy_by_category", "broad_removal", "smallest_detectable", "broad_vs_clark", "neighbour_heads", "special_tokens", "length_table",
-           "length_summary", "ablation_scale",
+           "length_summary", "ablation_scale", "two_minute_bullets",
            "layer_table", "layer_summary", "retrieval_verdicts", "retrieval_takeaway", "head_table"]
 
 

@@ -332,7 +332,8 @@ def knockout_bullet(lang: str, r: dict | None = None) -> str:
     rep, rnd, ordn = (fam[k, "zero", c] for c in ("cut-intact:repeated", "top-random:repeated", "cut-intact:ordinary"))
     return text(lang, "decoder.bullet.ablation", k=k, a=rep.mean_a, b=rep.mean_b, d=_diff(rep, lang),
                 v=_verdict(lang, rep, minimum), rnd=rnd.mean_a,
-                vr=text(lang, f"decoder.bullet.vs_random_{rnd.verdict}", n=rnd.n, minimum=minimum), do=_diff(ordn, lang),
+                vr=text(lang, f"decoder.bullet.vs_random_{rnd.verdict}", n=rnd.n, minimum=minimum),
+                do=_diff(ordn, lang),
                 vo=_verdict(lang, ordn, minimum))
 
 

@@ -125,22 +125,22 @@ EN = {
                           "below {tol:g} and the same next-token choice (argmax) at every position; and greedy decoding of "
                           "{steps} new tokens from a batch of zh and en prompts gives the same tokens, one by one, "
                           "with the cache and without it."),
-    "decoder.bullet.same": ("**The site's layers reproduce this model**: SmolLM2-135M-Instruct is a small decoder, "
-                            "instruction-tuned (trained further, after pretraining, to follow instructions) and stored "
-                            "with its weight matrices quantized to 4 bits. Loaded into the site's `GroupedQueryAttention`, with "
-                            "RoPE, RMSNorm and SwiGLU around it, it gives the logits `transformers` gives from the same "
-                            "file, to within {tol:g} (a test asserts it)."),
+    "decoder.bullet.same": ("**The site's layers reproduce this model**: SmolLM2-135M-Instruct is a small "
+                            "decoder, instruction-tuned (trained further, after pretraining, to follow instructions) "
+                            "and stored with its weight matrices quantized to 4 bits. Loaded into the site's "
+                            "`GroupedQueryAttention`, with RoPE, RMSNorm and SwiGLU around it, it gives the logits "
+                            "`transformers` gives from the same file, to within {tol:g} (a test asserts it)."),
     "decoder.bullet.cache": ("**Shared key/value heads, a smaller cache**: {h} query heads share {g} key/value heads, "
                              "so in bfloat16 the cache holds {kib:.1f} KiB per token, {mib:,.0f} MiB at the full "
                              "{context:,}-token context; with its own keys and values for every head (MHA) it would "
                              "need {mha_mib:,.0f} MiB."),
     "decoder.bullet.prev": ("**Some heads look like the small models'**: some look at the previous token (the "
                             "clearest, layer {layer} head {head}, gives it {score:.0%} of its attention on average); "),
-    "decoder.bullet.induction": ("some are induction-like: on random tokens written twice ({T} per copy), from each token "
-                                 "of the second copy they look at the position after the same token in the first copy, "
-                                 "where copying would continue (prefix matching). {n} of the {total} heads score above "
-                                 "{thr} on it, in layers {first} to {last}; the highest is layer {layer} head {head} "
-                                 "({score:.2f})."),
+    "decoder.bullet.induction": ("some are induction-like: on random tokens written twice ({T} per copy), from "
+                                 "each token of the second copy they look at the position after the same token in "
+                                 "the first copy, where copying would continue (prefix matching). {n} of the {total} "
+                                 "heads score above {thr} on it, in layers {first} to {last}; the highest is layer "
+                                 "{layer} head {head} ({score:.2f})."),
     "decoder.bullet.sink": ("**The first token draws much attention**: on two ordinary passages the heads give "
                             "position 0 a {mean:.0%} share on average, and {n} of the {total} heads more than half."),
     "decoder.layers": ("Heads scoring above {thr} on prefix matching, counted per layer (layer:count): {listed}. "
@@ -184,10 +184,10 @@ EN = {
     "decoder.group.caption": ("The grouping in every layer of SmolLM2-135M, drawn from the model's config: {h} query "
                               "heads share {g} key/value heads, so the cache is 1/{per} of what one pair per head "
                               "would take."),
-    "decoder.bullet.ablation": ("**Cutting the most induction-like heads**: zeroing the {k} heads with the highest "
-                                "prefix-matching score takes the loss on the random tokens' second copy from {a:.2f} to "
-                                "{b:.2f} nats ({d}, {v}); zeroing {k} random heads of the same layers instead gives "
-                                "{rnd:.2f}: {vr}. On ordinary text the change is {do}, {vo}."),
+    "decoder.bullet.ablation": ("**Cutting the most induction-like heads**: zeroing the {k} heads with the "
+                                "highest prefix-matching score takes the loss on the random tokens' second copy from "
+                                "{a:.2f} to {b:.2f} nats ({d}, {v}); zeroing {k} random heads of the same layers "
+                                "instead gives {rnd:.2f}: {vr}. On ordinary text the change is {do}, {vo}."),
     "decoder.bullet.vs_random_higher": "cutting the top heads costs more than cutting random ones",
     "decoder.bullet.vs_random_lower": "cutting the top heads costs less than cutting random ones",
     "decoder.bullet.vs_random_none": "no measurable difference between the two at {n} texts",
