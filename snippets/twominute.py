@@ -94,10 +94,12 @@ def kv_accuracy_stats(lang: str) -> dict:
 
 def induction_stats(lang: str) -> dict:
     """Induction heads: the one-layer baseline against guessing, the two-layer model of one head per layer
-    (loss, seeds that formed the circuit, step of the phase change), and what cutting the previous-token head
-    from the next layer's keys, or from its queries, costs (the cause family)."""
+    (loss, seeds that formed the circuit, step of the phase change), what cutting the previous-token head
+    from the next layer's keys, or from its queries, costs (the cause family), and the follow-up on two layers
+    of four heads: in how many seeds layer 1 reads layer 0 mainly through its queries, or its keys."""
     import math
 
+    from .induction import circuits_report as C
     from .induction import report as R
 
     check_lang(lang)
@@ -112,16 +114,25 @@ def induction_stats(lang: str) -> dict:
     def verdict(comparison) -> str:
         return text(lang, f"ind.v_{comparison.verdict}", seeds=comparison.n, minimum=proto["MINIMUM"])
 
+    # two layers against one, said as "lower by" when the family judges it lower, else signed with its verdict
+    gap_key = "twomin.induction.gap_lower" if c.verdict == "lower" else "twomin.induction.gap_other"
+    gap = text(lang, gap_key, drop=-c.mean, drop_lo=-c.hi, drop_hi=-c.lo, diff=c.mean, lo=c.lo, hi=c.hi,
+               verdict=verdict(c))
+    # the follow-up on 2 layers x 4 heads (snippets.induction.circuits_report): each seed's costliest path
+    circ = C.load_circuits()
+    paths = C.main_paths(circ)
     return {"chance": math.log(R.VOCAB), "vocab": R.VOCAB, "seeds": len(loss[small]),
             "base": R._label(lang, *base), "base_loss": float(np.mean(loss[base])),
             "small": R._label(lang, *small), "small_loss": float(np.mean(loss[small])),
-            "diff": c.mean, "lo": c.lo, "hi": c.hi, "verdict": verdict(c),
+            "diff": c.mean, "lo": c.lo, "hi": c.hi, "verdict": verdict(c), "gap": gap,
             "formed": sum(v < proto["FORMED"] for v in loss[small]), "formed_below": proto["FORMED"],
             "phase_median": int(np.median(steps)) if steps else None, "phase_formed": len(steps),
             "cut_k": causes["cut_k"].mean, "cut_k_lo": causes["cut_k"].lo, "cut_k_hi": causes["cut_k"].hi,
             "cut_k_verdict": verdict(causes["cut_k"]),
             "cut_q": causes["cut_q"].mean, "cut_q_lo": causes["cut_q"].lo, "cut_q_hi": causes["cut_q"].hi,
-            "cut_q_verdict": verdict(causes["cut_q"])}
+            "cut_q_verdict": verdict(causes["cut_q"]),
+            "four": R._label(lang, *circ["data"]["protocol"]["SETTING"]), "circ_seeds": len(circ["data"]["models"]),
+            "circ_q": paths["q"], "circ_k": paths["k"], "circ_textbook": len(C.textbook_seeds(circ))}
 
 
 def performance_stats(lang: str) -> dict:

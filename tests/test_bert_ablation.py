@@ -305,3 +305,27 @@ def test_removing_a_head_turns_the_page_examples_sentence_vectors():
     turned = retrieval.angle_deg(full, off)
     assert turned.shape == (2,) and bool((turned > 1.0).all())  # the head matters to both
     assert_close(again, full)  # the mask is gone after the block
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_two_minute_bullets_print_the_numbers_the_page_prints_further_down(lang):
+    """Every number of the two-minute version's bullets is one the page's detail sentences and tables print."""
+    import re
+
+    box = report.two_minute_bullets(lang)
+    body = "".join([report.finding(lang), report.ablation_scale(lang), report.broad_removal(lang),
+                    report.retrieval_takeaway(lang), report.category_table(lang)])
+    numbers = re.findall(r"\d+(?:\.\d+)?[%°]?", box)
+    assert len(box.splitlines()) == 3 and len(numbers) >= 15
+    assert all(n in body for n in numbers), [n for n in numbers if n not in body]
+    layer, head = re.search(r"(\d+)-(\d+): ", report.ablation_scale("en")).groups()
+    assert (f"layer {layer}, head {head}" if lang == "en" else f"第 {layer} 层第 {head} 个头") in box
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_grid_legend_names_every_mark_in_the_grid(lang):
+    grid = report.category_grid(lang, legend=True)
+    table, legend = grid.rsplit("</div>", 1)
+    assert table + "</div>" == report.category_grid(lang)
+    marks = {cell.strip() for line in table.splitlines()[4:] if line.startswith("|") for cell in line.split("|")[2:-1]}
+    assert marks and all(f"{m} " in legend for m in marks)

@@ -64,6 +64,27 @@ def test_induction_numbers_match_the_detail(lang):
     causes = R.cause_sentence(lang, R.MINIMAL)
     assert t(f"{s['cut_k']:+.2f}") in causes and t(f"{s['cut_q']:+.2f}") in causes and s["cut_k_verdict"] in causes
     assert 0 <= s["formed"] <= s["seeds"] and s["chance"] == pytest.approx(4.1589, abs=1e-4)
+    if s["diff"] < 0:  # said as "lower by", so the box prints the drop and its interval unsigned
+        assert all(f"{-x:.2f}" in s["gap"] and f"{-x:.2f}" in depth for x in (s["diff"], s["lo"], s["hi"]))
+
+
+# where the follow-up's page sentence prints each seed's costliest path and the seeds with a previous-token head
+_PATHS = {"en": ("the queries in {q}, the keys in {k}", "In {t} of the {n} seeds a layer-0 head"),
+          "zh": ("有 {q} 个是查询，{k} 个是键", "{n} 个种子里，第 0 层有前一词元头")}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_induction_four_head_paths_match_the_follow_up(lang):
+    from snippets.induction import circuits_report as C
+
+    s = T.induction_stats(lang)
+    paths, textbook = C.main_paths(), C.textbook_seeds()
+    assert (s["circ_q"], s["circ_k"], s["circ_textbook"]) == (paths["q"], paths["k"], len(textbook))
+    sentence = C.circuits_sentence(lang)
+    paths_at, textbook_at = _PATHS[lang]
+    assert paths_at.format(q=s["circ_q"], k=s["circ_k"]) in sentence
+    assert textbook_at.format(t=s["circ_textbook"], n=s["circ_seeds"]) in sentence
+    assert f"{s['circ_q']}" in T.bullets(lang, "induction") and s["four"] in T.bullets(lang, "induction")
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -24,7 +24,7 @@ from .retrieval import ablation_results
 __all__ = ["quick_ablation", "wordpiece_table", "pair_examples", "text_table", "stats_table", "category_grid", "category_rows",
            "category_table",
            "finding", "entropy_by_category", "broad_removal", "smallest_detectable", "broad_vs_clark", "neighbour_heads", "special_tokens", "length_table",
-           "length_summary", "ablation_scale",
+           "length_summary", "ablation_scale", "two_minute_bullets",
            "layer_table", "layer_summary", "retrieval_verdicts", "retrieval_takeaway", "head_table"]
 
 
@@ -66,14 +66,47 @@ def stats_table(lang: str, texts=TEXTS) -> str:
     return md_table(lab["stats"], rows, align="rr" + "r" * 6 + "l")
 
 
-def category_grid(lang: str, texts=TEXTS) -> str:
-    """Markdown table: layers as rows, heads as columns, a short category label in each cell."""
+def category_grid(lang: str, texts=TEXTS, legend: bool = False) -> str:
+    """Markdown table: layers as rows, heads as columns, a short category label in each cell; with legend, a
+    line under it saying what each label in the grid means."""
     lab = i18n.texts(lang, "bert")
     _, cats = all_stats(texts)
     headers = [lab["corner"]] + [str(h) for h in range(len(cats[0]))]
     rows = [[str(i)] + [lab[f"short.{c}"] for c in row] for i, row in enumerate(cats)]
     table = md_table(headers, rows, align="l" + "c" * len(cats[0]))
-    return f'<div class="headgrid" markdown="1">\n\n{table}\n\n</div>'  # compact cells (headview.css)
+    grid = f'<div class="headgrid" markdown="1">\n\n{table}\n\n</div>'  # compact cells (headview.css)
+    if not legend:
+        return grid
+    shown = {c for row in cats for c in row}
+    items = [i18n.text(lang, f"bert.legend.{c}", mark=lab[f"short.{c}"], t=THRESHOLDS.get(c, 0))
+             for c in CATEGORIES if c in shown]
+    return grid + "\n\n" + i18n.text(lang, "bert.legend", items=lab["legend_sep"].join(items))
+
+
+def two_minute_bullets(lang: str, texts=TEXTS) -> str:
+    """The two-minute version's bullets after the equivalence: where the heads look (against Clark et al.), how
+    far removing one head turns the embedding (and that the broad heads are no exception), and retrieval."""
+    stats, cats = all_stats(texts)
+    flat = [c for row in cats for c in row]
+    count = {c: flat.count(c) for c in CATEGORIES}
+    look = i18n.text(lang, "bert.box_look", n=len(flat), cls=count["cls"], sep=count["sep"],
+                     cls_mean=stats["cls"].mean().item(), first=len(cats[0]),
+                     broad_first=sum(c == "broad" for c in cats[0]), broad_t=THRESHOLDS["broad"],
+                     prev=count["prev"], next=count["next"])
+    res = ablation_results()
+    med = _median(res["angles"])  # (n, h): each head's median angle over the texts
+    layer, head = divmod(int(med.argmax()), med.size(1))
+    broad = [med[i, j].item() for i, row in enumerate(cats) for j, c in enumerate(row) if c == "broad"]
+    rest = [med[i, j].item() for i, row in enumerate(cats) for j, c in enumerate(row) if c != "broad"]
+    turn = i18n.text(lang, "bert.box_turn", pair=_median(res["pair_angle"].flatten()).item(),
+                     other=_median(res["other_angle"].flatten()).item(), all_med=_median(med.flatten()).item(),
+                     n=med.numel(), layer=layer, head=head, med=med[layer, head].item(), broad_n=len(broad),
+                     broad=statistics.median(broad), rest=statistics.median(rest))
+    eff = retrieval_effects()
+    survive = sum(v in ("lower", "higher") for row in eff["verdict"] for v in row)
+    find = i18n.text(lang, "bert.box_retrieval", pairs=res["pairs"], acc=res["accuracy"], n=eff["family"],
+                     survive=survive)
+    return "\n".join(f"- {b}" for b in (look, turn, find))
 
 
 def category_rows(lang: str, texts=TEXTS) -> list[tuple[str, str, int, str]]:

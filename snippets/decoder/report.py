@@ -64,7 +64,8 @@ def _induction_layers(m: np.ndarray) -> list[int]:
 
 
 def summary_bullets(lang: str, r: dict | None = None, ablation: dict | None = None) -> str:
-    """The two-minute version: five bullets from the head scores and cache sizes, the sixth from the cut."""
+    """The two-minute version: four bullets from the model, the cache sizes and the head scores (the previous-token
+    and the prefix-matching heads in one), the fifth from the cut."""
     r = r or result()
     maps, c, d = _maps(r), r["data"]["config"], r["data"]
     gqa = next(row for row in d["cache"]["rows"] if row["kind"] == "GQA")
@@ -79,10 +80,10 @@ def summary_bullets(lang: str, r: dict | None = None, ablation: dict | None = No
         text(lang, "decoder.bullet.cache", h=c["num_heads"], g=c["num_kv_heads"],
              kib=gqa["bytes_per_token"]["bfloat16"] / 1024, mib=gqa["bytes_at_context"]["bfloat16"] / 2**20,
              context=c["context"], mha_mib=mha["bytes_at_context"]["bfloat16"] / 2**20),
-        text(lang, "decoder.bullet.prev", layer=pl, head=ph, score=pv),
-        text(lang, "decoder.bullet.induction", n=n_ind, total=maps["prefix"].size, thr=INDUCTION,
-             first=layers[0] if layers else -1, last=layers[-1] if layers else -1, layer=il, head=ih, score=iv,
-             T=d["repeat"]["length"]),
+        text(lang, "decoder.bullet.prev", layer=pl, head=ph, score=pv)
+        + text(lang, "decoder.bullet.induction", n=n_ind, total=maps["prefix"].size, thr=INDUCTION,
+               first=layers[0] if layers else -1, last=layers[-1] if layers else -1, layer=il, head=ih, score=iv,
+               T=d["repeat"]["length"]),
         text(lang, "decoder.bullet.sink", mean=sink_mean, n=sink_half, total=maps["sink"].size),
         knockout_bullet(lang, ablation),
     ]
@@ -330,7 +331,9 @@ def knockout_bullet(lang: str, r: dict | None = None) -> str:
     minimum = r["data"]["protocol"]["MINIMUM"]
     rep, rnd, ordn = (fam[k, "zero", c] for c in ("cut-intact:repeated", "top-random:repeated", "cut-intact:ordinary"))
     return text(lang, "decoder.bullet.ablation", k=k, a=rep.mean_a, b=rep.mean_b, d=_diff(rep, lang),
-                v=_verdict(lang, rep, minimum), rnd=rnd.mean_a, vr=_verdict(lang, rnd, minimum), do=_diff(ordn, lang),
+                v=_verdict(lang, rep, minimum), rnd=rnd.mean_a,
+                vr=text(lang, f"decoder.bullet.vs_random_{rnd.verdict}", n=rnd.n, minimum=minimum),
+                do=_diff(ordn, lang),
                 vo=_verdict(lang, ordn, minimum))
 
 

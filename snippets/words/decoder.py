@@ -8,16 +8,18 @@ ZH = {
     "decoder.tolerance": ("测试要求：在同一批中英文文本上，两边 logits 的最大绝对误差小于 {tol:g}，"
                           "每个位置预测的下一个词元（argmax）完全一致；一批中英文提示用贪心解码各生成 {steps} 个新词元，"
                           "有缓存和没缓存逐个词元完全相同。"),
-    "decoder.bullet.same": ("本站的 `GroupedQueryAttention` 加上 RoPE、RMSNorm 和 SwiGLU，装进真实权重，就是这个模型："
-                            "和 `transformers` 读同一个文件算出的 logits 相差不到 {tol:g}（测试断言）。"),
-    "decoder.bullet.cache": ("{h} 个查询头只配 {g} 个键/值头：bfloat16 下每个词元缓存 {kib:.1f} KiB，"
-                             "上下文 {context:,} 个词元时共 {mib:,.0f} MiB；同样的模型如果每个头都有自己的键和值（MHA），"
+    "decoder.bullet.same": ("**本站的层复现了这个模型**：SmolLM2-135M-Instruct 是一个小型解码器，做过指令微调（在预训练之后"
+                            "再训练，学会按指令作答），权重矩阵量化成 4 位存储。把它装进本站的 `GroupedQueryAttention`（外加 "
+                            "RoPE、RMSNorm 和 SwiGLU），和 `transformers` 读同一个文件算出的 logits 相差不到 {tol:g}（有测试断言）。"),
+    "decoder.bullet.cache": ("**共用键/值头，缓存变小**：{h} 个查询头只配 {g} 个键/值头，bfloat16 下每个词元缓存 {kib:.1f} KiB，"
+                             "上下文 {context:,} 个词元时共 {mib:,.0f} MiB；如果每个头都有自己的键和值（MHA），"
                              "要 {mha_mib:,.0f} MiB。"),
-    "decoder.bullet.prev": ("有专门看前一个词元的头：最突出的是第 {layer} 层头 {head}，"
-                            "平均把 {score:.0%} 的注意力给了前一个位置。"),
-    "decoder.bullet.induction": ("在写两遍的随机词元上（每遍 {T} 个），{total} 个头里有 {n} 个的前缀匹配分数超过 {thr}，"
-                                 "分布在第 {first} 到第 {last} 层；最高的是第 {layer} 层头 {head}（{score:.2f}）。"),
-    "decoder.bullet.sink": ("第一个词元拿走相当一部分注意力：在两段正文上，各头给第 0 个位置的平均份额是 {mean:.0%}，"
+    "decoder.bullet.prev": ("**有些头和小模型里的很像**：有的看前一个词元（最突出的第 {layer} 层头 {head}，平均把 {score:.0%} "
+                            "的注意力给它）；"),
+    "decoder.bullet.induction": ("有的像归纳头：一段随机词元写两遍（每遍 {T} 个），从第二遍的每个词元出发，去看第一遍里同一个词元"
+                                 "后面的那个位置，也就是接着抄该抄的地方（前缀匹配）。{total} 个头里有 {n} 个的前缀匹配分数超过 {thr}，"
+                                 "在第 {first} 到第 {last} 层；最高的是第 {layer} 层头 {head}（{score:.2f}）。"),
+    "decoder.bullet.sink": ("**第一个词元拿走大量注意力**：在两段普通文字上，各头给第 0 个位置的平均份额是 {mean:.0%}，"
                             "{total} 个头里有 {n} 个超过一半。"),
     "decoder.layers": ("前缀匹配分数超过 {thr} 的头，按层计数（层:个数）：{listed}。{layers} 层里有 {n_layers} 层至少有一个。"),
     "decoder.top_head": ["名次", "前一个词元（两段正文）", "前缀匹配（写两遍的随机词元）", "第一个词元（两段正文）"],
@@ -54,9 +56,13 @@ ZH = {
     "decoder.group.caption": ("SmolLM2-135M 每层的分组，按模型的配置画出：{h} 个查询头共用 {g} 个键/值头，"
                               "缓存只有每个头各存一份时的 1/{per}。"),
     # the cut of the top induction heads (results/decoder-ablation.json)
-    "decoder.bullet.ablation": ("把前缀匹配分数最高的 {k} 个头置零，随机词元第二遍上的损失从 {a:.2f} 变为 {b:.2f} 奈特"
-                                "（{d}，{v}）；在同一层里随机置零同样多的头，是 {rnd:.2f} 奈特"
-                                "（切前几名与切随机头相比：{vr}）；普通文本上的变化是 {do}，{vo}。"),
+    "decoder.bullet.ablation": ("**切掉最像归纳头的头**：把前缀匹配分数最高的 {k} 个头置零，随机词元第二遍上的损失从 {a:.2f} "
+                                "变为 {b:.2f} 奈特（{d}，{v}）；改为在同样几层里随机置零 {k} 个头，是 {rnd:.2f} 奈特：{vr}。"
+                                "普通文本上的变化是 {do}，{vo}。"),
+    "decoder.bullet.vs_random_higher": "切前几名比切随机头代价更大",
+    "decoder.bullet.vs_random_lower": "切前几名比切随机头代价更小",
+    "decoder.bullet.vs_random_none": "{n} 段文本下，两者没有可测的差别",
+    "decoder.bullet.vs_random_negligible": "两者相差不到 {minimum:g} 奈特，可以忽略",
     "decoder.abl_head": ["切掉的头", "比较", "平均损失（奈特）：对照 → 切除", "差（奈特，Holm 区间）", "结论"],
     "decoder.abl_cut_zero": "前 {k} 个，置零",
     "decoder.abl_cut_mean": "前 {k} 个，换成均值",
@@ -119,18 +125,23 @@ EN = {
                           "below {tol:g} and the same next-token choice (argmax) at every position; and greedy decoding of "
                           "{steps} new tokens from a batch of zh and en prompts gives the same tokens, one by one, "
                           "with the cache and without it."),
-    "decoder.bullet.same": ("The site's `GroupedQueryAttention`, with RoPE, RMSNorm and SwiGLU around it and the real "
-                            "weights in it, is this model: its logits agree with `transformers` reading the same "
-                            "file to within {tol:g} (a test asserts it)."),
-    "decoder.bullet.cache": ("{h} query heads share {g} key/value heads: in bfloat16 the cache holds {kib:.1f} KiB "
-                             "per token, {mib:,.0f} MiB at the full {context:,}-token context; the same model with "
-                             "its own keys and values for every head (MHA) would need {mha_mib:,.0f} MiB."),
-    "decoder.bullet.prev": ("Some heads look at the previous token: the clearest, layer {layer} head {head}, gives "
-                            "it {score:.0%} of its attention on average."),
-    "decoder.bullet.induction": ("On random tokens shown twice ({T} per copy), {n} of the {total} heads score above "
-                                 "{thr} on prefix matching, in layers {first} to {last}; the highest is layer "
+    "decoder.bullet.same": ("**The site's layers reproduce this model**: SmolLM2-135M-Instruct is a small "
+                            "decoder, instruction-tuned (trained further, after pretraining, to follow instructions) "
+                            "and stored with its weight matrices quantized to 4 bits. Loaded into the site's "
+                            "`GroupedQueryAttention`, with RoPE, RMSNorm and SwiGLU around it, it gives the logits "
+                            "`transformers` gives from the same file, to within {tol:g} (a test asserts it)."),
+    "decoder.bullet.cache": ("**Shared key/value heads, a smaller cache**: {h} query heads share {g} key/value heads, "
+                             "so in bfloat16 the cache holds {kib:.1f} KiB per token, {mib:,.0f} MiB at the full "
+                             "{context:,}-token context; with its own keys and values for every head (MHA) it would "
+                             "need {mha_mib:,.0f} MiB."),
+    "decoder.bullet.prev": ("**Some heads look like the small models'**: some look at the previous token (the "
+                            "clearest, layer {layer} head {head}, gives it {score:.0%} of its attention on average); "),
+    "decoder.bullet.induction": ("some are induction-like: on random tokens written twice ({T} per copy), from "
+                                 "each token of the second copy they look at the position after the same token in "
+                                 "the first copy, where copying would continue (prefix matching). {n} of the {total} "
+                                 "heads score above {thr} on it, in layers {first} to {last}; the highest is layer "
                                  "{layer} head {head} ({score:.2f})."),
-    "decoder.bullet.sink": ("The first token draws a sizeable share of attention: on the two passages the heads give "
+    "decoder.bullet.sink": ("**The first token draws much attention**: on two ordinary passages the heads give "
                             "position 0 a {mean:.0%} share on average, and {n} of the {total} heads more than half."),
     "decoder.layers": ("Heads scoring above {thr} on prefix matching, counted per layer (layer:count): {listed}. "
                        "{n_layers} of the {layers} layers have at least one."),
@@ -173,10 +184,14 @@ EN = {
     "decoder.group.caption": ("The grouping in every layer of SmolLM2-135M, drawn from the model's config: {h} query "
                               "heads share {g} key/value heads, so the cache is 1/{per} of what one pair per head "
                               "would take."),
-    "decoder.bullet.ablation": ("Zeroing the {k} heads with the highest prefix-matching score takes the loss on the "
-                                "second copy of the random tokens from {a:.2f} to {b:.2f} nats ({d}, {v}); zeroing as "
-                                "many random heads of the same layers gives {rnd:.2f} (top against random: {vr}); on "
-                                "ordinary text the change is {do}, {vo}."),
+    "decoder.bullet.ablation": ("**Cutting the most induction-like heads**: zeroing the {k} heads with the "
+                                "highest prefix-matching score takes the loss on the random tokens' second copy from "
+                                "{a:.2f} to {b:.2f} nats ({d}, {v}); zeroing {k} random heads of the same layers "
+                                "instead gives {rnd:.2f}: {vr}. On ordinary text the change is {do}, {vo}."),
+    "decoder.bullet.vs_random_higher": "cutting the top heads costs more than cutting random ones",
+    "decoder.bullet.vs_random_lower": "cutting the top heads costs less than cutting random ones",
+    "decoder.bullet.vs_random_none": "no measurable difference between the two at {n} texts",
+    "decoder.bullet.vs_random_negligible": "the two differ by under {minimum:g} nats: negligible",
     "decoder.abl_head": ["heads cut", "comparison", "mean loss (nats): reference → cut",
                          "difference (nats, Holm interval)", "verdict"],
     "decoder.abl_cut_zero": "top {k}, zeroed",

@@ -103,6 +103,28 @@ ZH = {
     # snippets.bert.report.quick_ablation: one head off, on two texts
     "bert.quick": ("两段文本的句向量夹角：所有头都开着时 {both:.1f}°，去掉第 {layer} 层第 {head} 个头后 {both_off:.1f}°。"
                    "去掉这个头，第一段的句向量转了 {turn_a:.2f}°，第二段转了 {turn_b:.2f}°。"),
+    # snippets.bert.report.two_minute_bullets and category_grid(legend=True): the two-minute version
+    "bert.box_look": ("**头在看哪里**（见下表）：{n} 个头里，{cls} 个把一半以上的注意力放在 [CLS]（每段文本开头加的词元）上，"
+                      "所有头平均给它 {cls_mean:.0%}；放在 [SEP]（结尾加的词元）上的{sep:有 # 个|一个也没有}，"
+                      "而 Clark 等在 BERT-base 里看到，闲着的头多把注意力停在 [SEP] 上。第 0 层的 {first} 个头里有 "
+                      "{broad_first} 个是宽泛的：注意力几乎平均撒开（熵不低于均匀分布的 {broad_t:.0%}）。"
+                      "专看前一个词元的头有 {prev} 个，专看后一个词元的有 {next} 个。"),
+    "bert.box_turn": ("**去掉一个头**：模型把每段文本变成一个向量（句向量），意思相近的文本向量夹角小："
+                      "一条日志和它的改写相差 {pair:.0f}°（中位数），不成对的两段文本相差 {other:.0f}°。"
+                      "去掉一个头，句向量转过的角度中位数只有 {all_med:.1f}°（{n} 个头）；转得最多的是第 {layer} 层"
+                      "第 {head} 个头，{med:.1f}°。宽泛并不等于没用：去掉 {broad_n} 个宽泛头中的一个，转 {broad:.1f}°，"
+                      "和去掉其他头（{rest:.1f}°）差不多。"),
+    "bert.box_retrieval": ("**检索**：在 {pairs} 对文本里给每条日志找它的改写，完整模型的准确率是 {acc:.1%}；"
+                           "{n} 个头一起检验（Holm 校正），"
+                           "{survive:去掉其中 # 个头对准确率有可测的影响|单独去掉哪个头都测不出对准确率的影响}。"),
+    "bert.legend": "每格是一个头（行是层，列是头，都从 0 数起）：{items}。",
+    "bert.legend_sep": "；",
+    "bert.legend.prev": "{mark} 一半以上的注意力给前一个词元",
+    "bert.legend.next": "{mark} 给后一个词元",
+    "bert.legend.sep": "{mark} 给 [SEP]",
+    "bert.legend.cls": "{mark} 给 [CLS]",
+    "bert.legend.broad": "{mark} 宽泛",
+    "bert.legend.other": "{mark} 都不是",
 }
 
 EN = {
@@ -224,4 +246,29 @@ EN = {
     "bert.quick": ("The angle between the two texts' sentence vectors: {both:.1f}° with every head on, "
                    "{both_off:.1f}° with head {head} of layer {layer} off. Removing that head turned the first "
                    "text's vector by {turn_a:.2f}° and the second's by {turn_b:.2f}°."),
+    "bert.box_look": ("**Where heads look** (the grid below): of the {n} heads, {cls} put more than half of their "
+                      "attention on [CLS], the token added in front of every text, and averaged over all heads it gets "
+                      "{cls_mean:.0%}; {sep:# do so on [SEP]|none does so on [SEP]}, the token added at the end, "
+                      "where Clark et al. found BERT-base parking attention when a head has nothing to do. "
+                      "{broad_first} of the {first} heads in layer 0 are broad: they spread their attention almost "
+                      "evenly (entropy at least {broad_t:.0%} of an even spread's). Heads mostly on the previous "
+                      "token: {prev}; on the next: {next}."),
+    "bert.box_turn": ("**Removing one head**: the model turns each text into one vector, its embedding, and similar "
+                      "texts point in similar directions: a log message and its rewording are {pair:.0f}° apart "
+                      "(median), two unrelated texts {other:.0f}°. Removing one head turns the embedding by a "
+                      "median {all_med:.1f}° over the {n} heads; layer {layer}, head {head} turns it most, by "
+                      "{med:.1f}°. Broad does not mean useless: removing one of the {broad_n} broad heads turns it "
+                      "{broad:.1f}°, about as much as removing another head ({rest:.1f}°)."),
+    "bert.box_retrieval": ("**Retrieval**: finding each log message's rewording among {pairs} pairs, the full model "
+                           "is right {acc:.1%} of the time; with all {n} heads tested together (Holm), "
+                           "{survive:removing # of them measurably changes that|removing any single head makes no "
+                           "measurable difference}."),
+    "bert.legend": "Each cell is one head (rows are layers, columns heads, both counted from 0): {items}.",
+    "bert.legend_sep": "; ",
+    "bert.legend.prev": "{mark} over half of its attention on the previous token",
+    "bert.legend.next": "{mark} on the next token",
+    "bert.legend.sep": "{mark} on [SEP]",
+    "bert.legend.cls": "{mark} on [CLS]",
+    "bert.legend.broad": "{mark} broad",
+    "bert.legend.other": "{mark} none of these",
 }

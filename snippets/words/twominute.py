@@ -57,15 +57,23 @@ ZH = {
         "纯靠瞎猜，损失是 ln {vocab} = {chance:.2f} 奈特。",
         "**一层不够**：{base}在可预测的词元上平均 {base_loss:.2f} 奈特，"
         "离瞎猜不远。",
-        "**两层各一个头就够**：{small}平均 {small_loss:.2f} 奈特，与一层相比差 "
-        "{diff:+.2f} 奈特 [{lo:+.2f}, {hi:+.2f}]，{verdict}；{seeds} 个种子"
+        "**两层各一个头就够**：{small}平均 {small_loss:.2f} 奈特，{gap}；{seeds} 个种子"
         "{formed:里有 # 个形成了这条回路|里没有一个形成这条回路|全部形成了这条回路=seeds}，"
-        "损失骤降的中位数在第 {phase_median:,} 步。",
-        "**因果证据**：只把前一词元头从第二层的键里切掉，损失变化 {cut_k:+.2f} "
-        "奈特 [{cut_k_lo:+.2f}, {cut_k_hi:+.2f}]，{cut_k_verdict}；只从查询里"
-        "切掉（对照），变化 {cut_q:+.2f} 奈特 [{cut_q_lo:+.2f}, {cut_q_hi:+.2f}]，"
+        "损失骤降的中位数在第 {phase_median:,} 步。这条回路是两个头的接力：第 0 层"
+        "（层从 0 数起，和图里一样）的**前一词元头**只看前一个词元，把它记进每个位置；"
+        "第 1 层的头凭这份记录找到当前词元上次出现的地方，把紧跟其后的词元抄过来。",
+        "**因果证据（每层一个头）**：只把前一词元头的输出从第 1 层的键里减掉，损失变化 "
+        "{cut_k:+.2f} 奈特 [{cut_k_lo:+.2f}, {cut_k_hi:+.2f}]，{cut_k_verdict}；只从查询里"
+        "减掉（对照），变化 {cut_q:+.2f} 奈特 [{cut_q_lo:+.2f}, {cut_q_hi:+.2f}]，"
         "{cut_q_verdict}。",
+        "**每层四个头时，路因种子而异**：在 {four}的 {circ_seeds} 个新种子上，第 1 层"
+        "主要经由**查询**读第 0 层的有 {circ_q} 个（Q 组合：第 0 层在当前词元处写下的东西"
+        "帮第 1 层的查询决定往哪里看），经由键的有 {circ_k} 个；"
+        "{circ_seeds} 个种子里{circ_textbook:只有 # 个有前一词元头|没有一个有前一词元头}。"
+        "种子这么少，还说不清哪条路更常见。",
     ],
+    "twomin.induction.gap_lower": "比一层低 {drop:.2f} 奈特 [{drop_lo:.2f}, {drop_hi:.2f}]",
+    "twomin.induction.gap_other": "与一层相比变化 {diff:+.2f} 奈特 [{lo:+.2f}, {hi:+.2f}]，{verdict}",
     # docs/lab/kv-heads
     "twomin.kvheads": [
         "**要缓存的是键和值**：查询只用一次，过去每个词元的键和值却每一步都要重读，"
@@ -180,15 +188,27 @@ EN = {
         "**One layer is not enough**: {base} averages {base_loss:.2f} nats on "
         "the predictable tokens, not far from guessing.",
         "**One head in each of two layers is**: {small} averages "
-        "{small_loss:.2f} nats, {diff:+.2f} nats [{lo:+.2f}, {hi:+.2f}] from "
-        "one layer: {verdict}. {formed} of {seeds} seeds formed the circuit, "
-        "the loss dropping at step {phase_median:,} (median).",
-        "**The causal evidence**: cutting the previous-token head from the "
-        "second layer's keys alone changes the loss by {cut_k:+.2f} nats "
-        "[{cut_k_lo:+.2f}, {cut_k_hi:+.2f}], {cut_k_verdict}; cutting it from "
-        "the queries alone (a control), by {cut_q:+.2f} nats "
+        "{small_loss:.2f} nats, {gap}. {formed} of {seeds} seeds formed the "
+        "circuit, two heads in relay: a **previous-token head** in layer 0 "
+        "(layers count from 0, as in the figure) looks at the token just before "
+        "and writes it into each position; a head in layer 1 uses that to find "
+        "where the current token appeared before, and copies the token after it. "
+        "The loss drops suddenly as it forms, at step {phase_median:,} (median).",
+        "**The causal evidence, one head per layer**: cutting the previous-token "
+        "head's output from only layer 1's keys changes the loss by "
+        "{cut_k:+.2f} nats [{cut_k_lo:+.2f}, {cut_k_hi:+.2f}], {cut_k_verdict}; "
+        "from only its queries (a control), by {cut_q:+.2f} nats "
         "[{cut_q_lo:+.2f}, {cut_q_hi:+.2f}], {cut_q_verdict}.",
+        "**With four heads per layer, the path varies**: on {circ_seeds} fresh "
+        "seeds of {four}, layer 1 reads layer 0 mainly through its **queries** "
+        "in {circ_q} (Q-composition: what layer 0 writes at the current token "
+        "helps layer 1's query decide where to look) and through its keys in "
+        "{circ_k}; {circ_textbook:only # of the|none of the} {circ_seeds} have a "
+        "previous-token head. That is too few seeds to say which path is more "
+        "common.",
     ],
+    "twomin.induction.gap_lower": "{drop:.2f} nats below one layer [{drop_lo:.2f}, {drop_hi:.2f}]",
+    "twomin.induction.gap_other": "{diff:+.2f} nats from one layer [{lo:+.2f}, {hi:+.2f}]: {verdict}",
     "twomin.kvheads": [
         "**Keys and values are what decoding keeps**: a query is used once, "
         "but every past token's key and value are read again at every step, "
