@@ -103,8 +103,8 @@ ZH = {
         "{shared_n} 种都与 MHA 有可测的差别=shared_n}{power_mqa}。",
         "**本页搭的 MLA 几乎学不会**（每个位置只缓存一个宽 d_c 的潜向量）：d_c = {mla_sizes} 时，"
         "{seeds} 个种子里学会的分别是 {mla_learned} 个（MHA {learned_mha} 个）。结论："
-        "{mla_lower:其中 # 种宽度的准确率可测地低于 MHA|没有一种宽度的准确率与 MHA 有可测的差别|"
-        "{mla_n} 种宽度的准确率都可测地低于 MHA=mla_n}；这只是对本页这样搭的 MLA 而言。",
+        "{mla_lower:其中 # 种宽度的准确率低于 MHA，差别测得出来|没有一种宽度的准确率与 MHA 有可测的差别|"
+        "{mla_n} 种宽度的准确率都低于 MHA，差别测得出来=mla_n}；这只是对本页这样搭的 MLA 而言。",
         "**给潜向量加归一化**（看过结果才定的追加实验）：加上 RMSNorm 后，学会的种子最多的是 "
         "d_c = {norm_size}，{seeds} 个里有 {norm_learned} 个（不加时 {norm_plain} 个，MHA "
         "{learned_mha} 个）；与不加相比，{norm_verdict}。结论：归一化没有救回这个 MLA。",
