@@ -93,8 +93,8 @@ ZH = {
         "误报的风险不超过 {alpha:.0%}。结论：{recall_found:其中 # 个测得出差别|"
         "GQA 和 MQA 与 MHA 都没有可测的差别|个个都测得出差别=recall_family}。",
         "**事先定好的测试**（带干扰词元的联想回忆；留出集准确率不低于 {learned_bar:.0%} 算学会）："
-        "学会任务的种子，MHA {learned_mha}/{seeds}，GQA g = {g_hi} {learned_g_hi}/{seeds}，"
-        "GQA g = {g_lo} {learned_g_lo}/{seeds}，MQA {learned_mqa}/{seeds}；"
+        "学会任务的种子，MHA {learned_mha}/{seeds}，GQA（g = {g_hi}）{learned_g_hi}/{seeds}，"
+        "GQA（g = {g_lo}）{learned_g_lo}/{seeds}，MQA {learned_mqa}/{seeds}；"
         "平均答对率 MHA {acc_mha:.1%}、MQA {acc_mqa:.1%}。",
         "**GQA 和 MQA 的结论**：一个种子要么学会、要么没学会，所以按种子配对的差起伏很大："
         "MQA 平均差 {diff_mqa:+.1f} 个百分点，{level_mqa:.1%} 置信区间（同时做 {mqar_family} 个比较，"
@@ -252,8 +252,8 @@ EN = {
         "recall_family}.",
         "**The test fixed in advance** (recall among distractors; a seed "
         "has learned at {learned_bar:.0%} held-out accuracy): seeds that "
-        "learned the task, MHA {learned_mha}/{seeds}, GQA g = {g_hi} "
-        "{learned_g_hi}/{seeds}, GQA g = {g_lo} {learned_g_lo}/{seeds}, MQA "
+        "learned the task, MHA {learned_mha}/{seeds}, GQA (g = {g_hi}) "
+        "{learned_g_hi}/{seeds}, GQA (g = {g_lo}) {learned_g_lo}/{seeds}, MQA "
         "{learned_mqa}/{seeds}; MHA answers {acc_mha:.1%} of queries on "
         "average, MQA {acc_mqa:.1%}.",
         "**Verdict on GQA and MQA**: a seed either learns or does not, so "
@@ -264,8 +264,8 @@ EN = {
         "MHA for GQA or MQA at {seeds} seeds|All {shared_n} differ measurably "
         "from MHA=shared_n}{power_mqa}.",
         "**MLA as built on this page almost never learned the task** (it "
-        "caches one latent of width d_c per token): at d_c = {mla_sizes}, "
-        "{mla_learned} of {seeds} seeds learned (MHA {learned_mha}). Verdict: "
+        "caches one latent of width d_c per token): seeds that learned, "
+        "{mla_learned} of {seeds} at d_c = {mla_sizes} (MHA {learned_mha}). Verdict: "
         "{mla_lower:measurably less accurate than MHA at # of the {mla_n} "
         "widths|no width measurably different from MHA|measurably less "
         "accurate than MHA at all {mla_n} widths=mla_n}.",
