@@ -21,8 +21,9 @@ __all__ = ["PAGES", "bullets", "whatif_stats", "second_round_stats", "kv_heads_s
 
 
 def kv_heads_stats(lang: str) -> dict:
-    """Key/value heads: the cache at real scale (the cache table's rows), what the cache and MQA save when
-    decoding (the decoding family), and what absorbed MLA reads and computes in one step (the FLOPs table)."""
+    """Key/value heads: the cache at real scale (the cache table's rows), what the cache, GQA and MQA save when
+    decoding, with and without head copies (the decoding family), and what absorbed MLA reads and computes in
+    one step (the FLOPs table)."""
     from .kvheads import cost as C
     from .kvheads import report as R
 
@@ -30,20 +31,28 @@ def kv_heads_stats(lang: str) -> dict:
     sizes = {k: v.default for k, v in inspect.signature(R.cache_rows).parameters.items() if k != "lang"}
     rows = {row[0]: row for row in R.cache_rows(lang)}
     heads = sizes["num_heads"]
+    g_gqa = max(g for g in sizes["kv_heads"] if 1 < g < heads)  # the largest grouping, as in 7B-class models
     mha, mqa = R._kv_label(lang, heads, heads), R._kv_label(lang, heads, min(sizes["kv_heads"]))
-    out = {"gib_mha": float(rows[mha][4]), "gib_mqa": float(rows[mqa][4]), "context": sizes["context"],
-           "layers": sizes["num_layers"], "d_model": sizes["d_model"], "heads": heads}
+    gqa = R._kv_label(lang, heads, g_gqa)
+    out = {"gib_mha": float(rows[mha][4]), "gib_gqa": float(rows[gqa][4]), "gib_mqa": float(rows[mqa][4]),
+           "g_gqa_real": g_gqa, "context": sizes["context"], "layers": sizes["num_layers"],
+           "d_model": sizes["d_model"], "heads": heads}
 
     data = R._decode_data(None)
     p = data["params"]
     h, L = p["num_heads"], p["lengths"][-1]
     small = min(p["kv_heads"])
+    mid = max(g for g in p["kv_heads"] if small < g < h)  # GQA in the timed layer
     family = R.decode_family(data)
-    ratio = family["g", small, "cache_grouped"]
-    out |= {"L": L, "h": h, "g_small": small, "speedup": R._speedup(data, h, L).median,
-            "mqa_time": ratio.ratio.median,
-            "mqa_time_verdict": text(lang, f"bench.verdict_{ratio.verdict}",
-                                     minimum=f"{benchreport.MINIMUM - 1:.0%}")}
+    verdict = lambda r: text(lang, f"bench.verdict_{r.verdict}",  # noqa: E731
+                             minimum=f"{benchreport.MINIMUM - 1:.0%}")
+    kib = {g: R.decode_row(data, g, L, "cache")["cache_bytes"] for g in (h, mid)}
+    ratio, gqa_ratio = family["g", small, "cache_grouped"], family["g", mid, "cache_grouped"]
+    out |= {"L": L, "h": h, "g_small": small, "g_mid": mid, "speedup": R._speedup(data, h, L).median,
+            "mqa_time": ratio.ratio.median, "mqa_time_verdict": verdict(ratio),
+            "gqa_share": kib[mid] / kib[h], "gqa_time": gqa_ratio.ratio.median, "gqa_time_verdict": verdict(gqa_ratio),
+            # the same ratios when the layer first copies each key/value head to its query heads
+            "gqa_copies": family["g", mid, "cache"].ratio.median, "mqa_copies": family["g", small, "cache"].ratio.median}
 
     cost = {k: v.default for k, v in inspect.signature(C.flops_rows).parameters.items() if k != "lang"}
     flops = dict(zip(C.KINDS, C.flops_rows(lang), strict=True))
@@ -54,17 +63,23 @@ def kv_heads_stats(lang: str) -> dict:
 
 
 def kv_accuracy_stats(lang: str) -> dict:
-    """Does sharing key/value heads cost accuracy: the first recall test's family (comparisons and how many
-    are a difference), the pre-registered MQAR test (MHA against MQA, seeds that learned, MLA), and the
-    follow-up with a normalised latent (the width where most normed seeds learned)."""
+    """Does sharing key/value heads cost accuracy: the first recall test's family (which g, which numbers of
+    pairs, how many comparisons are a difference), the pre-registered MQAR test (seeds that learned per layout,
+    MHA against MQA, how many GQA/MQA and MLA comparisons are a difference), and the follow-up with a
+    normalised latent (the width where most normed seeds learned, and its verdict)."""
+    from . import stats
     from .kvheads import mqar_report as M
     from .kvheads import report as R
 
     check_lang(lang)
     recall = R.recall_family()
+    sweep, _ = R._grid(R.load_recall())
     out = {"recall_family": len(recall),
            "recall_found": sum(c.verdict in ("higher", "lower") for c in recall.values()),
-           "recall_seeds": next(iter(recall.values())).n}
+           "recall_seeds": next(iter(recall.values())).n, "recall_h": sweep["num_heads"],
+           "recall_gs": R._and(lang, sorted({g for _, g in recall}, reverse=True)),
+           "recall_pairs": R._and(lang, sorted({n for n, _ in recall})),
+           "alpha": 1 - stats.LEVEL}
 
     result = M.load_mqar()
     proto = result["data"]["protocol"]
@@ -73,22 +88,29 @@ def kv_accuracy_stats(lang: str) -> dict:
     learned = {s: int((np.array(a) >= proto["LEARNED"]).sum()) for s, a in acc.items()}
     mqa_setting = ("gqa", 1)
     c = mqar[mqa_setting]
-    mla = [s for s in mqar if s[0] == "mla"]
+    mla = sorted(s for s in mqar if s[0] == "mla")
+    shared = [s for s in mqar if s[0] == "gqa"]  # GQA and MQA
+    g_hi, g_lo = sorted((s[1] for s in shared if s != mqa_setting), reverse=True)[:2]
     out |= {"seeds": len(acc[base]), "acc_mha": float(np.mean(acc[base])), "acc_mqa": float(np.mean(acc[mqa_setting])),
             "diff_mqa": round(c.mean * 100, 1) + 0.0, "lo_mqa": round(c.lo * 100, 1) + 0.0,
-            "hi_mqa": round(c.hi * 100, 1) + 0.0, "level_mqa": c.level,
+            "hi_mqa": round(c.hi * 100, 1) + 0.0, "level_mqa": c.level, "mqar_family": len(mqar),
             "verdict_mqa": M._verdict_words(lang, c, proto["MINIMUM"]),
             # an interval that covers 0 but reaches a large cost: a limit of the seeds, not evidence of no cost
             "power_mqa": (text(lang, "twomin.kv_power", lo=abs(round(c.lo * 100)))
                           if c.verdict == "none" and c.lo * 100 <= -10 else ""),
-            "learned_mha": learned[base], "learned_mqa": learned[mqa_setting],
+            "learned_bar": proto["LEARNED"], "learned_mha": learned[base], "learned_mqa": learned[mqa_setting],
+            "g_hi": g_hi, "g_lo": g_lo, "learned_g_hi": learned["gqa", g_hi], "learned_g_lo": learned["gqa", g_lo],
+            "shared_n": len(shared), "shared_found": sum(mqar[s].verdict in ("higher", "lower") for s in shared),
+            "mla_sizes": R._and(lang, [s[1] for s in mla]), "mla_learned": R._and(lang, [learned[s] for s in mla]),
             "mla_lower": sum(mqar[s].verdict == "lower" for s in mla), "mla_n": len(mla)}
 
     followup = M.load_followup()
     pairs = M._followup_pairs(result, followup)
     count = lambda a: int((np.array(a) >= proto["LEARNED"]).sum())  # noqa: E731
     size, plain, normed = max(pairs, key=lambda t: (count(t[2]), -t[0]))
-    out |= {"norm_size": size, "norm_learned": count(normed), "norm_plain": count(plain)}
+    norm = M.followup_family(result, followup)[size]
+    out |= {"norm_size": size, "norm_learned": count(normed), "norm_plain": count(plain),
+            "norm_verdict": M._verdict_words(lang, norm, proto["MINIMUM"], "mqarf.v_")}
     return out
 
 
@@ -136,8 +158,10 @@ def induction_stats(lang: str) -> dict:
 
 
 def performance_stats(lang: str) -> dict:
-    """Performance: the three goals as the goals table judges them (benchreport.goals), and the peak memory
-    of the from-scratch and the fused version at the longest length."""
+    """Performance: nn.MultiheadAttention's inference fast path against the same layer calling SDPA (its memory
+    exponent and its time ratio at the longest length, as the memory sentence and the comparison table print
+    them), the three goals as the goals table judges them (benchreport.goals), and the peak memory of the
+    from-scratch and the fused version at the longest length."""
     from . import benchreport as B
 
     check_lang(lang)
@@ -146,15 +170,20 @@ def performance_stats(lang: str) -> dict:
     names = B._names(lang)
     L = data["params"]["lengths"][-1]
     speed, time, memory = found["speedup"], found["time"], found["memory"]
+    fastpath = B.comparisons(data)["mha_fastpath", "mha_no_weights", L]
     return {"scratch": names["scratch"], "fast": names["fast"], "official": names["best_official"],
             "speedup": speed["ratio"].median, "speedup_at": speed["at"], "speedup_goal": B.SPEEDUP_GOAL,
             "speedup_verdict": text(lang, f"bench.{speed['verdict']}"),
             "time": time["ratio"].median, "time_at": time["at"], "time_goal": B.TIME_GOAL,
+            "time_goal_pct": B.TIME_GOAL - 1, "time_pct": abs(time["ratio"].median - 1),
+            "time_dir": text(lang, "twomin.performance." + ("slower" if time["ratio"].median >= 1 else "faster")),
             "time_verdict": text(lang, f"bench.{time['verdict']}"),
             "slope_fast": memory["ratio"], "slope_scratch": memory["naive"],
             "memory_verdict": text(lang, f"bench.{memory['verdict']}"), "L": L,
             "mib_scratch": B.measurement(data, "scratch", L)["peak_bytes"] / 2**20,
-            "mib_fast": B.measurement(data, "fast", L)["peak_bytes"] / 2**20}
+            "mib_fast": B.measurement(data, "fast", L)["peak_bytes"] / 2**20,
+            "fastpath_slope": B.memory_slope(data, "mha_fastpath"), "fastpath_time": fastpath.ratio.median,
+            "fastpath_verdict": fastpath.verdict}
 
 
 def whatif_stats(lang: str) -> dict:

@@ -29,10 +29,18 @@ def test_kv_heads_numbers_match_the_detail(lang):
     mha, mla = flops["mha"], flops["mla_absorbed"]
     assert f"d_c = {s['d_c']}" in mla[0] and (s["read_mha"], s["read_mla"], s["flops_mla"]) == (mha[2], mla[2], mla[4])
     assert float(s["read_mla"]) < float(s["read_mha"]) and float(s["flops_mla"]) > 1
+    assert f"{s['gib_gqa']:.1f}" == rows[1][4] and rows[1][0].endswith(f"g={s['g_gqa_real']}")
+    decode = R.decode_sentences(lang)
+    for key in ("gqa_time", "gqa_copies", "mqa_copies"):  # GQA's and MQA's time over MHA's, as the list prints
+        assert f"{s[key]:.2f}" in decode, key
+    assert f"{s['gqa_share']:.1%}" in decode and s["gqa_time_verdict"] in decode and s["mqa_time_verdict"] in decode
+    assert f"g={s['g_mid']}" in decode and f"g={s['h']}" in decode
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_kv_accuracy_numbers_match_the_detail(lang):
+    from snippets import stats
+    from snippets.i18n import text
     from snippets.kvheads import mqar_report as M
     from snippets.kvheads import report as R
 
@@ -48,6 +56,27 @@ def test_kv_accuracy_numbers_match_the_detail(lang):
     rows = {row[0]: row for row in M.followup_rows(lang)}
     assert rows[str(s["norm_size"])][1] == f"{s['norm_plain']}/{s['seeds']}"
     assert rows[str(s["norm_size"])][3] == f"{s['norm_learned']}/{s['seeds']}"
+    assert rows[str(s["norm_size"])][6] == s["norm_verdict"]
+    assert s["norm_learned"] < s["learned_mha"]  # the box says the norm did not rescue this MLA
+    verdicts = R.verdict_sentences(lang)  # the first test: each g against MHA at each number of pairs
+    family = R.recall_family()
+    gs, pairs = sorted({g for _, g in family}, reverse=True), sorted({n for n, _ in family})
+    assert (s["recall_gs"], s["recall_pairs"]) == (R._and(lang, gs), R._and(lang, pairs))
+    assert all(f"g={g}" in verdicts for g in gs) and f"g={s['recall_h']}" in R.learned_sentence(lang)
+    assert all((f"With {n} pairs" if lang == "en" else f"{n} 个键值对：") in verdicts for n in pairs)
+    assert len(gs) * len(pairs) == s["recall_family"] and s["alpha"] == pytest.approx(1 - stats.LEVEL)
+    table = {row[0]: row for row in M.mqar_rows(lang)}  # the pre-registered test's table
+    assert table["MHA g=8"][3] == f"{s['learned_mha']}/{s['seeds']}" and table["MQA g=1"][3] == f"{s['learned_mqa']}/{s['seeds']}"
+    assert table[f"GQA g={s['g_hi']}"][3] == f"{s['learned_g_hi']}/{s['seeds']}"
+    assert table[f"GQA g={s['g_lo']}"][3] == f"{s['learned_g_lo']}/{s['seeds']}"
+    mla = [row for label, row in table.items() if label.startswith("MLA")]
+    learned = [int(row[3].split("/")[0]) for row in mla]
+    assert s["mla_learned"] == R._and(lang, learned) and s["mla_sizes"] == R._and(lang, [r[0].split("=")[1] for r in mla])
+    assert sum(learned) * 10 <= len(mla) * s["seeds"]  # "almost never learned": at most one seed in ten
+    shared = [row for label, row in table.items() if label.startswith(("GQA", "MQA"))]
+    assert s["shared_n"] == len(shared) and s["shared_found"] == sum(
+        row[6] in (text(lang, "kvheads.v_lower"), text(lang, "kvheads.v_higher")) for row in shared)
+    assert f"{s['mqar_family']} " in M.mqar_sentences(lang) and f"{s['learned_bar']:.0%}" in M.mqar_protocol_sentence(lang)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -96,6 +125,11 @@ def test_performance_numbers_match_the_goals_table(lang):
     assert f"{s['speedup']:.2f}" in table and f"{s['time']:.3f}" in table
     assert f"{s['slope_fast']:.2f}" in table and f"{s['slope_scratch']:.2f}" in table
     assert s["speedup_verdict"] in table and s["mib_scratch"] > s["mib_fast"] > 0
+    data = B.bench_sweep()["data"]
+    # nn.MultiheadAttention's fast path: its memory exponent and its time over the same layer calling SDPA
+    assert f"p = {s['fastpath_slope']:.2f}" in B.memory_sentence(data, lang)
+    assert f"{s['fastpath_time']:.3f}" in B.comparison_table(data, lang) and s["fastpath_verdict"] == "higher"
+    assert s["time_pct"] == pytest.approx(abs(s["time"] - 1)) and s["time_goal_pct"] == pytest.approx(B.TIME_GOAL - 1)
 
 
 @pytest.mark.parametrize("f", [T.kv_heads_stats, T.kv_accuracy_stats, T.induction_stats,
