@@ -160,15 +160,16 @@ QUESTION = re.compile(r"^q\d+$")  # the FAQ's question anchors: q1 ... q20
 
 def faq_verdict(markdown: str, lang: str) -> str:
     """The FAQ's verdict on the source's answers, counted from the page: how many of its questions (sections
-    with an id q1, q2, ...) hold a correction box, and which stand as written (linked)."""
+    with an id q1, q2, ...) hold a correction box, and which stand as written (linked by their titles)."""
     check_lang(lang)
-    questions = [m.group("id") for m in map(HEADING.match, _outside_code(markdown.splitlines()))
-                 if m and QUESTION.match(m.group("id"))]
+    titles = {m.group("id"): m.group("text") for m in map(HEADING.match, _outside_code(markdown.splitlines()))
+              if m and QUESTION.match(m.group("id"))}
+    questions = list(titles)
     if not questions:
         raise ValueError("expected the FAQ's questions as headings with ids q1, q2, ...; found none")
     corrected = {b.section for b in corrections(markdown, lang)}
     standing = [q for q in questions if q not in corrected]
-    links = text(lang, "faq.verdict_join").join(f"[{q.upper()}](#{q})" for q in standing)
+    links = text(lang, "faq.verdict_join").join(f"[{titles[q]}](#{q})" for q in standing)
     links = text(lang, "faq.verdict_lead") + links if links else ""  # after fill's forms, whose "#" is the count
     return fill(text(lang, "faq.verdict"), questions=len(questions), corrected=len(questions) - len(standing),
                 standing=len(standing), standing_list=links)

@@ -186,13 +186,21 @@ def performance_stats(lang: str) -> dict:
             "fastpath_verdict": fastpath.verdict}
 
 
+def _listed(lang: str, items) -> str:
+    """'4, 8 and 16' / '4、8 和 16': items as a sentence lists them."""
+    items = [str(i) for i in items]
+    if len(items) < 2:
+        return "".join(items)
+    return text(lang, "twomin.whatif.join").join(items[:-1]) + text(lang, "twomin.list_and") + items[-1]
+
+
 def whatif_stats(lang: str) -> dict:
     """§4 (what if): the task's offsets, the first round's head sweep (one head, the plateau, 32 heads of d_k = 1, how
     much of its attention any of those heads puts on one offset), the source's
     regime of many narrow heads (with the page's verdict words), the roles of the 4-head models and the ablation
     of seed 0's, and how many heads the pruning keeps within tolerance (on the first round's seeds and on
     the replication's, snippets.whatif.fresh)."""
-    from .whatif.analysis import sweep
+    from .whatif.analysis import HEADS, sweep
     from .whatif.fresh import fresh_stats, load_replication
     from .whatif.model import D_MODEL
     from .whatif.report import (ablation_stats, fmt_offset, pruning_interval_stats, role_split_stats, share_stats,
@@ -211,6 +219,7 @@ def whatif_stats(lang: str) -> dict:
             "loss_32")
     return {**{k: first[k] for k in keep}, **round2_regime_stats(load_sweeps(), words=words),
             "lookups": len(OFFSETS), "offsets": text(lang, "twomin.whatif.join").join(map(fmt_offset, OFFSETS)),
+            "plateau_counts": _listed(lang, [h for h in HEADS if first["plateau"] <= h <= first["plateau_end"]]),
             "d_model_first": D_MODEL, "top_32": share_stats(sweep(heads=[32]))["top_32"],
             "prune_seeds": pruned["n_seeds"], "prune_level": pruned["level_pct"],
             "roles_covered": roles["covered"], "roles_seeds": roles["n_seeds"], "roles_distinct": roles["distinct"],

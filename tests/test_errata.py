@@ -290,9 +290,9 @@ def test_faq_verdict_counts_the_questions_with_a_correction():
             '## Q2. Two { #q2 }\n\ntext\n\n```md\n## Q3. Not a question { #q3 }\n```\n\n'
             '## Q4. Four { #q4 }\n\n??? note "Not a correction"\n    body\n\n## End { #end }\n')
     assert faq_verdict(page, "en").startswith("**What the check found**: 1 of the 3 answers needed a correction")
-    assert faq_verdict(page, "en").endswith("2 left as the source wrote it: [Q2](#q2), [Q4](#q4).")
+    assert faq_verdict(page, "en").endswith("2 left as the source wrote it: [Q2. Two](#q2), [Q4. Four](#q4).")
     zh = faq_verdict(page, "zh")
-    assert "3 个回答里，1 个需要更正" in zh and "原样成立的有 2 个：[Q2](#q2)、[Q4](#q4)。" in zh
+    assert "3 个回答里，1 个需要更正" in zh and "原样成立的有 2 个：[Q2. Two](#q2)、[Q4. Four](#q4)。" in zh
     every = page.replace('??? note "Not a correction"', '??? note correction "True four"').replace(
         "text\n", '??? note correction "True two"\n    > claim\n')
     assert faq_verdict(every, "en").endswith("none left as the source wrote it.")

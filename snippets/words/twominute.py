@@ -3,12 +3,13 @@ snippets.twominute). Each page's entry is its list of bullets, filled with snipp
 
 ZH = {
     "twomin.whatif.join": "、",
+    "twomin.list_and": " 和 ",
     # docs/article/4-what-if: the §4 two-minute version (the first round, the source's regime, roles, pruning)
     "twomin.whatif": [
         "**一个头不够**：任务要求日志里的每个位置同时说出偏移 {offsets} 处的事件（共 {lookups} 处，"
         "−1 就是紧挨在它前面的那个）。`d_model` = {d_model_first} 的单层注意力里，一个头在留出日志上平均"
-        "只答对 {acc_1:.1%}（随机猜是 {chance:.2%}），两个头 {acc_2:.1%}，从 {plateau} 个头到 "
-        "{plateau_end} 个头都与最好的（{best:.1%}）相差不到 1 个百分点。头数变了，总宽度和参数量都不变；"
+        "只答对 {acc_1:.1%}（随机猜是 {chance:.2%}），两个头 {acc_2:.1%}，{plateau_counts} 个头"
+        "都与最好的（{best:.1%}）相差不到 1 个百分点。头数变了，总宽度和参数量都不变；"
         "一个头只有一组加起来等于 1 的权重，给不了 {lookups} 处各自的全部权重。",
         "**头太多、太窄，是欠拟合而不是拟合噪声**：{widest} 个 d_k = 1 的头平均只有 {acc_32:.1%}，"
         "最后 50 步的训练损失 {train_loss_32:.3f}，和留出集上的损失 {loss_32:.3f} 一样高；"
@@ -16,13 +17,13 @@ ZH = {
         "**训练数据有限时**：只用 {pool} 段日志训练（`d_model` = {d_model}），4 个头和 8 个头在训练日志上"
         "分别答对 {train_4:.1%} 和 {train_8:.1%}；到了留出日志上，按种子配对，8 个头减 4 个头得 "
         "{diff_pts:+.1f} 个百分点，{level_pct:.0f}% 置信区间 [{lo_pts:+.1f}, {hi_pts:+.1f}]：{verdict}。"
-        "这是小数据集上的过拟合，这个任务的标签里并没有噪声可拟合。",
+        "这是小数据集上的过拟合（这个任务的标签里并没有噪声可拟合）；8 个头同时也更窄，所以分不清代价来自头数还是每个头的维数。",
         "**分工是训练出来的**：4 个头的模型里，{roles_covered:{roles_seeds} 个种子里有 # 个的四个头正好"
         "一头盯一个偏移|{roles_seeds} 个种子里没有一个的四个头正好一头盯一个偏移|{roles_seeds} 个种子无一例外，"
         "四个头正好一头盯一个偏移=roles_seeds}，谁盯哪个却各不相同（{roles_seeds} 个种子，{roles_distinct} 种分法）；"
         "种子 0 的模型去掉一个头，它盯的那个偏移准确率平均下降 {own_drop_pts:.1f} 个百分点。",
         "**能剪掉的头很少，能剪几个还随种子变**：准确率的下降按种子配对，{prune_level:.0f}% 置信区间的上端"
-        "不超过 {tolerance_points:g} 个百分点，才算去掉了没有损失。第一轮的 {prune_seeds} 个种子里，"
+        "不超过 {tolerance_points:g} 个百分点，才算去掉了没有损失。本页训练的 {prune_seeds} 个种子里，"
         "8 个头的模型{removable_8:能去掉 # 个|一个也去不掉}，16 个头的模型{removable_16:能去掉 # 个|一个也去不掉}；"
         "另换 {fresh_first} 个种子，8 个头的{fresh_removable_8:能去掉 # 个|一个也去不掉}，"
         "16 个头的{fresh_removable_16:能去掉 # 个|一个也去不掉}。",
@@ -35,7 +36,7 @@ ZH = {
         "**要同时取的处数越多，需要的头越多，但不总是一处一个头**：每个头 d_k = 8 时，要让 {n_seeds} "
         "个种子全部超过 95%，取 2 处要 {all_2} 个头，4 处要 {all_4} 个，6 处要 {all_6} 个；"
         "按“平均准确率离最好的设置不到 1 个百分点”算，分别是 {near_2}、{near_4}、{near_6} 个。"
-        "头比处数少也够用的，按前一种算法是取 {fewer_bar} 处时，按后一种是取 {fewer_near} 处时。",
+        "头比处数少也够用：按“种子全部超过 95%”算，取 {fewer_bar} 处时如此；按“离最好不到 1 个百分点”算，取 {fewer_near} 处时如此。",
         "**头太窄才是下限**：4 个头、`d_model` = {width_d_model}，每个头的维数 d_k 单独设定："
         "d_k = 1 时平均只有 {acc_dk1:.1%}，{width_learned_1:{width_seeds} 个种子里有 # 个|"
         "{width_seeds} 个种子里没有一个|{width_seeds} 个种子全部=width_seeds}"
@@ -146,12 +147,13 @@ ZH = {
 
 EN = {
     "twomin.whatif.join": ", ",
+    "twomin.list_and": " and ",
     # docs/article/4-what-if: the §4 two-minute version (the first round, the source's regime, roles, pruning)
     "twomin.whatif": [
         "**One head is not enough**: at every position of a log, the task asks for the events at offsets "
         "{offsets} ({lookups} lookups at once; −1 is the event just before). In one attention layer with "
         "d_model = {d_model_first}, one head gets {acc_1:.1%} of them right on held-out logs (chance is "
-        "{chance:.2%}), two heads {acc_2:.1%}, and every count from {plateau} to {plateau_end} heads is "
+        "{chance:.2%}), two heads {acc_2:.1%}, and {plateau_counts} heads are each "
         "within 1 point of the best ({best:.1%}). Width and parameter count are the same at every head "
         "count; one head has a single set of weights summing to 1, so it cannot give {lookups} places "
         "full weight.",
@@ -162,7 +164,8 @@ EN = {
         "**With limited training data**: trained on only {pool} logs (d_model = {d_model}), 4 and 8 heads "
         "get {train_4:.1%} and {train_8:.1%} of their training logs right; on held-out logs, paired by "
         "seed, 8 heads minus 4 heads is {diff_pts:+.1f} points, {level_pct:.0f}% interval [{lo_pts:+.1f}, "
-        "{hi_pts:+.1f}]: {verdict}. That is overfitting a small set: this task's labels hold no noise to fit.",
+        "{hi_pts:+.1f}]: {verdict}. That is overfitting a small set (this task's labels hold no noise to fit), "
+        "and since the 8 heads are also narrower, it does not tell whether the count or the width costs.",
         "**Roles are learned**: in the 4-head models, in {roles_covered:# of the {roles_seeds} seeds|none of "
         "the {roles_seeds} seeds|all {roles_seeds} seeds=roles_seeds}, the four heads come to watch one "
         "offset each, covering all four; which head takes which differs ({roles_distinct} assignments in "
@@ -170,7 +173,7 @@ EN = {
         "points on average.",
         "**Hardly any head can be pruned, and how many moves with the seeds**: a head may go only if the "
         "accuracy lost, paired by seed, stays within {tolerance_points:g} point at the upper end of its "
-        "{prune_level:.0f}% interval. On the first round's {prune_seeds} seeds, the 8-head models can lose "
+        "{prune_level:.0f}% interval. On the {prune_seeds} seeds this page trains, the 8-head models can lose "
         "{removable_8:# of their 8 heads|none of their 8 heads} and the 16-head models "
         "{removable_16:# of their 16|none of their 16}; on {fresh_first} more seeds, "
         "{fresh_removable_8:# of 8|none of 8} and {fresh_removable_16:# of 16|none of 16}.",
@@ -184,8 +187,8 @@ EN = {
         "**More lookups need more heads, not always one per lookup**: with heads of d_k = 8, every one of "
         "{n_seeds} seeds passes 95% from {all_2} heads when each position fetches 2 events, {all_4} heads for "
         "4 and {all_6} for 6; a mean within 1 point of the best takes {near_2}, {near_4} and {near_6} heads. "
-        "Fewer heads than lookups suffice at {fewer_bar} lookups by the first count, at {fewer_near} by the "
-        "second.",
+        "Fewer heads than lookups are enough at {fewer_bar} lookups when every seed must pass 95%, and at "
+        "{fewer_near} when the mean must come within 1 point of the best.",
         "**A head that is too narrow is the floor**: with 4 heads in a layer of d_model = "
         "{width_d_model} and each head's width d_k set on its own, heads of d_k = 1 get {acc_dk1:.1%} on "
         "average and {width_learned_1:# of the {width_seeds} seeds reach|none of the "
@@ -293,8 +296,8 @@ EN = {
         "widths|no width measurably different from MHA|measurably less "
         "accurate than MHA at all {mla_n} widths=mla_n}.",
         "**A normalised latent** (a follow-up chosen after the results): "
-        "with an RMSNorm on the latent, most seeds learned at d_c = "
-        "{norm_size}, {norm_learned} of {seeds} ({norm_plain} without it; MHA "
+        "with an RMSNorm on the latent, the most seeds, {norm_learned} of {seeds}, learned at d_c = "
+        "{norm_size} ({norm_plain} without it; MHA "
         "{learned_mha}); against no norm, {norm_verdict}. Verdict: the norm "
         "did not rescue this MLA.",
     ],
