@@ -30,7 +30,7 @@ ZH = {
     ],
     # docs/article/4b-second-round: the second round's two-minute version
     "twomin.secondround": [
-        "**一个头不够**：每个位置要同时取 {lookups} 处的事件，单层单头（第二轮的设置："
+        "**一个头不够**：每个位置要同时取 {lookups} 处，单层单头（第二轮的设置："
         "`d_model` = d_k = {d_model_1}）在留出集上只有 {acc_1:.1%}："
         "一个头的权重加起来是 1，给不了 {lookups} 处各自的全部权重。",
         "**要同时取的处数越多，需要的头越多，但不总是一处一个头**：每个头 d_k = 8 时，要让 {n_seeds} "
