@@ -28,7 +28,7 @@ from . import words as _words
 
 from snippets.numfmt import typeset
 
-__all__ = ["LANGS", "TEXT", "SAME_IN_BOTH", "check_lang", "fill", "text", "texts"]
+__all__ = ["LANGS", "TEXT", "SAME_IN_BOTH", "check_lang", "fill", "text", "texts", "and_list"]
 
 LANGS = ("zh", "en")
 
@@ -124,6 +124,18 @@ def fill(template: str, **values) -> str:
     '相差 −16.2 个百分点，p = 1×10⁻⁵'
     """
     return _Counts(page_numbers=bool(_CJK.search(template))).format(template, **values)
+
+def and_list(lang: str, values) -> str:
+    """Values as a sentence lists them: '4, 8 and 16' / '4、8 和 16'.
+
+    >>> and_list("en", [4, 8, 16]), and_list("zh", [4, 8, 16]), and_list("en", [2])
+    ('4, 8 and 16', '4、8 和 16', '2')
+    """
+    values = [str(v) for v in values]
+    if len(values) < 2:
+        return "".join(values)
+    return text(lang, "list.sep").join(values[:-1]) + text(lang, "list.and") + values[-1]
+
 
 def texts(lang: str, area: str) -> dict[str, str | list[str]]:
     """Every entry of one area, without the prefix: texts('en', 'bench')['fast'] == 'fused QKV + SDPA'."""

@@ -13,7 +13,7 @@ import inspect
 import numpy as np
 
 from . import benchreport
-from .i18n import check_lang, fill, text
+from .i18n import and_list, check_lang, fill, text
 
 __all__ = ["PAGES", "bullets", "whatif_stats", "second_round_stats", "kv_heads_stats", "kv_accuracy_stats",
            "induction_stats", "performance_stats", "whatif_bullets", "second_round_bullets", "kv_heads_bullets",
@@ -77,8 +77,8 @@ def kv_accuracy_stats(lang: str) -> dict:
     out = {"recall_family": len(recall),
            "recall_found": sum(c.verdict in ("higher", "lower") for c in recall.values()),
            "recall_seeds": next(iter(recall.values())).n, "recall_h": sweep["num_heads"],
-           "recall_gs": R._and(lang, sorted({g for _, g in recall}, reverse=True)),
-           "recall_pairs": R._and(lang, sorted({n for n, _ in recall})),
+           "recall_gs": and_list(lang, sorted({g for _, g in recall}, reverse=True)),
+           "recall_pairs": and_list(lang, sorted({n for n, _ in recall})),
            "alpha": 1 - stats.LEVEL}
 
     result = M.load_mqar()
@@ -101,7 +101,7 @@ def kv_accuracy_stats(lang: str) -> dict:
             "learned_bar": proto["LEARNED"], "learned_mha": learned[base], "learned_mqa": learned[mqa_setting],
             "g_hi": g_hi, "g_lo": g_lo, "learned_g_hi": learned["gqa", g_hi], "learned_g_lo": learned["gqa", g_lo],
             "shared_n": len(shared), "shared_found": sum(mqar[s].verdict in ("higher", "lower") for s in shared),
-            "mla_sizes": R._and(lang, [s[1] for s in mla]), "mla_learned": R._and(lang, [learned[s] for s in mla]),
+            "mla_sizes": and_list(lang, [s[1] for s in mla]), "mla_learned": and_list(lang, [learned[s] for s in mla]),
             "mla_lower": sum(mqar[s].verdict == "lower" for s in mla), "mla_n": len(mla)}
 
     followup = M.load_followup()
@@ -186,14 +186,6 @@ def performance_stats(lang: str) -> dict:
             "fastpath_verdict": fastpath.verdict}
 
 
-def _listed(lang: str, items) -> str:
-    """'4, 8 and 16' / '4、8 和 16': items as a sentence lists them."""
-    items = [str(i) for i in items]
-    if len(items) < 2:
-        return "".join(items)
-    return text(lang, "twomin.whatif.join").join(items[:-1]) + text(lang, "twomin.list_and") + items[-1]
-
-
 def whatif_stats(lang: str) -> dict:
     """§4 (what if): the task's offsets, the first round's head sweep (one head, the plateau, 32 heads of d_k = 1, how
     much of its attention any of those heads puts on one offset), the source's
@@ -219,7 +211,7 @@ def whatif_stats(lang: str) -> dict:
             "loss_32")
     return {**{k: first[k] for k in keep}, **round2_regime_stats(load_sweeps(), words=words),
             "lookups": len(OFFSETS), "offsets": text(lang, "twomin.whatif.join").join(map(fmt_offset, OFFSETS)),
-            "plateau_counts": _listed(lang, [h for h in HEADS if first["plateau"] <= h <= first["plateau_end"]]),
+            "plateau_counts": and_list(lang, [h for h in HEADS if first["plateau"] <= h <= first["plateau_end"]]),
             "d_model_first": D_MODEL, "top_32": share_stats(sweep(heads=[32]))["top_32"],
             "prune_seeds": pruned["n_seeds"], "prune_level": pruned["level_pct"],
             "roles_covered": roles["covered"], "roles_seeds": roles["n_seeds"], "roles_distinct": roles["distinct"],

@@ -6,6 +6,7 @@ import pytest
 from conftest import LANGS
 
 from snippets import twominute as T
+from snippets.i18n import and_list
 from snippets.numfmt import typeset
 
 
@@ -61,7 +62,7 @@ def test_kv_accuracy_numbers_match_the_detail(lang):
     verdicts = R.verdict_sentences(lang)  # the first test: each g against MHA at each number of pairs
     family = R.recall_family()
     gs, pairs = sorted({g for _, g in family}, reverse=True), sorted({n for n, _ in family})
-    assert (s["recall_gs"], s["recall_pairs"]) == (R._and(lang, gs), R._and(lang, pairs))
+    assert (s["recall_gs"], s["recall_pairs"]) == (and_list(lang, gs), and_list(lang, pairs))
     assert all(f"g={g}" in verdicts for g in gs) and f"g={s['recall_h']}" in R.learned_sentence(lang)
     assert all((f"With {n} pairs" if lang == "en" else f"{n} 个键值对：") in verdicts for n in pairs)
     assert len(gs) * len(pairs) == s["recall_family"] and s["alpha"] == pytest.approx(1 - stats.LEVEL)
@@ -71,7 +72,7 @@ def test_kv_accuracy_numbers_match_the_detail(lang):
     assert table[f"GQA g={s['g_lo']}"][3] == f"{s['learned_g_lo']}/{s['seeds']}"
     mla = [row for label, row in table.items() if label.startswith("MLA")]
     learned = [int(row[3].split("/")[0]) for row in mla]
-    assert s["mla_learned"] == R._and(lang, learned) and s["mla_sizes"] == R._and(lang, [r[0].split("=")[1] for r in mla])
+    assert s["mla_learned"] == and_list(lang, learned) and s["mla_sizes"] == and_list(lang, [r[0].split("=")[1] for r in mla])
     assert sum(learned) * 10 <= len(mla) * s["seeds"]  # "almost never learned": at most one seed in ten
     shared = [row for label, row in table.items() if label.startswith(("GQA", "MQA"))]
     assert s["shared_n"] == len(shared) and s["shared_found"] == sum(

@@ -23,7 +23,7 @@ import resultcache
 
 from .. import benchreport, stats
 from ..figures import Figure, svg_figure
-from ..i18n import check_lang, text
+from ..i18n import and_list, check_lang, text
 from ..tables import md_table
 from ..whatif.compare import diff_interval, interval_verdict  # the page's old method, for its history table
 from .attention import GroupedQueryAttention, KVCache, cache_bytes_per_token, decode, formula_bytes_per_token
@@ -388,14 +388,6 @@ def cost_sentence(lang: str, result: dict | None = None) -> str:
     result = load_recall() if result is None else result
     secs = [m["cpu_seconds"] for m in result["data"]["models"]]
     return text(lang, "kvheads.cost", models=len(secs), lo=min(secs), hi=max(secs), total=sum(secs) / 60)
-
-
-def _and(lang: str, values: Sequence) -> str:
-    """4, 8 and 16 / 4、8 和 16."""
-    values = [str(v) for v in values]
-    if len(values) == 1:
-        return values[0]
-    return text(lang, "kvheads.list_sep").join(values[:-1]) + text(lang, "kvheads.list_and") + values[-1]
 
 
 # The decoding timings (results/kvheads-decode.json, measured by snippets.kvheads.decode_bench).
@@ -984,7 +976,7 @@ def summary_sentence(lang: str, result: dict | None = None, threshold: float = L
     h, hardest, g = sweep["num_heads"], max(sweep["pairs"]), min(sweep["kv_heads"])
     found = sum(c.verdict in ("higher", "lower") for c in family.values())
     split = stats.learned_split(acc[hardest, h], acc[hardest, g], threshold)
-    return text(lang, "kvheads.summary", pairs=_and(lang, sweep["pairs"]), seeds=len(sweep["seeds"]),
+    return text(lang, "kvheads.summary", pairs=and_list(lang, sweep["pairs"]), seeds=len(sweep["seeds"]),
                 family=len(family), found=found, hardest=hardest, mha=_kv_label(lang, h, h), k_a=split.learned_a,
                 small=_kv_label(lang, h, g), k_b=split.learned_b, p=split.p_share)
 

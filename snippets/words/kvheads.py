@@ -80,7 +80,6 @@ ZH = {
     "kvheads.flops_kind.mla_naive": "MLA 朴素式（d_c = {c}）",
     "kvheads.flops_kind.mla_absorbed": "MLA 吸收式（d_c = {c}）",
     "kvheads.list_sep": "、",
-    "kvheads.list_and": " 和 ",
     "kvheads.summary": ("在简化的多查询联想回忆任务（MQAR）上（{pairs} 个键值对，每种设置 {seeds} 个种子），与 MHA 的 {family} 个比较经 Holm "
                         "校正后，判为有差别的{found:有 # 个|一个也没有}；{hardest} 个键值对时，{mha} 的 {seeds} 个种子里"
                         "{k_a:有 # 个|没有一个}学会了任务，{small} {k_b:有 # 个|一个也没有}（Fisher 精确检验 p = {p:.2f}）。"),
@@ -269,7 +268,6 @@ EN = {
     "kvheads.flops_kind.mla_naive": "MLA naive (d_c = {c})",
     "kvheads.flops_kind.mla_absorbed": "MLA absorbed (d_c = {c})",
     "kvheads.list_sep": ", ",
-    "kvheads.list_and": " and ",
     "kvheads.summary": ("On simplified MQAR ({pairs} pairs, {seeds} seeds per setting), {found:# of the|none of the} {family} "
                         "Holm-corrected comparisons with MHA come out as a difference; at {hardest} pairs, {mha} "
                         "learned the task on {k_a:#|none} of {seeds} seeds and {small} on {k_b:#|none} (Fisher's exact test, p = {p:.2f})."),

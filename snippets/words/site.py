@@ -1,6 +1,9 @@
 """Words printed into pages: site (see snippets.i18n)."""
 
 ZH = {
+    # snippets.i18n.and_list
+    "list.sep": "、",
+    "list.and": " 和 ",
     # sitebuild.benchreport.provenance_table: where a committed measurement came from
     "provenance.head": ["项目", "值"],
     "provenance.date": "测量时间",
@@ -111,6 +114,9 @@ ZH = {
 }
 
 EN = {
+    # snippets.i18n.and_list
+    "list.sep": ", ",
+    "list.and": " and ",
     "provenance.head": ["Item", "Value"],
     "provenance.date": "Measured",
     "provenance.commit": "Commit",

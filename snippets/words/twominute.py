@@ -3,7 +3,6 @@ snippets.twominute). Each page's entry is its list of bullets, filled with snipp
 
 ZH = {
     "twomin.whatif.join": "、",
-    "twomin.list_and": " 和 ",
     # docs/article/4-what-if: the §4 two-minute version (the first round, the source's regime, roles, pruning)
     "twomin.whatif": [
         "**一个头不够**：任务要求日志里的每个位置同时说出偏移 {offsets} 处的事件（共 {lookups} 处，"
@@ -147,7 +146,6 @@ ZH = {
 
 EN = {
     "twomin.whatif.join": ", ",
-    "twomin.list_and": " and ",
     # docs/article/4-what-if: the §4 two-minute version (the first round, the source's regime, roles, pruning)
     "twomin.whatif": [
         "**One head is not enough**: at every position of a log, the task asks for the events at offsets "
